@@ -1,0 +1,338 @@
+// The GLua syntax tree. Shaped like luaparse's (a widely known Lua AST) so that the parser
+// and the analysis agree on one vocabulary; every node carries its 1-based line and column
+// and byte offsets into the source.
+
+export interface Position {
+  line: number;
+  column: number;
+  /** Byte offset into the source. */
+  offset: number;
+}
+
+export interface Loc {
+  start: Position;
+  end: Position;
+}
+
+interface NodeBase {
+  loc: Loc;
+}
+
+export type Statement =
+  | LocalStatement
+  | AssignmentStatement
+  | CallStatement
+  | FunctionDeclaration
+  | IfStatement
+  | WhileStatement
+  | DoStatement
+  | RepeatStatement
+  | ForNumericStatement
+  | ForGenericStatement
+  | ReturnStatement
+  | BreakStatement
+  | ContinueStatement
+  | GotoStatement
+  | LabelStatement
+  | ErrorStatement;
+
+export type Expression =
+  | Identifier
+  | StringLiteral
+  | NumericLiteral
+  | BooleanLiteral
+  | NilLiteral
+  | VarargLiteral
+  | FunctionDeclaration
+  | TableConstructorExpression
+  | BinaryExpression
+  | LogicalExpression
+  | UnaryExpression
+  | MemberExpression
+  | IndexExpression
+  | CallExpression
+  | TableCallExpression
+  | StringCallExpression
+  | ParenthesizedExpression
+  | ErrorExpression;
+
+export type Node = Chunk | Statement | Expression | TableField | IfClauseNode;
+
+export interface Chunk extends NodeBase {
+  type: 'Chunk';
+  body: Statement[];
+}
+
+export interface Identifier extends NodeBase {
+  type: 'Identifier';
+  name: string;
+}
+
+export interface StringLiteral extends NodeBase {
+  type: 'StringLiteral';
+  /** The decoded bytes as a latin1 string (one char per byte), all escapes applied. */
+  value: string;
+  /** The literal as written in the source, quotes or long brackets included. */
+  raw: string;
+  /** True when the literal used escapes (\ddd, \xNN, \u{…}, \z) to hide bytes. */
+  escaped: boolean;
+}
+
+export interface NumericLiteral extends NodeBase {
+  type: 'NumericLiteral';
+  value: number;
+  raw: string;
+}
+
+export interface BooleanLiteral extends NodeBase {
+  type: 'BooleanLiteral';
+  value: boolean;
+  raw: string;
+}
+
+export interface NilLiteral extends NodeBase {
+  type: 'NilLiteral';
+  raw: 'nil';
+}
+
+export interface VarargLiteral extends NodeBase {
+  type: 'VarargLiteral';
+  raw: '...';
+}
+
+export interface LocalStatement extends NodeBase {
+  type: 'LocalStatement';
+  variables: Identifier[];
+  init: Expression[];
+}
+
+export interface AssignmentStatement extends NodeBase {
+  type: 'AssignmentStatement';
+  variables: Array<Identifier | MemberExpression | IndexExpression>;
+  init: Expression[];
+}
+
+export interface CallStatement extends NodeBase {
+  type: 'CallStatement';
+  expression: CallExpression | TableCallExpression | StringCallExpression;
+}
+
+/** Both `function f() end` statements and `function() end` expressions. */
+export interface FunctionDeclaration extends NodeBase {
+  type: 'FunctionDeclaration';
+  /** null for an anonymous function expression. */
+  identifier: Identifier | MemberExpression | null;
+  isLocal: boolean;
+  parameters: Array<Identifier | VarargLiteral>;
+  body: Statement[];
+}
+
+export interface IfClauseNode extends NodeBase {
+  type: 'IfClause' | 'ElseifClause' | 'ElseClause';
+  /** null for the else clause. */
+  condition: Expression | null;
+  body: Statement[];
+}
+
+export interface IfStatement extends NodeBase {
+  type: 'IfStatement';
+  clauses: IfClauseNode[];
+}
+
+export interface WhileStatement extends NodeBase {
+  type: 'WhileStatement';
+  condition: Expression;
+  body: Statement[];
+}
+
+export interface DoStatement extends NodeBase {
+  type: 'DoStatement';
+  body: Statement[];
+}
+
+export interface RepeatStatement extends NodeBase {
+  type: 'RepeatStatement';
+  condition: Expression;
+  body: Statement[];
+}
+
+export interface ForNumericStatement extends NodeBase {
+  type: 'ForNumericStatement';
+  variable: Identifier;
+  start: Expression;
+  end: Expression;
+  step: Expression | null;
+  body: Statement[];
+}
+
+export interface ForGenericStatement extends NodeBase {
+  type: 'ForGenericStatement';
+  variables: Identifier[];
+  iterators: Expression[];
+  body: Statement[];
+}
+
+export interface ReturnStatement extends NodeBase {
+  type: 'ReturnStatement';
+  arguments: Expression[];
+}
+
+export interface BreakStatement extends NodeBase {
+  type: 'BreakStatement';
+}
+
+/** GLua's `continue`. */
+export interface ContinueStatement extends NodeBase {
+  type: 'ContinueStatement';
+}
+
+export interface GotoStatement extends NodeBase {
+  type: 'GotoStatement';
+  label: Identifier;
+}
+
+export interface LabelStatement extends NodeBase {
+  type: 'LabelStatement';
+  label: Identifier;
+}
+
+/** Placeholder the parser leaves where it skipped unparsable tokens while recovering. */
+export interface ErrorStatement extends NodeBase {
+  type: 'ErrorStatement';
+  message: string;
+}
+
+export interface ErrorExpression extends NodeBase {
+  type: 'ErrorExpression';
+  message: string;
+}
+
+export type TableField = TableKey | TableKeyString | TableValue;
+
+/** `[key] = value` */
+export interface TableKey extends NodeBase {
+  type: 'TableKey';
+  key: Expression;
+  value: Expression;
+}
+
+/** `name = value` */
+export interface TableKeyString extends NodeBase {
+  type: 'TableKeyString';
+  key: Identifier;
+  value: Expression;
+}
+
+/** positional `value` */
+export interface TableValue extends NodeBase {
+  type: 'TableValue';
+  value: Expression;
+}
+
+export interface TableConstructorExpression extends NodeBase {
+  type: 'TableConstructorExpression';
+  fields: TableField[];
+}
+
+/**
+ * Operators are normalised to Lua spelling: GLua's `!=` becomes `~=`, `&&` `and`, `||` `or`,
+ * `!` `not`. `glua` records that the source used the C-style spelling (a GB-030 fingerprint).
+ */
+export interface BinaryExpression extends NodeBase {
+  type: 'BinaryExpression';
+  operator: '+' | '-' | '*' | '/' | '%' | '^' | '..' | '==' | '~=' | '<' | '<=' | '>' | '>=';
+  left: Expression;
+  right: Expression;
+  glua?: boolean;
+}
+
+export interface LogicalExpression extends NodeBase {
+  type: 'LogicalExpression';
+  operator: 'and' | 'or';
+  left: Expression;
+  right: Expression;
+  glua?: boolean;
+}
+
+export interface UnaryExpression extends NodeBase {
+  type: 'UnaryExpression';
+  operator: 'not' | '-' | '#';
+  argument: Expression;
+  glua?: boolean;
+}
+
+/** `base.name` or `base:name` (the latter only as a call's base). */
+export interface MemberExpression extends NodeBase {
+  type: 'MemberExpression';
+  indexer: '.' | ':';
+  identifier: Identifier;
+  base: Expression;
+}
+
+/** `base[index]` */
+export interface IndexExpression extends NodeBase {
+  type: 'IndexExpression';
+  base: Expression;
+  index: Expression;
+}
+
+export interface CallExpression extends NodeBase {
+  type: 'CallExpression';
+  base: Expression;
+  arguments: Expression[];
+}
+
+/** `f{...}` */
+export interface TableCallExpression extends NodeBase {
+  type: 'TableCallExpression';
+  base: Expression;
+  arguments: TableConstructorExpression;
+}
+
+/** `f"..."` */
+export interface StringCallExpression extends NodeBase {
+  type: 'StringCallExpression';
+  base: Expression;
+  argument: StringLiteral;
+}
+
+/** `(expr)`: kept because parentheses truncate multiple results to one in Lua. */
+export interface ParenthesizedExpression extends NodeBase {
+  type: 'ParenthesizedExpression';
+  expression: Expression;
+}
+
+export interface Comment {
+  /** Comment text without the delimiters. */
+  value: string;
+  style: 'lua-line' | 'lua-block' | 'c-line' | 'c-block';
+  loc: Loc;
+}
+
+export interface ParseError {
+  message: string;
+  line: number;
+  column: number;
+  offset: number;
+}
+
+export interface ParseResult {
+  chunk: Chunk;
+  errors: ParseError[];
+  comments: Comment[];
+  /** Number of lines in the source. */
+  lines: number;
+  /** Source facts the lexer notices on the way (GB-030/031 fingerprints). */
+  facts: LexicalFacts;
+}
+
+export interface LexicalFacts {
+  /** Uses of C-style operators (`!=`, `&&`, `||`, `!`) and comments. */
+  gluaOperatorCount: number;
+  cCommentCount: number;
+  longestLineLength: number;
+  /** Count of invisible or bidirectional Unicode characters in the source. */
+  invisibleCharCount: number;
+  hasBom: boolean;
+  invalidUtf8: boolean;
+}

@@ -324,6 +324,8 @@ export interface ParseResult {
   lines: number;
   /** Source facts the lexer notices on the way (GB-030/031 fingerprints). */
   facts: LexicalFacts;
+  /** Total number of syntax errors, present only when more were found than `errors` keeps. */
+  errorCount?: number;
 }
 
 export interface LexicalFacts {

@@ -1,0 +1,690 @@
+// The GLua lexer: turns the one-char-per-byte source text into tokens on demand, decoding
+// every string escape and long bracket, and noting GLua's C-style spellings as it goes.
+import type { Comment, ParseError } from './ast.js';
+
+export type TokenKind = 'Name' | 'Keyword' | 'String' | 'Number' | 'Punct' | 'Invalid' | 'EOF';
+
+export interface Token {
+  kind: TokenKind;
+  /**
+   * Name: the name. Keyword: the keyword in Lua spelling (`&&` gives `and`, `||` `or`, `!`
+   * `not`). Punct: the operator in Lua spelling (`!=` gives `~=`). String: the decoded bytes
+   * as a latin1 string. Number: the literal as written. Invalid: the offending text.
+   */
+  value: string;
+  /** 1-based line and column (columns count bytes) of the first byte. */
+  line: number;
+  column: number;
+  /** Byte offset of the first byte. */
+  offset: number;
+  /** Byte offset just past the last byte. */
+  end: number;
+  /** Line and column just past the last byte. */
+  endLine: number;
+  endColumn: number;
+  /** The source used GLua's C-style spelling (`!=`, `&&`, `||`, `!`). */
+  glua: boolean;
+  /** String: the literal used \ddd, \xNN, \u{…} or \z escapes. */
+  escaped: boolean;
+  /** Number: the numeric value (NaN for a malformed numeral). */
+  numericValue: number;
+}
+
+/** Collects syntax errors, dropping exact repeats and capping the list for garbage input. */
+export class Diagnostics {
+  readonly errors: ParseError[] = [];
+  total = 0;
+  private lastOffset = -1;
+  constructor(private readonly max = 500) {}
+
+  report(message: string, line: number, column: number, offset: number): void {
+    if (offset === this.lastOffset) return;
+    this.lastOffset = offset;
+    this.total++;
+    if (this.errors.length < this.max) this.errors.push({ message, line, column, offset });
+  }
+}
+
+// Identifier bytes: LuaJIT treats every byte >= 0x80 as an identifier character.
+const IDENT_START = new Uint8Array(256);
+const IDENT_PART = new Uint8Array(256);
+for (let c = 0; c < 256; c++) {
+  const alpha = (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c >= 128;
+  IDENT_START[c] = alpha ? 1 : 0;
+  IDENT_PART[c] = alpha || (c >= 48 && c <= 57) ? 1 : 0;
+}
+
+// `goto` is absent on purpose: GLua code uses it as a field name (`ulx.goto`), so the parser
+// treats it as a keyword only where a goto statement can start.
+const KEYWORDS_BY_LENGTH: string[][] = [
+  [],
+  [],
+  ['do', 'if', 'in', 'or'],
+  ['and', 'end', 'for', 'nil', 'not'],
+  ['else', 'then', 'true'],
+  ['break', 'false', 'local', 'until', 'while'],
+  ['elseif', 'repeat', 'return'],
+  [],
+  ['function', 'continue'],
+];
+
+/** Keyword lookup on the source text itself, so that names are sliced only when needed. */
+function keywordAt(src: string, start: number, len: number): string | null {
+  if (len < 2 || len > 8) return null;
+  const candidates = KEYWORDS_BY_LENGTH[len]!;
+  const c0 = src.charCodeAt(start);
+  for (let i = 0; i < candidates.length; i++) {
+    const kw = candidates[i]!;
+    if (kw.charCodeAt(0) === c0 && src.startsWith(kw, start)) return kw;
+  }
+  return null;
+}
+
+function hexValue(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  const l = c | 0x20;
+  if (l >= 97 && l <= 102) return l - 87;
+  return -1;
+}
+
+/** Parses a numeral's text (suffixes already removed) the way LuaJIT would, or NaN. */
+export function parseNumeral(text: string): number {
+  if (text.length > 1 && text.charCodeAt(0) === 48 && (text.charCodeAt(1) | 0x20) === 120) {
+    let i = 2;
+    let mantissa = 0;
+    let digits = 0;
+    let scale = 0;
+    let seenDot = false;
+    for (; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 46) {
+        if (seenDot) return NaN;
+        seenDot = true;
+        continue;
+      }
+      const h = hexValue(c);
+      if (h < 0) break;
+      mantissa = mantissa * 16 + h;
+      digits++;
+      if (seenDot) scale -= 4;
+    }
+    if (digits === 0) return NaN;
+    let exponent = 0;
+    if (i < text.length) {
+      if ((text.charCodeAt(i) | 0x20) !== 112) return NaN;
+      const expText = text.slice(i + 1);
+      if (!/^[+-]?\d+$/.test(expText)) return NaN;
+      exponent = Number(expText);
+    } else if (seenDot === false && digits > 0) {
+      return mantissa;
+    }
+    return mantissa * Math.pow(2, exponent + scale);
+  }
+  // Decimal: digits, optional fraction, optional exponent; JS's Number accepts more
+  // (e.g. "Infinity", "0b1"), so check the shape first.
+  if (!/^(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text)) return NaN;
+  return Number(text);
+}
+
+export class Lexer {
+  /** Position of the next unread byte, and line bookkeeping for columns. */
+  pos: number;
+  line = 1;
+  lineStart: number;
+  readonly comments: Comment[] = [];
+  gluaOperatorCount = 0;
+  cCommentCount = 0;
+  private readonly n: number;
+  private readonly closers = new Map<number, string>();
+
+  constructor(
+    readonly src: string,
+    readonly diagnostics: Diagnostics,
+    start = 0,
+  ) {
+    this.n = src.length;
+    this.pos = start;
+    this.lineStart = start;
+    // A first line starting with '#' (a shebang) is not Lua.
+    if (src.charCodeAt(start) === 35) {
+      let p = start;
+      while (p < this.n) {
+        const c = src.charCodeAt(p);
+        if (c === 10 || c === 13) break;
+        p++;
+      }
+      this.pos = p;
+    }
+  }
+
+  /** Reports at a byte of the line being read, unless the caller knows the position. */
+  private error(message: string, offset: number, line = this.line, column = offset - this.lineStart + 1): void {
+    this.diagnostics.report(message, line, column, offset);
+  }
+
+  /** Consumes a line break at pos (CRLF counts as one) and starts a new line. */
+  private newline(): void {
+    const c = this.src.charCodeAt(this.pos);
+    this.pos++;
+    if (c === 13 && this.src.charCodeAt(this.pos) === 10) this.pos++;
+    this.line++;
+    this.lineStart = this.pos;
+  }
+
+  /** Level of a long bracket opening at p (`[`, `=`*, `[`), or -1 if there is none. */
+  private longBracketLevel(p: number): number {
+    if (this.src.charCodeAt(p) !== 91) return -1;
+    let level = 0;
+    p++;
+    while (this.src.charCodeAt(p) === 61) {
+      level++;
+      p++;
+    }
+    return this.src.charCodeAt(p) === 91 ? level : -1;
+  }
+
+  private closerOf(level: number): string {
+    let s = this.closers.get(level);
+    if (s === undefined) {
+      s = ']' + '='.repeat(level) + ']';
+      this.closers.set(level, s);
+    }
+    return s;
+  }
+
+  /**
+   * Reads a long bracket whose opening starts at pos; returns the content, or null when it
+   * is never closed (everything to the end of the file is then consumed).
+   */
+  private readLongBracket(level: number, what: string): string | null {
+    const openAt = this.pos;
+    const openLine = this.line;
+    const openColumn = openAt - this.lineStart + 1;
+    this.pos += level + 2;
+    // A line break right after the opening bracket is not part of the content.
+    const first = this.src.charCodeAt(this.pos);
+    if (first === 10 || first === 13) this.newline();
+    const contentStart = this.pos;
+    const closer = this.closerOf(level);
+    let closeAt = this.src.indexOf(closer, contentStart);
+    const unterminated = closeAt < 0;
+    if (unterminated) closeAt = this.n;
+    // Count the line breaks inside so that later positions stay right.
+    for (let p = contentStart; p < closeAt; p++) {
+      const c = this.src.charCodeAt(p);
+      if (c === 10 || c === 13) {
+        if (c === 13 && this.src.charCodeAt(p + 1) === 10) p++;
+        this.line++;
+        this.lineStart = p + 1;
+      }
+    }
+    if (unterminated) {
+      this.pos = this.n;
+      this.error(`unfinished long ${what}`, openAt, openLine, openColumn);
+      return null;
+    }
+    this.pos = closeAt + closer.length;
+    return this.src.slice(contentStart, closeAt);
+  }
+
+  /** Skips whitespace and comments; returns at the first byte of a token (or the end). */
+  private skipTrivia(): void {
+    const src = this.src;
+    for (;;) {
+      const c = src.charCodeAt(this.pos);
+      switch (c) {
+        case 10:
+        case 13:
+          this.newline();
+          continue;
+        case 32:
+        case 9:
+        case 11:
+        case 12:
+          this.pos++;
+          continue;
+        case 45: // '-'
+          if (src.charCodeAt(this.pos + 1) !== 45) return;
+          this.readLuaComment();
+          continue;
+        case 47: {
+          // '/': GLua's C-style comments
+          const c1 = src.charCodeAt(this.pos + 1);
+          if (c1 === 47) this.readLineComment(2, 'c-line');
+          else if (c1 === 42) this.readCBlockComment();
+          else return;
+          continue;
+        }
+        default:
+          return;
+      }
+    }
+  }
+
+  private startLoc(): { line: number; column: number; offset: number } {
+    return { line: this.line, column: this.pos - this.lineStart + 1, offset: this.pos };
+  }
+
+  private endLoc(): { line: number; column: number; offset: number } {
+    return { line: this.line, column: this.pos - this.lineStart + 1, offset: this.pos };
+  }
+
+  private readLineComment(prefix: number, style: 'lua-line' | 'c-line'): void {
+    const start = this.startLoc();
+    const src = this.src;
+    let p = this.pos + prefix;
+    while (p < this.n) {
+      const c = src.charCodeAt(p);
+      if (c === 10 || c === 13) break;
+      p++;
+    }
+    const value = src.slice(this.pos + prefix, p);
+    this.pos = p;
+    if (style === 'c-line') this.cCommentCount++;
+    this.comments.push({ value, style, loc: { start, end: this.endLoc() } });
+  }
+
+  private readLuaComment(): void {
+    const level = this.longBracketLevel(this.pos + 2);
+    if (level < 0) {
+      this.readLineComment(2, 'lua-line');
+      return;
+    }
+    const start = this.startLoc();
+    this.pos += 2;
+    const value = this.readLongBracket(level, 'comment');
+    this.comments.push({
+      value: value ?? this.src.slice(start.offset + level + 4),
+      style: 'lua-block',
+      loc: { start, end: this.endLoc() },
+    });
+  }
+
+  private readCBlockComment(): void {
+    const start = this.startLoc();
+    const contentStart = this.pos + 2;
+    let closeAt = this.src.indexOf('*/', contentStart);
+    const unterminated = closeAt < 0;
+    if (unterminated) closeAt = this.n;
+    for (let p = contentStart; p < closeAt; p++) {
+      const c = this.src.charCodeAt(p);
+      if (c === 10 || c === 13) {
+        if (c === 13 && this.src.charCodeAt(p + 1) === 10) p++;
+        this.line++;
+        this.lineStart = p + 1;
+      }
+    }
+    this.pos = unterminated ? this.n : closeAt + 2;
+    if (unterminated) this.error('unfinished /* comment', start.offset, start.line, start.column);
+    this.cCommentCount++;
+    this.comments.push({
+      value: this.src.slice(contentStart, closeAt),
+      style: 'c-block',
+      loc: { start, end: this.endLoc() },
+    });
+  }
+
+  private make(kind: TokenKind, value: string, line: number, column: number, offset: number): Token {
+    return {
+      kind,
+      value,
+      line,
+      column,
+      offset,
+      end: this.pos,
+      endLine: this.line,
+      endColumn: this.pos - this.lineStart + 1,
+      glua: false,
+      escaped: false,
+      numericValue: 0,
+    };
+  }
+
+  private punct(value: string, length: number, line: number, column: number, offset: number): Token {
+    this.pos += length;
+    return this.make('Punct', value, line, column, offset);
+  }
+
+  private gluaOp(kind: TokenKind, value: string, length: number, line: number, column: number, offset: number): Token {
+    this.pos += length;
+    this.gluaOperatorCount++;
+    const t = this.make(kind, value, line, column, offset);
+    t.glua = true;
+    return t;
+  }
+
+  /** Reads the next token; at the end of input returns EOF tokens forever. */
+  next(): Token {
+    this.skipTrivia();
+    const src = this.src;
+    const offset = this.pos;
+    const line = this.line;
+    const column = offset - this.lineStart + 1;
+    const c = src.charCodeAt(offset);
+    if (IDENT_START[c] === 1) {
+      let p = offset + 1;
+      while (IDENT_PART[src.charCodeAt(p)] === 1) p++;
+      this.pos = p;
+      const kw = keywordAt(src, offset, p - offset);
+      if (kw !== null) return this.make('Keyword', kw, line, column, offset);
+      return this.make('Name', src.slice(offset, p), line, column, offset);
+    }
+    const c1 = src.charCodeAt(offset + 1);
+    switch (c) {
+      case 48:
+      case 49:
+      case 50:
+      case 51:
+      case 52:
+      case 53:
+      case 54:
+      case 55:
+      case 56:
+      case 57:
+        return this.readNumber(line, column, offset);
+      case 46: // '.'
+        if (c1 === 46) {
+          if (src.charCodeAt(offset + 2) === 46) return this.punct('...', 3, line, column, offset);
+          return this.punct('..', 2, line, column, offset);
+        }
+        if (c1 >= 48 && c1 <= 57) return this.readNumber(line, column, offset);
+        return this.punct('.', 1, line, column, offset);
+      case 34:
+      case 39:
+        return this.readQuoted(c, line, column, offset);
+      case 91: {
+        // '['
+        const level = this.longBracketLevel(offset);
+        if (level < 0) return this.punct('[', 1, line, column, offset);
+        const value = this.readLongBracket(level, 'string');
+        return this.make('String', value ?? src.slice(offset + level + 2, this.n), line, column, offset);
+      }
+      case 61:
+        return c1 === 61 ? this.punct('==', 2, line, column, offset) : this.punct('=', 1, line, column, offset);
+      case 126:
+        if (c1 === 61) return this.punct('~=', 2, line, column, offset);
+        break;
+      case 60:
+        return c1 === 61 ? this.punct('<=', 2, line, column, offset) : this.punct('<', 1, line, column, offset);
+      case 62:
+        return c1 === 61 ? this.punct('>=', 2, line, column, offset) : this.punct('>', 1, line, column, offset);
+      case 33: // '!'
+        if (c1 === 61) return this.gluaOp('Punct', '~=', 2, line, column, offset);
+        return this.gluaOp('Keyword', 'not', 1, line, column, offset);
+      case 38: // '&'
+        if (c1 === 38) return this.gluaOp('Keyword', 'and', 2, line, column, offset);
+        break;
+      case 124: // '|'
+        if (c1 === 124) return this.gluaOp('Keyword', 'or', 2, line, column, offset);
+        break;
+      case 58:
+        return c1 === 58 ? this.punct('::', 2, line, column, offset) : this.punct(':', 1, line, column, offset);
+      case 43:
+        return this.punct('+', 1, line, column, offset);
+      case 45:
+        return this.punct('-', 1, line, column, offset);
+      case 42:
+        return this.punct('*', 1, line, column, offset);
+      case 47:
+        return this.punct('/', 1, line, column, offset);
+      case 37:
+        return this.punct('%', 1, line, column, offset);
+      case 94:
+        return this.punct('^', 1, line, column, offset);
+      case 35:
+        return this.punct('#', 1, line, column, offset);
+      case 40:
+        return this.punct('(', 1, line, column, offset);
+      case 41:
+        return this.punct(')', 1, line, column, offset);
+      case 123:
+        return this.punct('{', 1, line, column, offset);
+      case 125:
+        return this.punct('}', 1, line, column, offset);
+      case 93:
+        return this.punct(']', 1, line, column, offset);
+      case 59:
+        return this.punct(';', 1, line, column, offset);
+      case 44:
+        return this.punct(',', 1, line, column, offset);
+      default:
+        if (offset >= this.n) return this.make('EOF', '', line, column, offset);
+    }
+    // Any other byte cannot start a token; a run of them is reported once.
+    let p = offset + 1;
+    while (p < this.n && this.isStray(src.charCodeAt(p))) p++;
+    this.pos = p;
+    this.error(`unexpected character '${describeByte(c)}'`, offset);
+    return this.make('Invalid', src.slice(offset, p), line, column, offset);
+  }
+
+  /** Bytes that can never start a token (used to group runs of binary garbage). */
+  private isStray(c: number): boolean {
+    return (c < 32 && c !== 9 && c !== 10 && c !== 11 && c !== 12 && c !== 13) || c === 36 || c === 63 || c === 64 || c === 92 || c === 96 || c === 127;
+  }
+
+  private readNumber(line: number, column: number, offset: number): Token {
+    const src = this.src;
+    const hex = src.charCodeAt(offset) === 48 && (src.charCodeAt(offset + 1) | 0x20) === 120;
+    const exponentMark = hex ? 112 : 101; // 'p' or 'e'
+    let p = offset;
+    // Like LuaJIT, take every identifier byte and dot, and a sign right after the exponent
+    // mark, then judge the whole text.
+    for (;;) {
+      const c = src.charCodeAt(p);
+      if (IDENT_PART[c] === 1 || c === 46) p++;
+      else if ((c === 43 || c === 45) && (src.charCodeAt(p - 1) | 0x20) === exponentMark) p++;
+      else break;
+    }
+    this.pos = p;
+    const raw = src.slice(offset, p);
+    let body = raw;
+    // LuaJIT suffixes: LL / ULL (64-bit integers) and i (imaginary).
+    const lower = raw.length > 1 ? raw.toLowerCase() : raw;
+    if (lower.endsWith('ull')) body = raw.slice(0, -3);
+    else if (lower.endsWith('ll')) body = raw.slice(0, -2);
+    else if (lower.endsWith('i')) body = raw.slice(0, -1);
+    let value = parseNumeral(body);
+    if (body !== raw && body.length > 0 && (lower.endsWith('ll') || lower.endsWith('ull'))) {
+      // 64-bit integer literals take no fraction or exponent.
+      if (body.includes('.') || (!hex && /[eE]/.test(body)) || (hex && /[pP]/.test(body))) value = NaN;
+    }
+    const t = this.make('Number', raw, line, column, offset);
+    t.numericValue = value;
+    if (Number.isNaN(value)) this.error(`malformed number near '${raw.slice(0, 40)}'`, offset);
+    return t;
+  }
+
+  private readQuoted(quote: number, line: number, column: number, offset: number): Token {
+    const src = this.src;
+    let p = offset + 1;
+    let segmentStart = p;
+    let parts: string[] | null = null;
+    let escaped = false;
+    let closed = false;
+    for (;;) {
+      const c = src.charCodeAt(p);
+      if (c === quote) {
+        closed = true;
+        break;
+      }
+      if (c === 10 || c === 13 || p >= this.n) break;
+      if (c !== 92) {
+        p++;
+        continue;
+      }
+      // An escape: flush the plain run before it.
+      if (parts === null) parts = [];
+      if (p > segmentStart) parts.push(src.slice(segmentStart, p));
+      const escAt = p;
+      p++;
+      const e = src.charCodeAt(p);
+      switch (e) {
+        case 97:
+          parts.push('\x07');
+          p++;
+          break;
+        case 98:
+          parts.push('\b');
+          p++;
+          break;
+        case 102:
+          parts.push('\f');
+          p++;
+          break;
+        case 110:
+          parts.push('\n');
+          p++;
+          break;
+        case 114:
+          parts.push('\r');
+          p++;
+          break;
+        case 116:
+          parts.push('\t');
+          p++;
+          break;
+        case 118:
+          parts.push('\v');
+          p++;
+          break;
+        case 92:
+        case 34:
+        case 39:
+          parts.push(src[p]!);
+          p++;
+          break;
+        case 10:
+        case 13:
+          // A backslash before a line break keeps the line break.
+          parts.push('\n');
+          this.pos = p;
+          this.newline();
+          p = this.pos;
+          break;
+        case 120: {
+          // \xNN: exactly two hex digits
+          const h1 = hexValue(src.charCodeAt(p + 1));
+          const h2 = hexValue(src.charCodeAt(p + 2));
+          if (h1 < 0 || h2 < 0) {
+            this.error('invalid escape sequence \\x', escAt);
+            parts.push('x');
+            p++;
+          } else {
+            parts.push(String.fromCharCode(h1 * 16 + h2));
+            p += 3;
+          }
+          escaped = true;
+          break;
+        }
+        case 122: {
+          // \z skips the following whitespace, line breaks included
+          p++;
+          for (;;) {
+            const w = src.charCodeAt(p);
+            if (w === 10 || w === 13) {
+              this.pos = p;
+              this.newline();
+              p = this.pos;
+            } else if (w === 32 || w === 9 || w === 11 || w === 12) p++;
+            else break;
+          }
+          escaped = true;
+          break;
+        }
+        case 117: {
+          // \u{XXX}: the code point encoded as UTF-8 bytes
+          let q = p + 1;
+          let cp = 0;
+          let digits = 0;
+          if (src.charCodeAt(q) === 123) {
+            q++;
+            for (;;) {
+              const h = hexValue(src.charCodeAt(q));
+              if (h < 0) break;
+              cp = cp * 16 + h;
+              digits++;
+              q++;
+            }
+          }
+          if (digits === 0 || src.charCodeAt(q) !== 125 || cp > 0x7fffffff) {
+            this.error('invalid escape sequence \\u', escAt);
+            parts.push('u');
+            p++;
+          } else {
+            parts.push(utf8Bytes(cp));
+            p = q + 1;
+          }
+          escaped = true;
+          break;
+        }
+        default:
+          if (e >= 48 && e <= 57) {
+            let v = e - 48;
+            p++;
+            for (let k = 0; k < 2; k++) {
+              const d = src.charCodeAt(p);
+              if (d < 48 || d > 57) break;
+              v = v * 10 + (d - 48);
+              p++;
+            }
+            if (v > 255) {
+              this.error('decimal escape too large', escAt);
+              v &= 255;
+            }
+            parts.push(String.fromCharCode(v));
+            escaped = true;
+          } else if (p >= this.n) {
+            // backslash at the very end: the string is unfinished, handled below
+          } else {
+            // LuaJIT rejects unknown escapes; keep the byte so the text stays readable.
+            this.error(`invalid escape sequence '\\${describeByte(e)}'`, escAt);
+            parts.push(src[p]!);
+            p++;
+          }
+      }
+      segmentStart = p;
+    }
+    let value: string;
+    if (parts === null) value = src.slice(segmentStart, p);
+    else {
+      if (p > segmentStart) parts.push(src.slice(segmentStart, p));
+      value = parts.length === 1 ? parts[0]! : parts.join('');
+    }
+    if (closed) p++;
+    else this.error('unfinished string', offset, line, column);
+    this.pos = p;
+    const t = this.make('String', value, line, column, offset);
+    t.escaped = escaped;
+    return t;
+  }
+}
+
+function describeByte(c: number): string {
+  return c >= 33 && c < 127 ? String.fromCharCode(c) : `\\x${c.toString(16).padStart(2, '0')}`;
+}
+
+/** UTF-8 bytes of a code point (up to 6 bytes for LuaJIT's extended range), as latin1. */
+function utf8Bytes(cp: number): string {
+  if (cp < 0x80) return String.fromCharCode(cp);
+  if (cp < 0x800) return String.fromCharCode(0xc0 | (cp >> 6), 0x80 | (cp & 0x3f));
+  if (cp < 0x10000) return String.fromCharCode(0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f));
+  if (cp < 0x200000)
+    return String.fromCharCode(0xf0 | (cp >> 18), 0x80 | ((cp >> 12) & 0x3f), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f));
+  if (cp < 0x4000000)
+    return String.fromCharCode(
+      0xf8 | (cp >> 24),
+      0x80 | ((cp >> 18) & 0x3f),
+      0x80 | ((cp >> 12) & 0x3f),
+      0x80 | ((cp >> 6) & 0x3f),
+      0x80 | (cp & 0x3f),
+    );
+  return String.fromCharCode(
+    0xfc | Math.floor(cp / 0x40000000),
+    0x80 | ((cp >> 24) & 0x3f),
+    0x80 | ((cp >> 18) & 0x3f),
+    0x80 | ((cp >> 12) & 0x3f),
+    0x80 | ((cp >> 6) & 0x3f),
+    0x80 | (cp & 0x3f),
+  );
+}

@@ -1,0 +1,860 @@
+// The GLua recursive-descent parser: Lua 5.1 + LuaJIT + Garry's Mod syntax into the AST of
+// ast.ts. It never throws: syntax errors are recorded and parsing resumes at the next
+// plausible statement, and a nesting limit keeps hostile input from exhausting the stack.
+import type {
+  AssignmentStatement,
+  BinaryExpression,
+  CallStatement,
+  Chunk,
+  Expression,
+  FunctionDeclaration,
+  Identifier,
+  IfClauseNode,
+  IndexExpression,
+  LexicalFacts,
+  LocalStatement,
+  Loc,
+  MemberExpression,
+  ParseResult,
+  Position,
+  Statement,
+  StringLiteral,
+  TableConstructorExpression,
+  TableField,
+  VarargLiteral,
+} from './ast.js';
+import { Diagnostics, Lexer, type Token } from './lexer.js';
+import { decodeSource, scanSourceFacts } from './source.js';
+
+export interface ParseOptions {
+  /** Deepest nesting of blocks and expressions before the parser skips the rest (default 200). */
+  maxDepth?: number;
+  /** Most errors kept in the result (default 500); later ones are only counted. */
+  maxErrors?: number;
+}
+
+export const DEFAULT_MAX_DEPTH = 200;
+/** Beyond this the JS stack itself could overflow, whatever the caller asks for. */
+const HARD_MAX_DEPTH = 2000;
+
+/** Thrown inside the parser to unwind a statement that cannot be parsed; never escapes. */
+class StatementAbort {
+  constructor(readonly message: string) {}
+}
+
+type BlockEnd = 'end' | 'else' | 'elseif' | 'until';
+
+// Binary operator priorities of Lua 5.1 (left, right); unary operators bind at 8.
+const UNARY_PRIORITY = 8;
+
+function leftPriority(t: Token): number {
+  if (t.kind === 'Punct') {
+    switch (t.value) {
+      case '+':
+      case '-':
+        return 6;
+      case '*':
+      case '/':
+      case '%':
+        return 7;
+      case '^':
+        return 10;
+      case '..':
+        return 5;
+      case '==':
+      case '~=':
+      case '<':
+      case '<=':
+      case '>':
+      case '>=':
+        return 3;
+      default:
+        return 0;
+    }
+  }
+  if (t.kind === 'Keyword') {
+    if (t.value === 'and') return 2;
+    if (t.value === 'or') return 1;
+  }
+  return 0;
+}
+
+function rightPriority(left: number): number {
+  return left; // left-associative except '..' and '^', which the parser folds itself
+}
+
+function isBlockEnd(t: Token): boolean {
+  if (t.kind === 'EOF') return true;
+  if (t.kind !== 'Keyword') return false;
+  const v = t.value;
+  return v === 'end' || v === 'else' || v === 'elseif' || v === 'until';
+}
+
+/** Keywords that plausibly begin a statement: recovery resumes there. */
+function isStatementKeyword(t: Token): boolean {
+  if (t.kind === 'Punct') return t.value === '::' || t.value === ';';
+  if (t.kind !== 'Keyword') return false;
+  switch (t.value) {
+    case 'local':
+    case 'function':
+    case 'if':
+    case 'while':
+    case 'for':
+    case 'repeat':
+    case 'return':
+    case 'break':
+    case 'do':
+    case 'continue':
+      return true;
+    default:
+      return false;
+  }
+}
+
+function describe(t: Token): string {
+  if (t.kind === 'EOF') return '<eof>';
+  if (t.kind === 'String') return 'string';
+  const v = t.value.length > 30 ? t.value.slice(0, 30) + '…' : t.value;
+  return `'${v}'`;
+}
+
+export class Parser {
+  private tok: Token;
+  private ahead: Token | null = null;
+  /** The last consumed token: node ends are taken from it. */
+  private prev: Token;
+  private depth = 0;
+  private readonly src: string;
+
+  constructor(
+    private readonly lexer: Lexer,
+    private readonly diagnostics: Diagnostics,
+    private readonly maxDepth: number,
+  ) {
+    this.src = lexer.src;
+    this.tok = lexer.next();
+    this.prev = this.tok;
+  }
+
+  // ---- token helpers -------------------------------------------------------------------
+
+  private next(): void {
+    this.prev = this.tok;
+    if (this.ahead !== null) {
+      this.tok = this.ahead;
+      this.ahead = null;
+    } else {
+      this.tok = this.lexer.next();
+    }
+  }
+
+  private peek(): Token {
+    if (this.ahead === null) this.ahead = this.lexer.next();
+    return this.ahead;
+  }
+
+  private isPunct(v: string): boolean {
+    return this.tok.kind === 'Punct' && this.tok.value === v;
+  }
+
+  private isKeyword(v: string): boolean {
+    return this.tok.kind === 'Keyword' && this.tok.value === v;
+  }
+
+  private acceptPunct(v: string): boolean {
+    if (this.isPunct(v)) {
+      this.next();
+      return true;
+    }
+    return false;
+  }
+
+  private errorAt(t: Token, message: string): void {
+    this.diagnostics.report(message, t.line, t.column, t.offset);
+  }
+
+  /** A missing token is reported and treated as if it were there, to keep the tree. */
+  private expectPunct(v: string, context?: string): void {
+    if (this.acceptPunct(v)) return;
+    this.errorAt(this.tok, `'${v}' expected${context ? ` ${context}` : ''} near ${describe(this.tok)}`);
+  }
+
+  private expectKeyword(v: string, opener?: Token): void {
+    if (this.isKeyword(v)) {
+      this.next();
+      return;
+    }
+    const where = opener && opener.line !== this.tok.line ? ` (to close '${opener.value}' at line ${opener.line})` : '';
+    this.errorAt(this.tok, `'${v}' expected${where} near ${describe(this.tok)}`);
+  }
+
+  private abort(message: string): never {
+    this.errorAt(this.tok, message);
+    throw new StatementAbort(message);
+  }
+
+  private startOf(t: Token): Position {
+    return { line: t.line, column: t.column, offset: t.offset };
+  }
+
+  /** Loc from a start position to the end of the last consumed token. */
+  private locFrom(start: Position): Loc {
+    const p = this.prev;
+    // When nothing was consumed since start, the node is empty at its start.
+    if (p.end < start.offset) return { start, end: start };
+    return { start, end: { line: p.endLine, column: p.endColumn, offset: p.end } };
+  }
+
+  private identifierFrom(t: Token): Identifier {
+    return {
+      type: 'Identifier',
+      name: t.value,
+      loc: { start: this.startOf(t), end: { line: t.endLine, column: t.endColumn, offset: t.end } },
+    };
+  }
+
+  private expectName(context: string): Identifier {
+    const t = this.tok;
+    if (t.kind === 'Name') {
+      this.next();
+      return this.identifierFrom(t);
+    }
+    this.abort(`name expected ${context} near ${describe(t)}`);
+  }
+
+  // ---- depth limit ---------------------------------------------------------------------
+
+  private tooDeep(): void {
+    this.errorAt(this.tok, `nesting deeper than ${this.maxDepth} levels; the nested part is skipped`);
+  }
+
+  /**
+   * Skips tokens without recursion, keeping brackets and block keywords balanced, until a
+   * token that closes the enclosing construct (or, for an expression, ends it).
+   */
+  private skipNested(forExpression: boolean): void {
+    let open = 0;
+    for (;;) {
+      const t = this.tok;
+      if (t.kind === 'EOF') return;
+      if (t.kind === 'Punct') {
+        const v = t.value;
+        if (v === '(' || v === '[' || v === '{') open++;
+        else if (v === ')' || v === ']' || v === '}') {
+          if (open === 0) return;
+          open--;
+        } else if (open === 0 && forExpression && (v === ',' || v === ';' || v === '=' || v === '::')) return;
+      } else if (t.kind === 'Keyword') {
+        const v = t.value;
+        if (v === 'end' || v === 'until') {
+          if (open === 0) return;
+          open--;
+        } else if (v === 'else' || v === 'elseif') {
+          if (open === 0) return;
+        } else if (open === 0 && forExpression && (v === 'then' || v === 'do' || v === 'in' || (isStatementKeyword(t) && v !== 'function'))) {
+          return;
+        } else if (v === 'function' || v === 'do' || v === 'if' || v === 'repeat') open++;
+      }
+      this.next();
+    }
+  }
+
+  // ---- blocks and statements -----------------------------------------------------------
+
+  parseChunk(): Chunk {
+    const start = this.startOf(this.tok);
+    const body: Statement[] = [];
+    for (;;) {
+      this.parseBlockInto(body);
+      if (this.tok.kind === 'EOF') break;
+      // A stray 'end'/'until'/'else' at top level: report it, skip it, carry on.
+      const t = this.tok;
+      const s = this.startOf(t);
+      this.errorAt(t, `unexpected ${describe(t)}`);
+      this.next();
+      body.push({ type: 'ErrorStatement', message: `unexpected ${describe(t)}`, loc: this.locFrom(s) });
+    }
+    return { type: 'Chunk', body, loc: { start, end: { line: this.tok.line, column: this.tok.column, offset: this.tok.offset } } };
+  }
+
+  private parseBlock(): Statement[] {
+    const body: Statement[] = [];
+    this.parseBlockInto(body);
+    return body;
+  }
+
+  private parseBlockInto(body: Statement[]): void {
+    if (++this.depth > this.maxDepth) {
+      const s = this.startOf(this.tok);
+      this.tooDeep();
+      this.skipNested(false);
+      body.push({ type: 'ErrorStatement', message: 'nesting too deep', loc: this.locFrom(s) });
+      this.depth--;
+      return;
+    }
+    for (;;) {
+      const t = this.tok;
+      if (isBlockEnd(t)) break;
+      if (t.kind === 'Punct' && t.value === ';') {
+        this.next();
+        continue;
+      }
+      try {
+        body.push(this.parseStatement());
+      } catch (e) {
+        if (!(e instanceof StatementAbort)) throw e;
+        body.push(this.recover(t, e.message));
+      }
+      if (this.tok === t) {
+        // Nothing was consumed: drop the token so the loop always progresses.
+        const s = this.startOf(t);
+        this.errorAt(t, `unexpected ${describe(t)}`);
+        this.next();
+        body.push({ type: 'ErrorStatement', message: `unexpected ${describe(t)}`, loc: this.locFrom(s) });
+      }
+    }
+    this.depth--;
+  }
+
+  /** Skips to a plausible statement start and returns the placeholder for what was skipped. */
+  private recover(from: Token, message: string): Statement {
+    const start = this.startOf(from);
+    let first = true;
+    for (;;) {
+      const t = this.tok;
+      if (t.kind === 'EOF' || isBlockEnd(t)) break;
+      if (!first || t !== from) {
+        if (isStatementKeyword(t)) break;
+        if (t.kind === 'Name' && t.line > this.prev.line) break;
+      }
+      first = false;
+      this.next();
+    }
+    return { type: 'ErrorStatement', message, loc: this.locFrom(start) };
+  }
+
+  private parseStatement(): Statement {
+    const t = this.tok;
+    if (t.kind === 'Keyword') {
+      switch (t.value) {
+        case 'local':
+          return this.parseLocal();
+        case 'function':
+          return this.parseFunctionStatement();
+        case 'if':
+          return this.parseIf();
+        case 'while':
+          return this.parseWhile();
+        case 'for':
+          return this.parseFor();
+        case 'repeat':
+          return this.parseRepeat();
+        case 'do': {
+          const s = this.startOf(t);
+          this.next();
+          const body = this.parseBlock();
+          this.expectKeyword('end', t);
+          return { type: 'DoStatement', body, loc: this.locFrom(s) };
+        }
+        case 'return':
+          return this.parseReturn();
+        case 'break':
+          this.next();
+          return { type: 'BreakStatement', loc: this.locFrom(this.startOf(t)) };
+        case 'continue':
+          this.next();
+          return { type: 'ContinueStatement', loc: this.locFrom(this.startOf(t)) };
+        default:
+          break;
+      }
+    } else if (t.kind === 'Name' && t.value === 'goto' && this.peek().kind === 'Name') {
+      this.next();
+      const label = this.expectName("after 'goto'");
+      return { type: 'GotoStatement', label, loc: this.locFrom(this.startOf(t)) };
+    } else if (t.kind === 'Punct' && t.value === '::') {
+      this.next();
+      const label = this.expectName("in label");
+      this.expectPunct('::', 'to close the label');
+      return { type: 'LabelStatement', label, loc: this.locFrom(this.startOf(t)) };
+    }
+    return this.parseExpressionStatement();
+  }
+
+  private parseExpressionStatement(): Statement {
+    const first = this.tok;
+    const start = this.startOf(first);
+    const target = this.parseSuffixedExpression();
+    if (this.isPunct('=') || this.isPunct(',')) {
+      const variables: AssignmentStatement['variables'] = [this.assignable(target)];
+      while (this.acceptPunct(',')) variables.push(this.assignable(this.parseSuffixedExpression()));
+      this.expectPunct('=', 'in assignment');
+      const init = this.parseExpressionList();
+      return { type: 'AssignmentStatement', variables, init, loc: this.locFrom(start) };
+    }
+    if (target.type === 'CallExpression' || target.type === 'TableCallExpression' || target.type === 'StringCallExpression') {
+      const node: CallStatement = { type: 'CallStatement', expression: target, loc: this.locFrom(start) };
+      return node;
+    }
+    if (this.tok === first) this.abort(`unexpected ${describe(first)}`);
+    this.abort(`syntax error near ${describe(this.tok)}`);
+  }
+
+  private assignable(e: Expression): Identifier | MemberExpression | IndexExpression {
+    if (e.type === 'Identifier' || e.type === 'IndexExpression' || (e.type === 'MemberExpression' && e.indexer === '.')) return e;
+    this.abort(`cannot assign to this expression near ${describe(this.tok)}`);
+  }
+
+  private parseLocal(): Statement {
+    const localTok = this.tok;
+    const start = this.startOf(localTok);
+    this.next();
+    if (this.isKeyword('function')) {
+      const fnTok = this.tok;
+      this.next();
+      const name = this.expectName("after 'local function'");
+      return this.parseFunctionBody(start, name, true, fnTok);
+    }
+    const variables: Identifier[] = [this.expectName("after 'local'")];
+    while (this.acceptPunct(',')) variables.push(this.expectName("after ','"));
+    let init: Expression[] = [];
+    if (this.acceptPunct('=')) init = this.parseExpressionList();
+    const node: LocalStatement = { type: 'LocalStatement', variables, init, loc: this.locFrom(start) };
+    return node;
+  }
+
+  private parseFunctionStatement(): Statement {
+    const fnTok = this.tok;
+    const start = this.startOf(fnTok);
+    this.next();
+    let name: Identifier | MemberExpression = this.expectName("after 'function'");
+    const nameStart = name.loc.start;
+    while (this.isPunct('.') || this.isPunct(':')) {
+      const indexer = this.tok.value as '.' | ':';
+      this.next();
+      const identifier = this.expectName(`after '${indexer}'`);
+      name = { type: 'MemberExpression', indexer, identifier, base: name, loc: this.locFrom(nameStart) };
+      if (indexer === ':') break;
+    }
+    return this.parseFunctionBody(start, name, false, fnTok);
+  }
+
+  /** Parameters and body, from '(' to 'end'. */
+  private parseFunctionBody(
+    start: Position,
+    identifier: Identifier | MemberExpression | null,
+    isLocal: boolean,
+    fnTok: Token,
+  ): FunctionDeclaration {
+    const parameters: Array<Identifier | VarargLiteral> = [];
+    this.expectPunct('(', 'to open the parameter list');
+    if (!this.isPunct(')')) {
+      for (;;) {
+        const t = this.tok;
+        if (t.kind === 'Name') {
+          this.next();
+          parameters.push(this.identifierFrom(t));
+        } else if (t.kind === 'Punct' && t.value === '...') {
+          this.next();
+          parameters.push({ type: 'VarargLiteral', raw: '...', loc: this.locFrom(this.startOf(t)) });
+          break;
+        } else {
+          this.abort(`parameter expected near ${describe(t)}`);
+        }
+        if (!this.acceptPunct(',')) break;
+      }
+    }
+    this.expectPunct(')', 'to close the parameter list');
+    const body = this.parseBlock();
+    this.expectKeyword('end', fnTok);
+    return { type: 'FunctionDeclaration', identifier, isLocal, parameters, body, loc: this.locFrom(start) };
+  }
+
+  private parseIf(): Statement {
+    const ifTok = this.tok;
+    const start = this.startOf(ifTok);
+    const clauses: IfClauseNode[] = [];
+    let clauseStart = start;
+    let kind: IfClauseNode['type'] = 'IfClause';
+    this.next();
+    for (;;) {
+      const condition = this.parseExpression();
+      this.expectKeyword('then', ifTok);
+      const body = this.parseBlock();
+      clauses.push({ type: kind, condition, body, loc: this.locFrom(clauseStart) });
+      if (!this.isKeyword('elseif')) break;
+      clauseStart = this.startOf(this.tok);
+      kind = 'ElseifClause';
+      this.next();
+    }
+    if (this.isKeyword('else')) {
+      const elseStart = this.startOf(this.tok);
+      this.next();
+      const body = this.parseBlock();
+      clauses.push({ type: 'ElseClause', condition: null, body, loc: this.locFrom(elseStart) });
+    }
+    this.expectKeyword('end', ifTok);
+    return { type: 'IfStatement', clauses, loc: this.locFrom(start) };
+  }
+
+  private parseWhile(): Statement {
+    const whileTok = this.tok;
+    const start = this.startOf(whileTok);
+    this.next();
+    const condition = this.parseExpression();
+    this.expectKeyword('do', whileTok);
+    const body = this.parseBlock();
+    this.expectKeyword('end', whileTok);
+    return { type: 'WhileStatement', condition, body, loc: this.locFrom(start) };
+  }
+
+  private parseRepeat(): Statement {
+    const repeatTok = this.tok;
+    const start = this.startOf(repeatTok);
+    this.next();
+    const body = this.parseBlock();
+    this.expectKeyword('until', repeatTok);
+    const condition = this.parseExpression();
+    return { type: 'RepeatStatement', condition, body, loc: this.locFrom(start) };
+  }
+
+  private parseFor(): Statement {
+    const forTok = this.tok;
+    const start = this.startOf(forTok);
+    this.next();
+    const first = this.expectName("after 'for'");
+    if (this.acceptPunct('=')) {
+      const from = this.parseExpression();
+      this.expectPunct(',', "in numeric 'for'");
+      const to = this.parseExpression();
+      const step = this.acceptPunct(',') ? this.parseExpression() : null;
+      this.expectKeyword('do', forTok);
+      const body = this.parseBlock();
+      this.expectKeyword('end', forTok);
+      return { type: 'ForNumericStatement', variable: first, start: from, end: to, step, body, loc: this.locFrom(start) };
+    }
+    const variables = [first];
+    while (this.acceptPunct(',')) variables.push(this.expectName("in 'for'"));
+    this.expectKeyword('in', forTok);
+    const iterators = this.parseExpressionList();
+    this.expectKeyword('do', forTok);
+    const body = this.parseBlock();
+    this.expectKeyword('end', forTok);
+    return { type: 'ForGenericStatement', variables, iterators, body, loc: this.locFrom(start) };
+  }
+
+  private parseReturn(): Statement {
+    const start = this.startOf(this.tok);
+    this.next();
+    let args: Expression[] = [];
+    if (!isBlockEnd(this.tok) && !this.isPunct(';')) args = this.parseExpressionList();
+    this.acceptPunct(';');
+    return { type: 'ReturnStatement', arguments: args, loc: this.locFrom(start) };
+  }
+
+  // ---- expressions ---------------------------------------------------------------------
+
+  private parseExpressionList(): Expression[] {
+    const list = [this.parseExpression()];
+    while (this.acceptPunct(',')) list.push(this.parseExpression());
+    return list;
+  }
+
+  parseExpression(): Expression {
+    return this.parseSubExpression(0);
+  }
+
+  /** Operators binding tighter than `limit`, Lua's precedence climbing. */
+  private parseSubExpression(limit: number): Expression {
+    const t = this.tok;
+    const start = this.startOf(t);
+    if (++this.depth > this.maxDepth) {
+      this.tooDeep();
+      this.skipNested(true);
+      this.depth--;
+      return { type: 'ErrorExpression', message: 'nesting too deep', loc: this.locFrom(start) };
+    }
+    let left: Expression;
+    if (
+      (t.kind === 'Keyword' && t.value === 'not') ||
+      (t.kind === 'Punct' && (t.value === '-' || t.value === '#'))
+    ) {
+      this.next();
+      const argument = this.parseSubExpression(UNARY_PRIORITY);
+      left = {
+        type: 'UnaryExpression',
+        operator: t.value as 'not' | '-' | '#',
+        argument,
+        loc: this.locFrom(start),
+      };
+      if (t.glua) left.glua = true;
+    } else {
+      left = this.parseSimpleExpression();
+    }
+    for (;;) {
+      const op = this.tok;
+      const priority = leftPriority(op);
+      if (priority <= limit) break;
+      if (op.value === '..' || op.value === '^') {
+        // Right-associative chains are collected in a loop and folded from the right, so a
+        // long "a" .. "b" .. … chain costs no recursion.
+        const operands: Expression[] = [left];
+        const operators: Token[] = [];
+        while (this.tok.kind === 'Punct' && this.tok.value === op.value) {
+          operators.push(this.tok);
+          this.next();
+          operands.push(this.parseSubExpression(priority));
+        }
+        let right = operands[operands.length - 1]!;
+        for (let i = operands.length - 2; i >= 0; i--) {
+          const l = operands[i]!;
+          right = {
+            type: 'BinaryExpression',
+            operator: op.value as '..' | '^',
+            left: l,
+            right,
+            loc: { start: l.loc.start, end: right.loc.end },
+          };
+        }
+        left = right;
+        continue;
+      }
+      this.next();
+      const right = this.parseSubExpression(rightPriority(priority));
+      if (op.kind === 'Keyword') {
+        left = { type: 'LogicalExpression', operator: op.value as 'and' | 'or', left, right, loc: this.locFrom(start) };
+      } else {
+        const node: BinaryExpression = {
+          type: 'BinaryExpression',
+          operator: op.value as BinaryExpression['operator'],
+          left,
+          right,
+          loc: this.locFrom(start),
+        };
+        left = node;
+      }
+      if (op.glua) (left as BinaryExpression).glua = true;
+    }
+    this.depth--;
+    return left;
+  }
+
+  private parseSimpleExpression(): Expression {
+    const t = this.tok;
+    const start = this.startOf(t);
+    switch (t.kind) {
+      case 'Number':
+        this.next();
+        return { type: 'NumericLiteral', value: t.numericValue, raw: t.value, loc: this.locFrom(start) };
+      case 'String':
+        this.next();
+        return this.stringFrom(t);
+      case 'Keyword':
+        switch (t.value) {
+          case 'nil':
+            this.next();
+            return { type: 'NilLiteral', raw: 'nil', loc: this.locFrom(start) };
+          case 'true':
+          case 'false':
+            this.next();
+            return { type: 'BooleanLiteral', value: t.value === 'true', raw: t.value, loc: this.locFrom(start) };
+          case 'function':
+            this.next();
+            return this.parseFunctionBody(start, null, false, t);
+          default:
+            break;
+        }
+        break;
+      case 'Punct':
+        if (t.value === '...') {
+          this.next();
+          return { type: 'VarargLiteral', raw: '...', loc: this.locFrom(start) };
+        }
+        if (t.value === '{') return this.parseTable();
+        break;
+      default:
+        break;
+    }
+    return this.parseSuffixedExpression();
+  }
+
+  private stringFrom(t: Token): StringLiteral {
+    return {
+      type: 'StringLiteral',
+      value: t.value,
+      raw: this.src.slice(t.offset, t.end),
+      escaped: t.escaped,
+      loc: { start: this.startOf(t), end: { line: t.endLine, column: t.endColumn, offset: t.end } },
+    };
+  }
+
+  private parsePrimaryExpression(): Expression {
+    const t = this.tok;
+    if (t.kind === 'Name') {
+      this.next();
+      return this.identifierFrom(t);
+    }
+    if (t.kind === 'Punct' && t.value === '(') {
+      const start = this.startOf(t);
+      this.next();
+      const expression = this.parseExpression();
+      this.expectPunct(')', 'to close the parenthesis');
+      return { type: 'ParenthesizedExpression', expression, loc: this.locFrom(start) };
+    }
+    // Not an expression: leave the token for the statement level to judge.
+    this.errorAt(t, `unexpected ${describe(t)} in expression`);
+    return { type: 'ErrorExpression', message: `unexpected ${describe(t)}`, loc: this.locFrom(this.startOf(t)) };
+  }
+
+  private parseSuffixedExpression(): Expression {
+    const start = this.startOf(this.tok);
+    let base = this.parsePrimaryExpression();
+    if (base.type === 'ErrorExpression') return base;
+    for (;;) {
+      const t = this.tok;
+      if (t.kind === 'Punct') {
+        switch (t.value) {
+          case '.': {
+            this.next();
+            const identifier = this.expectName("after '.'");
+            base = { type: 'MemberExpression', indexer: '.', identifier, base, loc: this.locFrom(start) };
+            continue;
+          }
+          case '[': {
+            this.next();
+            const index = this.parseExpression();
+            this.expectPunct(']', 'to close the index');
+            base = { type: 'IndexExpression', base, index, loc: this.locFrom(start) };
+            continue;
+          }
+          case ':': {
+            this.next();
+            const identifier = this.expectName("after ':'");
+            const callee: MemberExpression = { type: 'MemberExpression', indexer: ':', identifier, base, loc: this.locFrom(start) };
+            base = this.parseCallArguments(callee, start, true);
+            continue;
+          }
+          case '(':
+          case '{':
+            base = this.parseCallArguments(base, start, false);
+            continue;
+          default:
+            return base;
+        }
+      }
+      if (t.kind === 'String') {
+        base = this.parseCallArguments(base, start, false);
+        continue;
+      }
+      return base;
+    }
+  }
+
+  private parseCallArguments(base: Expression, start: Position, method: boolean): Expression {
+    const t = this.tok;
+    if (t.kind === 'String') {
+      this.next();
+      return { type: 'StringCallExpression', base, argument: this.stringFrom(t), loc: this.locFrom(start) };
+    }
+    if (t.kind === 'Punct' && t.value === '{') {
+      const table = this.parseTable();
+      return { type: 'TableCallExpression', base, arguments: table, loc: this.locFrom(start) };
+    }
+    if (t.kind === 'Punct' && t.value === '(') {
+      this.next();
+      const args = this.isPunct(')') ? [] : this.parseExpressionList();
+      this.expectPunct(')', 'to close the argument list');
+      return { type: 'CallExpression', base, arguments: args, loc: this.locFrom(start) };
+    }
+    if (method) this.abort(`function arguments expected near ${describe(t)}`);
+    return base;
+  }
+
+  private parseTable(): TableConstructorExpression {
+    const open = this.tok;
+    const start = this.startOf(open);
+    this.next();
+    const fields: TableField[] = [];
+    if (++this.depth > this.maxDepth) {
+      this.tooDeep();
+      this.skipNested(false);
+    } else {
+      while (!this.isPunct('}')) {
+        const t = this.tok;
+        const fieldStart = this.startOf(t);
+        if (t.kind === 'Punct' && t.value === '[') {
+          this.next();
+          const key = this.parseExpression();
+          this.expectPunct(']', 'to close the key');
+          this.expectPunct('=', 'after the key');
+          const value = this.parseExpression();
+          fields.push({ type: 'TableKey', key, value, loc: this.locFrom(fieldStart) });
+        } else if (t.kind === 'Name' && this.peek().kind === 'Punct' && this.peek().value === '=') {
+          this.next();
+          this.next();
+          const value = this.parseExpression();
+          fields.push({ type: 'TableKeyString', key: this.identifierFrom(t), value, loc: this.locFrom(fieldStart) });
+        } else {
+          const value = this.parseExpression();
+          fields.push({ type: 'TableValue', value, loc: this.locFrom(fieldStart) });
+          if (this.tok === t) break; // not an expression at all: stop, '}' is reported below
+        }
+        if (!this.acceptPunct(',') && !this.acceptPunct(';')) break;
+      }
+    }
+    this.depth--;
+    if (!this.isPunct('}')) {
+      const where = open.line !== this.tok.line ? ` (to close '{' at line ${open.line})` : '';
+      this.errorAt(this.tok, `'}' expected${where} near ${describe(this.tok)}`);
+    } else this.next();
+    return { type: 'TableConstructorExpression', fields, loc: this.locFrom(start) };
+  }
+}
+
+export function emptyFacts(): LexicalFacts {
+  return {
+    gluaOperatorCount: 0,
+    cCommentCount: 0,
+    longestLineLength: 0,
+    invisibleCharCount: 0,
+    hasBom: false,
+    invalidUtf8: false,
+  };
+}
+
+/** Parses GLua source (bytes or text) into a syntax tree; never throws on any input. */
+export function parseLua(source: Uint8Array | string, options: ParseOptions = {}): ParseResult {
+  const text = decodeSource(source);
+  const sourceFacts = scanSourceFacts(text);
+  const diagnostics = new Diagnostics(options.maxErrors ?? 500);
+  const lexer = new Lexer(text, diagnostics, sourceFacts.hasBom ? 3 : 0);
+  const maxDepth = Math.max(1, Math.min(options.maxDepth ?? DEFAULT_MAX_DEPTH, HARD_MAX_DEPTH));
+  const parser = new Parser(lexer, diagnostics, maxDepth);
+  let chunk: Chunk;
+  try {
+    chunk = parser.parseChunk();
+  } catch (e) {
+    // Last line of defence (e.g. a stack overflow in a pathological case): keep the promise
+    // of never throwing, and say so in the errors.
+    const message = e instanceof Error ? e.message : String(e);
+    diagnostics.report(`parser stopped: ${message}`, lexer.line, 1, lexer.pos);
+    const origin = { line: 1, column: 1, offset: 0 };
+    chunk = { type: 'Chunk', body: [], loc: { start: origin, end: origin } };
+  }
+  const errors = diagnostics.errors;
+  const result: ParseResult = {
+    chunk,
+    errors,
+    comments: lexer.comments,
+    lines: sourceFacts.lines,
+    facts: {
+      gluaOperatorCount: lexer.gluaOperatorCount,
+      cCommentCount: lexer.cCommentCount,
+      longestLineLength: sourceFacts.longestLineLength,
+      invisibleCharCount: sourceFacts.invisibleCharCount,
+      hasBom: sourceFacts.hasBom,
+      invalidUtf8: sourceFacts.invalidUtf8,
+    },
+  };
+  if (diagnostics.total > errors.length) result.errorCount = diagnostics.total;
+  return result;
+}

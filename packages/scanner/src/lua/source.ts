@@ -1,0 +1,107 @@
+// Turns raw file bytes into the one-char-per-byte text the lexer works on, and notes the
+// byte-level facts of the file (BOM, invalid UTF-8, invisible/bidi characters, line lengths).
+import { Buffer } from 'node:buffer';
+
+/** Byte-level facts of a source file, gathered in one linear pass before lexing. */
+export interface SourceFacts {
+  hasBom: boolean;
+  invalidUtf8: boolean;
+  invisibleCharCount: number;
+  longestLineLength: number;
+  lines: number;
+}
+
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/**
+ * Bytes are decoded as latin1 so that every byte sequence survives and offsets stay byte
+ * offsets. A JS string is taken to be Unicode text, so it is encoded to UTF-8 first (a pure
+ * ASCII string is already its own byte form).
+ */
+export function decodeSource(input: Uint8Array | string): string {
+  if (typeof input === 'string') {
+    return NON_ASCII.test(input) ? Buffer.from(input, 'utf8').toString('latin1') : input;
+  }
+  return Buffer.from(input.buffer, input.byteOffset, input.byteLength).toString('latin1');
+}
+
+export function hasUtf8Bom(text: string): boolean {
+  return text.charCodeAt(0) === 0xef && text.charCodeAt(1) === 0xbb && text.charCodeAt(2) === 0xbf;
+}
+
+/** Zero-width, word-joiner and bidirectional-override code points (Trojan Source style). */
+function isInvisible(cp: number): boolean {
+  return (
+    (cp >= 0x200b && cp <= 0x200f) ||
+    (cp >= 0x202a && cp <= 0x202e) ||
+    (cp >= 0x2060 && cp <= 0x2064) ||
+    (cp >= 0x2066 && cp <= 0x2069) ||
+    cp === 0xfeff
+  );
+}
+
+function isContinuation(c: number): boolean {
+  return (c & 0xc0) === 0x80;
+}
+
+export function scanSourceFacts(text: string): SourceFacts {
+  const n = text.length;
+  const hasBom = hasUtf8Bom(text);
+  let i = hasBom ? 3 : 0;
+  let lineStart = i;
+  let longest = 0;
+  let lines = 1;
+  let invalidUtf8 = false;
+  let invisible = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) {
+      if (c === 10 || c === 13) {
+        const len = i - lineStart;
+        if (len > longest) longest = len;
+        if (c === 13 && text.charCodeAt(i + 1) === 10) i++;
+        lines++;
+        lineStart = i + 1;
+      }
+      i++;
+      continue;
+    }
+    // Decode one UTF-8 sequence strictly (no overlongs, no surrogates, max U+10FFFF).
+    let cp = -1;
+    let len = 1;
+    if (c >= 0xc2 && c <= 0xdf) {
+      const c1 = text.charCodeAt(i + 1);
+      if (isContinuation(c1)) {
+        cp = ((c & 0x1f) << 6) | (c1 & 0x3f);
+        len = 2;
+      }
+    } else if (c >= 0xe0 && c <= 0xef) {
+      const c1 = text.charCodeAt(i + 1);
+      const c2 = text.charCodeAt(i + 2);
+      if (isContinuation(c1) && isContinuation(c2)) {
+        const v = ((c & 0x0f) << 12) | ((c1 & 0x3f) << 6) | (c2 & 0x3f);
+        if (v >= 0x800 && (v < 0xd800 || v > 0xdfff)) {
+          cp = v;
+          len = 3;
+        }
+      }
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      const c1 = text.charCodeAt(i + 1);
+      const c2 = text.charCodeAt(i + 2);
+      const c3 = text.charCodeAt(i + 3);
+      if (isContinuation(c1) && isContinuation(c2) && isContinuation(c3)) {
+        const v = ((c & 0x07) << 18) | ((c1 & 0x3f) << 12) | ((c2 & 0x3f) << 6) | (c3 & 0x3f);
+        if (v >= 0x10000 && v <= 0x10ffff) {
+          cp = v;
+          len = 4;
+        }
+      }
+    }
+    if (cp < 0) invalidUtf8 = true;
+    else if (isInvisible(cp)) invisible++;
+    i += len;
+  }
+  const last = n - lineStart;
+  if (last > longest) longest = last;
+  return { hasBom, invalidUtf8, invisibleCharCount: invisible, longestLineLength: longest, lines };
+}

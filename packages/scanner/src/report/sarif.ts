@@ -1,0 +1,139 @@
+// SARIF 2.1.0 output, so code-scanning tools (GitHub, IDEs) can show Sentinelle's threats.
+import type { ScanResult, Severity, Threat } from '@sentinelle/contracts';
+
+export type SarifLevel = 'error' | 'warning' | 'note';
+
+const LEVEL: Record<Severity, SarifLevel> = {
+  critical: 'error',
+  high: 'error',
+  medium: 'warning',
+  low: 'note',
+};
+/** GitHub code scanning reads `security-severity` (0–10) to rank alerts. */
+const SECURITY_SEVERITY: Record<Severity, string> = {
+  critical: '9.5',
+  high: '7.5',
+  medium: '5.0',
+  low: '2.0',
+};
+
+export interface SarifLog {
+  $schema: string;
+  version: '2.1.0';
+  runs: Array<Record<string, unknown>>;
+}
+
+/** A relative URI for an archive path: `/` kept, everything else percent-encoded. */
+function artifactUri(path: string): string {
+  return path
+    .replace(/^\/+/, '')
+    .split('/')
+    .map((segment) => encodeURIComponent(segment))
+    .join('/');
+}
+
+function location(filePath: string, line: number): Record<string, unknown> {
+  const physicalLocation: Record<string, unknown> = {
+    artifactLocation: { uri: artifactUri(filePath), uriBaseId: 'ADDONROOT' },
+  };
+  // SARIF lines start at 1; line 0 means "the whole file" (archive-level findings).
+  if (line > 0) physicalLocation.region = { startLine: line };
+  return { physicalLocation };
+}
+
+export function renderSarif(result: ScanResult): SarifLog {
+  const rules: Array<Record<string, unknown>> = [];
+  const ruleIndex = new Map<string, number>();
+  const strongest = new Map<string, Threat>();
+  for (const t of result.threats) {
+    const prev = strongest.get(t.pattern_key);
+    if (!prev) strongest.set(t.pattern_key, t);
+  }
+  for (const [id, t] of strongest) {
+    ruleIndex.set(id, rules.length);
+    rules.push({
+      id,
+      name: id,
+      shortDescription: { text: t.localized.en.title },
+      fullDescription: { text: t.localized.en.description },
+      help: { text: t.localized.en.recommendation },
+      defaultConfiguration: { level: LEVEL[t.severity] },
+      properties: {
+        tags: ['security', t.category, ...t.techniques],
+        'security-severity': SECURITY_SEVERITY[t.severity],
+        localized: { fr: t.localized.fr },
+      },
+    });
+  }
+  const results = result.threats.map((t) => {
+    const [first, ...others] = t.locations;
+    const entry: Record<string, unknown> = {
+      ruleId: t.pattern_key,
+      ruleIndex: ruleIndex.get(t.pattern_key),
+      level: LEVEL[t.severity],
+      message: { text: `${t.localized.en.title}: ${t.pattern}` },
+      locations: first ? [location(first.file_path, first.line_number)] : [],
+      properties: {
+        severity: t.severity,
+        confidence: t.confidence,
+        verdict_class: t.verdict_class,
+        techniques: t.techniques,
+        ...(t.decoded ? { decoded: t.decoded } : {}),
+      },
+    };
+    if (others.length > 0) {
+      entry.relatedLocations = others.map((loc, i) => ({
+        id: i + 1,
+        ...location(loc.file_path, loc.line_number),
+      }));
+    }
+    if (t.chain.length > 0) {
+      entry.codeFlows = [
+        {
+          threadFlows: [
+            {
+              locations: t.chain.map((step) => ({
+                location: {
+                  ...location(step.file_path, step.line_number),
+                  message: { text: `${step.role}: ${step.label}` },
+                },
+              })),
+            },
+          ],
+        },
+      ];
+    }
+    return entry;
+  });
+  return {
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    version: '2.1.0',
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: 'Sentinelle',
+            version: result.engine_version,
+            rules,
+            properties: { rules_version: result.rules_version },
+          },
+        },
+        originalUriBaseIds: {
+          ADDONROOT: { description: { text: `Root of the scanned archive ${result.filename}` } },
+        },
+        artifacts: result.files.map((f) => ({
+          location: { uri: artifactUri(f.path), uriBaseId: 'ADDONROOT' },
+          ...(f.sha256 ? { hashes: { 'sha-256': f.sha256 } } : {}),
+        })),
+        results,
+        properties: {
+          scan_id: result.scan_id,
+          score: result.score,
+          verdict: result.verdict,
+          archive_sha256: result.archive_sha256,
+          limits_reached: result.limits_reached,
+        },
+      },
+    ],
+  };
+}

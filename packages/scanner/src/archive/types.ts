@@ -12,6 +12,13 @@ export interface ArchiveLimits {
   maxTextEntryBytes: number;
   /** Deepest nesting of .zip/.gma inside each other (default 3). */
   maxNestingDepth: number;
+  /**
+   * Most bytes held in memory at once by nested .zip archives being opened (a nested zip
+   * needs random access, so it is buffered; default 256 MiB). Optional: added after the fact.
+   */
+  maxNestedArchiveBytes?: number;
+  /** Most bytes kept in total for `lua`, `lua_in_asset` and `text` entries (default 256 MiB). */
+  maxKeptTextBytes?: number;
 }
 
 export type EntryKind =

@@ -1,0 +1,101 @@
+// Decides what a file is from its bytes (and only then its name): text or binary, Lua or
+// not, native code or not. Cheap checks run on every entry, so they look at little.
+
+/** Bytes looked at to decide text versus binary. */
+const TEXT_SNIFF_BYTES = 1024;
+
+/** No NUL and at most 5% control characters in the first KiB (bytes ≥ 0x80 count as text: UTF-8). */
+export function looksLikeText(head: Uint8Array): boolean {
+  const n = Math.min(head.length, TEXT_SNIFF_BYTES);
+  if (n === 0) return false;
+  let control = 0;
+  for (let i = 0; i < n; i++) {
+    const b = head[i]!;
+    if (b === 0) return false;
+    if ((b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d && b !== 0x0c) || b === 0x7f) control++;
+  }
+  return control <= n * 0.05;
+}
+
+export type ExecutableFormat = 'ELF' | 'PE' | 'Mach-O';
+
+export function executableFormat(head: Uint8Array): ExecutableFormat | undefined {
+  if (head.length < 4) return undefined;
+  const b0 = head[0]!;
+  const b1 = head[1]!;
+  const b2 = head[2]!;
+  const b3 = head[3]!;
+  if (b0 === 0x7f && b1 === 0x45 && b2 === 0x4c && b3 === 0x46) return 'ELF';
+  const be = ((b0 << 24) | (b1 << 16) | (b2 << 8) | b3) >>> 0;
+  if (be === 0xfeedface || be === 0xfeedfacf || be === 0xcefaedfe || be === 0xcffaedfe || be === 0xcafebabe) {
+    return 'Mach-O';
+  }
+  if (b0 === 0x4d && b1 === 0x5a) {
+    // "MZ" alone could start a text file; a real PE points at "PE\0\0", or at least is not text.
+    if (head.length >= 0x40) {
+      const peOffset = head[0x3c]! | (head[0x3d]! << 8) | (head[0x3e]! << 16) | (head[0x3f]! << 24);
+      if (peOffset > 0 && peOffset + 4 <= head.length) {
+        if (head[peOffset] === 0x50 && head[peOffset + 1] === 0x45 && head[peOffset + 2] === 0 && head[peOffset + 3] === 0) {
+          return 'PE';
+        }
+      }
+    }
+    if (!looksLikeText(head)) return 'PE';
+  }
+  return undefined;
+}
+
+/** gmsv_/gmcl_ modules by name, or anything under `lua/bin/` (GB-011). */
+export function isBinaryModuleName(path: string): boolean {
+  const lower = path.toLowerCase();
+  if (/(^|\/)lua\/bin\/./.test(lower)) return true;
+  return /(^|\/)gm(sv|cl)_[^/]*\.(dll|so|dylib)$/.test(lower);
+}
+
+export function extensionOf(path: string): string {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  const dot = base.lastIndexOf('.');
+  return dot <= 0 ? '' : base.slice(dot + 1).toLowerCase();
+}
+
+// Calls that only make sense as code. Alone they are enough: these are what GB-014 loaders hide.
+const CODE_EXECUTION_CALL =
+  /\b(RunString|RunStringEx|CompileString|CompileFile|loadstring|BroadcastLua|SendLua|RunConsoleCommand|setfenv|getfenv)\s*[([{"']|\bgame\.ConsoleCommand\s*\(|\bhttp\.(Fetch|Post)\s*\(|\bdebug\.getregistry\s*\(|\b_G\s*\[/;
+
+// Lua structure: each pattern is one kind of evidence; prose rarely shows several.
+const LUA_STRUCTURE: RegExp[] = [
+  /\bfunction\s*[\w.:]*\s*\([\w\s,.]*\)/, // definition with a parameter list
+  /\blocal\s+[A-Za-z_]\w*\s*(=|,)/, // local declaration
+  /\bif\b[^\n]{0,200}\bthen\b/, // if … then
+  /(^|[\s;)])end(\s*[),;]|\s*$)/m, // a closing `end`
+  /\b(hook|net|timer|concommand|util|file|string|table|player|ents|sql|surface|draw|vgui)\.[A-Za-z_]\w*\s*\(/, // GMod library call
+  /\b[A-Za-z_]\w*:[A-Za-z_]\w*\s*\(/, // method call
+  /--\[\[|^\s*--[^\n]/m, // Lua comment
+];
+
+/** Bytes of text looked at by the Lua heuristic. */
+const LUA_SNIFF_CHARS = 1024 * 1024;
+
+/**
+ * A cheap guess that text is Lua: one code-execution call, or three kinds of Lua structure.
+ * A readme that merely names RunString (no call syntax) stays text.
+ */
+export function looksLikeLua(bytes: Uint8Array): boolean {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, LUA_SNIFF_CHARS)).toString('latin1');
+  if (CODE_EXECUTION_CALL.test(text)) return true;
+  let kinds = 0;
+  for (const pattern of LUA_STRUCTURE) {
+    if (pattern.test(text) && ++kinds >= 3) return true;
+  }
+  return false;
+}
+
+export function startsWith(head: Uint8Array, ascii: string): boolean {
+  if (head.length < ascii.length) return false;
+  for (let i = 0; i < ascii.length; i++) if (head[i] !== ascii.charCodeAt(i)) return false;
+  return true;
+}
+
+export function isZipMagic(head: Uint8Array): boolean {
+  return head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && ((head[2] === 3 && head[3] === 4) || (head[2] === 5 && head[3] === 6));
+}

@@ -1,0 +1,81 @@
+// Builds the Fastify application from a Config: database (migrated), plugins, routes, the
+// demo sign-in provider when configured, the scan queue and the web app. Tests call this
+// with a temporary DATA_DIR; main.ts calls it and listens.
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from './config.js';
+import { DEMO_STEAM_PREFIX } from './config.js';
+import { migrateToLatest, openDatabase } from './db/database.js';
+import { demoSteamProvider } from './auth/demoSteamProvider.js';
+import { ScanQueue } from './jobs/scanQueue.js';
+import { apiDocs } from './plugins/apiDocs.js';
+import { authentication } from './plugins/auth.js';
+import { errorHandling } from './plugins/errors.js';
+import { uploads } from './plugins/multipart.js';
+import { security } from './plugins/security.js';
+import { webApp } from './plugins/webApp.js';
+import apiRoutes from './routes/api/index.js';
+import './plugins/context.js';
+
+/** Upload leftovers of a process that died mid-upload: never a scan, safe to drop. */
+function removeUnfinishedUploads(archivesDir: string): void {
+  for (const name of readdirSync(archivesDir)) {
+    if (name.endsWith('.part')) rmSync(join(archivesDir, name), { force: true });
+  }
+}
+
+export async function buildApp(config: Config): Promise<FastifyInstance> {
+  mkdirSync(config.archivesDir, { recursive: true });
+  removeUnfinishedUploads(config.archivesDir);
+  const db = openDatabase(config.databaseUrl);
+  await migrateToLatest(db);
+
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  // JSON calls without a body (e.g. a cancel posted with a JSON content type) are accepted.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = (body as string).trim();
+    if (text === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(Object.assign(new Error('the body is not valid JSON'), { statusCode: 400 }), undefined);
+    }
+  });
+
+  const scanQueue = new ScanQueue(
+    db,
+    { size: config.scanWorkers, timeoutMs: config.scanTimeoutMs, workerEntry: config.scanWorkerEntry },
+    app.log,
+  );
+  app.decorate('config', config);
+  app.decorate('db', db);
+  app.decorate('scanQueue', scanQueue);
+
+  await app.register(errorHandling);
+  await app.register(security);
+  await app.register(authentication);
+  await app.register(uploads);
+  await app.register(apiDocs);
+  await app.register(apiRoutes, { prefix: '/api' });
+  if (config.steam.demo) await app.register(demoSteamProvider, { prefix: DEMO_STEAM_PREFIX });
+  await app.register(webApp);
+
+  app.addHook('onReady', async () => {
+    await scanQueue.start();
+  });
+  app.addHook('onClose', async () => {
+    await scanQueue.close();
+    await db.destroy();
+  });
+  return app;
+}

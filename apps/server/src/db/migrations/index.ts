@@ -1,0 +1,7 @@
+// Every migration in order; applied at start by migrateToLatest().
+import type { Migration } from 'kysely';
+import { initial } from './001_initial.js';
+
+export const migrations: Record<string, Migration> = {
+  '001_initial': initial,
+};

@@ -1,0 +1,97 @@
+// Login tickets and sessions. A ticket is what /auth/success carries: single use, 60 s. It is
+// exchanged for an opaque session token; both are stored only as sha256 hashes. A session
+// dies after the inactivity limit, on logout, or when revoked.
+import { createHash, randomBytes } from 'node:crypto';
+import { LOGIN_TICKET_TTL_SECONDS } from '@sentinelle/contracts';
+import type { Db } from '../db/database.js';
+import { nowIso } from '../db/database.js';
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+function newToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+export async function issueLoginTicket(db: Db, userId: number, now = Date.now()): Promise<string> {
+  const ticket = newToken();
+  await db
+    .insertInto('login_tickets')
+    .values({
+      ticket_hash: hashToken(ticket),
+      user_id: userId,
+      created_at: nowIso(now),
+      expires_at: nowIso(now + LOGIN_TICKET_TTL_SECONDS * 1000),
+      used_at: null,
+    })
+    .execute();
+  return ticket;
+}
+
+/** Spends a ticket (once) and opens a session; null when the ticket is unknown, used or expired. */
+export async function exchangeTicket(db: Db, ticket: string, inactivitySeconds: number, now = Date.now()): Promise<string | null> {
+  return db.transaction().execute(async (trx) => {
+    const spent = await trx
+      .updateTable('login_tickets')
+      .set({ used_at: nowIso(now) })
+      .where('ticket_hash', '=', hashToken(ticket))
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', nowIso(now))
+      .returning(['user_id'])
+      .executeTakeFirst();
+    if (!spent) return null;
+    const token = newToken();
+    await trx
+      .insertInto('sessions')
+      .values({
+        token_hash: hashToken(token),
+        user_id: spent.user_id,
+        created_at: nowIso(now),
+        last_activity: nowIso(now),
+        expires_at: nowIso(now + inactivitySeconds * 1000),
+        revoked_at: null,
+      })
+      .execute();
+    return token;
+  });
+}
+
+export type SessionCheck = { kind: 'ok'; userId: number } | { kind: 'expired' } | { kind: 'unknown' };
+
+/** Looks a bearer token up and, when alive, counts this call as activity. */
+export async function touchSession(db: Db, token: string, inactivitySeconds: number, now = Date.now()): Promise<SessionCheck> {
+  const session = await db
+    .selectFrom('sessions')
+    .select(['id', 'user_id', 'expires_at', 'revoked_at'])
+    .where('token_hash', '=', hashToken(token))
+    .executeTakeFirst();
+  if (!session || session.revoked_at !== null) return { kind: 'unknown' };
+  if (session.expires_at <= nowIso(now)) return { kind: 'expired' };
+  await db
+    .updateTable('sessions')
+    .set({ last_activity: nowIso(now), expires_at: nowIso(now + inactivitySeconds * 1000) })
+    .where('id', '=', session.id)
+    .execute();
+  return { kind: 'ok', userId: session.user_id };
+}
+
+export async function revokeSession(db: Db, token: string, now = Date.now()): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: nowIso(now) })
+    .where('token_hash', '=', hashToken(token))
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+/** The database side of rule 7: a nonce is claimed once, ever (old ones are pruned). */
+export async function claimOpenIdNonce(db: Db, key: string, time: Date, now = Date.now()): Promise<boolean> {
+  await db.deleteFrom('openid_nonces').where('nonce_time', '<', nowIso(now - 15 * 60 * 1000)).execute();
+  const inserted = await db
+    .insertInto('openid_nonces')
+    .values({ nonce_key: key, nonce_time: time.toISOString(), created_at: nowIso(now) })
+    .onConflict((oc) => oc.doNothing())
+    .executeTakeFirst();
+  return Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1;
+}

@@ -46,6 +46,9 @@ export interface Config {
   webDistDir: string;
   /** Requests per minute and client IP, all routes together. */
   rateLimitPerMinute: number;
+  /** Tighter limits for the sign-in calls and for uploads (per minute and IP). */
+  authRateLimitPerMinute: number;
+  uploadRateLimitPerMinute: number;
   trustProxy: boolean;
   logLevel: string;
   /** JS entry of the scan worker; defaults to the built one beside the pool. */
@@ -126,6 +129,8 @@ export function loadConfig(env: Env = process.env): Config {
     cookieSecret: env.COOKIE_SECRET || randomBytes(32).toString('base64url'),
     webDistDir: dirFrom(env, 'WEB_DIST_DIR', WEB_DIST_DIR),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 1),
+    authRateLimitPerMinute: integer(env, 'AUTH_RATE_LIMIT_PER_MINUTE', 60, 1),
+    uploadRateLimitPerMinute: integer(env, 'UPLOAD_RATE_LIMIT_PER_MINUTE', 30, 1),
     trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
     logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
   };

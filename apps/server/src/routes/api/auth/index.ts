@@ -23,13 +23,13 @@ const STATE_COOKIE_PATH = '/api/auth/steam';
 const STATE_TTL_SECONDS = 600;
 /** The profile lookup may delay the redirect this long at most (it is best-effort). */
 const PROFILE_WAIT_MS = 1_500;
-/** Sign-in calls are cheap to abuse; they get a tighter limit than the rest of the API. */
-const authRateLimit = { rateLimit: { max: 60, timeWindow: '1 minute' } };
 
 const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const { config } = app;
   const relyingParty = { endpoint: config.steam.openIdEndpoint, idPrefix: config.steam.idPrefix, publicUrl: config.publicUrl };
   const secureCookie = config.publicUrl.startsWith('https://');
+  // Sign-in calls are cheap to abuse; they get a tighter limit than the rest of the API.
+  const authRateLimit = { rateLimit: { max: config.authRateLimitPerMinute, timeWindow: '1 minute' } };
 
   app.get(
     '/steam/login',

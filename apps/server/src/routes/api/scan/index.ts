@@ -22,12 +22,12 @@ import { errorResponses } from '../errorResponses.js';
 
 /** Room for the multipart envelope around the file when judging Content-Length up front. */
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
-const scanRateLimit = { rateLimit: { max: 30, timeWindow: '1 minute' } };
 
 const scanRoutes: FastifyPluginAsyncZod = async (app) => {
   const { config } = app;
   const signedIn = requireMember(app, 'scan_login_required');
   const bearer = [{ bearer: [] }];
+  const scanRateLimit = { rateLimit: { max: config.uploadRateLimitPerMinute, timeWindow: '1 minute' } };
 
   app.post(
     '/',

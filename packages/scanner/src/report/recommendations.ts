@@ -90,9 +90,16 @@ export function buildRecommendations(
   verdict: OverallVerdict,
   threats: readonly Threat[],
   language: Language,
+  limitsReached: readonly string[] = [],
 ): Recommendation[] {
   const out = BAND_SETS[listBand(score)].map(([key, text]) => recommendation(key, text, language));
   const add = (key: string, text: Texts) => out.push(recommendation(key, text, language));
+  if (limitsReached.length > 0) {
+    add('incomplete_scan', {
+      en: `The scan stopped early (${limitsReached.join(', ')}): part of the addon was not analysed, so this result cannot vouch for it. Split the archive or remove large assets and scan again.`,
+      fr: `L'analyse s'est arrêtée avant la fin (${limitsReached.join(', ')}) : une partie de l'addon n'a pas été analysée, ce résultat ne peut donc pas s'en porter garant. Découpez l'archive ou retirez les gros fichiers et relancez l'analyse.`,
+    });
+  }
   const malicious = verdict === 'malicious';
   const codeExecution = threats.some((t) => harmful(t) && t.severity === 'critical');
 

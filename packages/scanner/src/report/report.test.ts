@@ -277,3 +277,15 @@ describe('renderSarif', () => {
     expect(JSON.parse(JSON.stringify(sarif))).toEqual(sarif);
   });
 });
+
+describe('incomplete scans', () => {
+  it('never calls a scan stopped by a limit safe, and says why', () => {
+    const result = buildScanResult(
+      input({ findings: [], limitsReached: ['time_budget'], language: 'en' }),
+    );
+    expect(result.score).toBeLessThan(80);
+    expect(result.limits_reached).toEqual(['time_budget']);
+    const rec = result.recommendations.find((r) => r.key === 'incomplete_scan');
+    expect(rec?.text).toContain('time_budget');
+  });
+});

@@ -3,7 +3,7 @@
 import type { Language, ScanResult, ScannedFile, ScanType, Threat } from '@sentinelle/contracts';
 import type { ArchiveFinding } from '../archive/types.js';
 import type { Finding, RuleMeta } from '../rules/types.js';
-import { scoreThreats } from '../score/index.js';
+import { INCOMPLETE_SCAN_MAX, scoreThreats } from '../score/index.js';
 import { buildRecommendations } from './recommendations.js';
 import {
   archiveFindingToThreat,
@@ -45,7 +45,12 @@ export function buildScanResult(input: ScanResultInput): ScanResult {
     ),
     ...(input.extraThreats ?? []),
   ]).sort(compareThreats);
-  const { score, verdict } = scoreThreats(threats);
+  const scored = scoreThreats(threats);
+  const limitsReached = [...new Set(input.limitsReached)];
+  // What was not read may hold the backdoor: an incomplete scan is never called safe.
+  const score =
+    limitsReached.length > 0 ? Math.min(scored.score, INCOMPLETE_SCAN_MAX) : scored.score;
+  const verdict = scored.verdict;
   return {
     scan_id: input.scanId,
     filename: input.filename,
@@ -57,11 +62,11 @@ export function buildScanResult(input: ScanResultInput): ScanResult {
     total_lines_scanned: input.totalLinesScanned,
     scan_time_seconds: Math.max(0, Math.round(input.scanTimeSeconds * 1000) / 1000),
     scan_type: input.scanType,
-    recommendations: buildRecommendations(score, verdict, threats, input.language),
+    recommendations: buildRecommendations(score, verdict, threats, input.language, limitsReached),
     engine_version: input.engineVersion,
     rules_version: input.rulesVersion,
     archive_sha256: input.archiveSha256,
     files: input.files,
-    limits_reached: [...new Set(input.limitsReached)],
+    limits_reached: limitsReached,
   };
 }

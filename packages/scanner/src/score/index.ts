@@ -36,6 +36,8 @@ export const CONFIRMED_CONFIDENCE = 0.7;
 export const CRITICAL_OVERRIDE_MAX = 19;
 /** A malicious verdict keeps the score in the results screen's "critical" band (< 40). */
 export const MALICIOUS_MAX = 39;
+/** A scan stopped by a limit (time, size, entries) never reads as safe (list band ≥ 80). */
+export const INCOMPLETE_SCAN_MAX = 79;
 /** Obfuscation alone never takes the score below this: paid addons obfuscate too. */
 export const OBFUSCATION_ONLY_MIN = 50;
 

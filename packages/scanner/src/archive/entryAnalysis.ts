@@ -257,7 +257,9 @@ class AssetCollector implements ContentCollector {
     for (let i = 0; i < chunk.length; i++) {
       const b = chunk[i]!;
       if ((b >= 0x20 && b < 0x7f) || b === 0x09 || b === 0x0a || b === 0x0d) continue;
-      this.endRun(chunk.subarray(runStart, i));
+      // Most bytes of an asset end no run at all: only a run long enough is worth a copy.
+      if (i - runStart + this.carryLength >= MIN_ASSET_TEXT_RUN) this.endRun(chunk.subarray(runStart, i));
+      else if (this.carryLength > 0) this.dropCarry();
       runStart = i + 1;
     }
     if (runStart < chunk.length) {
@@ -275,6 +277,10 @@ class AssetCollector implements ContentCollector {
       this.runs.push(run, new Uint8Array([0x0a]));
       this.keptLength += run.length + 1;
     }
+    this.dropCarry();
+  }
+
+  private dropCarry(): void {
     this.carry.length = 0;
     this.carryLength = 0;
   }

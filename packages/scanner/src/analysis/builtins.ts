@@ -1,0 +1,318 @@
+// Pure library functions the analysis can evaluate on constants (string, table, bit, util
+// decoders): this is what undoes string.char runs, base64, reversed names and XOR loops.
+import {
+  asNumber,
+  asString,
+  type DecodeHow,
+  LuaTable,
+  mergeTaint,
+  MAX_STRING,
+  NIL,
+  num,
+  str,
+  type Taint,
+  taintOf,
+  type Value,
+  UNKNOWN,
+} from './values.js';
+
+type Builtin = (args: Value[]) => Value[];
+
+function taintAll(args: Value[]): Taint | undefined {
+  let t: Taint | undefined;
+  for (const a of args) t = mergeTaint(t, taintOf(a));
+  return t;
+}
+
+/** Unknown result carrying the taint of the arguments (string functions keep taint). */
+function unknownFrom(args: Value[]): Value[] {
+  const t = taintAll(args);
+  return [t ? { k: 'unk', taint: t } : UNKNOWN];
+}
+
+function decodedFrom(input: Value, how: DecodeHow): DecodeHow | undefined {
+  return input.k === 'str' && input.dec ? input.dec : how;
+}
+
+function cap(s: string): string {
+  return s.length > MAX_STRING ? s.slice(0, MAX_STRING) : s;
+}
+
+function luaIndex(i: number, len: number): number {
+  if (i < 0) return Math.max(len + i + 1, 1);
+  return i === 0 ? 1 : i;
+}
+
+export function luaSub(s: string, i: number, j: number): string {
+  const len = s.length;
+  const a = luaIndex(i, len);
+  let b = j < 0 ? len + j + 1 : Math.min(j, len);
+  if (b > len) b = len;
+  return a > b ? '' : s.slice(a - 1, b);
+}
+
+function charOf(args: Value[]): Value[] {
+  let out = '';
+  for (const a of args) {
+    const n = asNumber(a);
+    if (n === undefined || n < 0 || n > 255 || !Number.isInteger(n)) return unknownFrom(args);
+    out += String.fromCharCode(n);
+    if (out.length > MAX_STRING) break;
+  }
+  return [str(out, 'char', taintAll(args))];
+}
+
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+export function base64Decode(text: string): string | undefined {
+  const clean = text.replace(/[\s=]/g, '').replace(/-/g, '+').replace(/_/g, '/');
+  if (clean.length === 0 || /[^A-Za-z0-9+/]/.test(clean)) return undefined;
+  try {
+    return Buffer.from(clean, 'base64').toString('latin1');
+  } catch {
+    return undefined;
+  }
+}
+
+function luaFormat(fmt: string, args: Value[]): string | undefined {
+  let i = 0;
+  let failed = false;
+  const out = fmt.replace(/%([-+ #0]*\d*(?:\.\d+)?)([diouxXeEfgGqscaA%])/g, (_m, flags: string, conv: string) => {
+    if (conv === '%') return '%';
+    const a = args[i++];
+    if (!a) {
+      failed = true;
+      return '';
+    }
+    if (conv === 's' || conv === 'q') {
+      const s = asString(a);
+      if (s === undefined) {
+        failed = true;
+        return '';
+      }
+      return conv === 'q' ? JSON.stringify(s) : s;
+    }
+    const n = asNumber(a);
+    if (n === undefined) {
+      failed = true;
+      return '';
+    }
+    if (conv === 'c') return String.fromCharCode(n & 255);
+    if (conv === 'x') return Math.trunc(n).toString(16);
+    if (conv === 'X') return Math.trunc(n).toString(16).toUpperCase();
+    if (conv === 'd' || conv === 'i') return String(Math.trunc(n));
+    const prec = /\.(\d+)/.exec(flags);
+    return prec ? n.toFixed(Number(prec[1])) : String(n);
+  });
+  return failed ? undefined : out;
+}
+
+function tableArg(v: Value | undefined): LuaTable | undefined {
+  return v && v.k === 'table' ? v.t : undefined;
+}
+
+function concatTable(args: Value[]): Value[] {
+  const t = tableArg(args[0]);
+  if (!t) return unknownFrom(args);
+  const sep = args[1] ? asString(args[1]) : '';
+  if (sep === undefined) return unknownFrom(args);
+  const from = args[2] ? asNumber(args[2]) ?? 1 : 1;
+  const to = args[3] ? asNumber(args[3]) ?? t.length() : t.length();
+  const parts: string[] = [];
+  let taint: Taint | undefined;
+  let dec: DecodeHow | undefined;
+  let size = 0;
+  for (let i = from; i <= to; i++) {
+    const v = t.get(num(i));
+    const s = asString(v);
+    taint = mergeTaint(taint, taintOf(v));
+    if (s === undefined) return [taint ? { k: 'unk', taint } : UNKNOWN];
+    if (v.k === 'str' && v.dec) dec = v.dec;
+    parts.push(s);
+    size += s.length;
+    if (size > MAX_STRING) break;
+  }
+  return [str(cap(parts.join(sep)), dec ?? 'table', taint)];
+}
+
+function unpackTable(args: Value[]): Value[] {
+  const t = tableArg(args[0]);
+  if (!t) return [UNKNOWN];
+  const from = args[1] ? asNumber(args[1]) ?? 1 : 1;
+  const to = args[2] ? asNumber(args[2]) ?? t.length() : t.length();
+  const out: Value[] = [];
+  for (let i = from; i <= to && out.length < 100_000; i++) out.push(t.get(num(i)));
+  return out;
+}
+
+function bitOp(f: (a: number, b: number) => number): Builtin {
+  return (args) => {
+    const ns = args.map(asNumber);
+    if (ns.length === 0 || ns.some((n) => n === undefined)) return unknownFrom(args);
+    let acc = ns[0]! | 0;
+    for (let i = 1; i < ns.length; i++) acc = f(acc, ns[i]! | 0);
+    return [num(acc)];
+  };
+}
+
+function stringFn(f: (s: string, args: Value[]) => Value[] | undefined): Builtin {
+  return (args) => {
+    const s = args[0] ? asString(args[0]) : undefined;
+    if (s === undefined) return unknownFrom(args);
+    return f(s, args) ?? unknownFrom(args);
+  };
+}
+
+/** Lua pattern → JS RegExp for the simple patterns decoders use (`..`, `%x%x`, `.`). */
+export function luaPatternToRegExp(p: string): RegExp | undefined {
+  if (p.length > 200) return undefined;
+  let out = '';
+  for (let i = 0; i < p.length; i++) {
+    const c = p[i]!;
+    if (c === '%') {
+      const n = p[++i];
+      if (n === undefined) return undefined;
+      const cls: Record<string, string> = {
+        a: '[A-Za-z]',
+        d: '\\d',
+        l: '[a-z]',
+        s: '\\s',
+        u: '[A-Z]',
+        w: '[A-Za-z0-9]',
+        x: '[A-Fa-f0-9]',
+        p: '[!-/:-@[-`{-~]',
+        c: '[\\x00-\\x1f]',
+        A: '[^A-Za-z]',
+        D: '\\D',
+        S: '\\S',
+        W: '[^A-Za-z0-9]',
+      };
+      out += cls[n] ?? '\\' + n;
+    } else if (c === '.') out += '[\\s\\S]';
+    else if ('\\/|{}'.includes(c)) out += '\\' + c;
+    else if (c === '-' && i > 0 && p[i - 1] !== '[') out += '*?';
+    else out += c;
+  }
+  try {
+    return new RegExp(out, 'g');
+  } catch {
+    return undefined;
+  }
+}
+
+export const BUILTINS: Record<string, Builtin> = {
+  'string.char': charOf,
+  'string.byte': stringFn((s, args) => {
+    const i = args[1] ? asNumber(args[1]) ?? 1 : 1;
+    const j = args[2] ? asNumber(args[2]) ?? i : i;
+    const sub = luaSub(s, i, j);
+    return [...sub].slice(0, 100_000).map((c) => num(c.charCodeAt(0)));
+  }),
+  'string.reverse': stringFn((s, args) => [str([...s].reverse().join(''), decodedFrom(args[0]!, 'reverse'), taintOf(args[0]!))]),
+  'string.rep': stringFn((s, args) => {
+    const n = args[1] ? asNumber(args[1]) : undefined;
+    if (n === undefined || n * s.length > MAX_STRING) return undefined;
+    return [str(s.repeat(Math.max(0, n)), undefined, taintOf(args[0]!))];
+  }),
+  'string.sub': stringFn((s, args) => {
+    const i = args[1] ? asNumber(args[1]) ?? 1 : 1;
+    const j = args[2] ? asNumber(args[2]) ?? -1 : -1;
+    const a = args[0]!;
+    return [str(luaSub(s, i, j), a.k === 'str' ? a.dec : undefined, taintOf(a))];
+  }),
+  'string.lower': stringFn((s, args) => [str(s.toLowerCase(), (args[0] as { dec?: DecodeHow }).dec, taintOf(args[0]!))]),
+  'string.upper': stringFn((s, args) => [str(s.toUpperCase(), (args[0] as { dec?: DecodeHow }).dec, taintOf(args[0]!))]),
+  'string.len': stringFn((s) => [num(s.length)]),
+  'string.Trim': stringFn((s, args) => [str(s.trim(), undefined, taintOf(args[0]!))]),
+  'string.format': stringFn((s, args) => {
+    const r = luaFormat(s, args.slice(1));
+    if (r === undefined) {
+      return [{ k: 'unk', taint: taintAll(args), partial: s.slice(0, 200) }];
+    }
+    const dec = args.slice(1).some((a) => a.k === 'str' && a.dec) || /%c/.test(s) ? 'format' : undefined;
+    return [str(r, dec, taintAll(args))];
+  }),
+  'string.find': (args) => unknownFrom(args).map(() => UNKNOWN),
+  'string.gsub': stringFn((s, args) => {
+    const pat = args[1] ? asString(args[1]) : undefined;
+    const rep = args[2];
+    if (pat === undefined || !rep) return undefined;
+    const re = luaPatternToRegExp(pat);
+    if (!re) return undefined;
+    if (rep.k === 'str') return [str(s.replace(re, () => rep.v), undefined, taintOf(args[0]!))];
+    return undefined; // function replacements are run by the emulator (hex decoders)
+  }),
+  'table.concat': concatTable,
+  unpack: unpackTable,
+  'table.unpack': unpackTable,
+  'bit.bxor': bitOp((a, b) => a ^ b),
+  'bit.band': bitOp((a, b) => a & b),
+  'bit.bor': bitOp((a, b) => a | b),
+  'bit.lshift': bitOp((a, b) => a << b),
+  'bit.rshift': bitOp((a, b) => a >>> b),
+  'bit.bnot': (args) => {
+    const n = args[0] ? asNumber(args[0]) : undefined;
+    return n === undefined ? [UNKNOWN] : [num(~n)];
+  },
+  'math.floor': (args) => {
+    const n = args[0] ? asNumber(args[0]) : undefined;
+    return n === undefined ? unknownFrom(args) : [num(Math.floor(n))];
+  },
+  'math.abs': (args) => {
+    const n = args[0] ? asNumber(args[0]) : undefined;
+    return n === undefined ? unknownFrom(args) : [num(Math.abs(n))];
+  },
+  'math.fmod': (args) => {
+    const a = args[0] ? asNumber(args[0]) : undefined;
+    const b = args[1] ? asNumber(args[1]) : undefined;
+    return a === undefined || b === undefined ? [UNKNOWN] : [num(a % b)];
+  },
+  tonumber: (args) => {
+    const s = args[0];
+    if (!s) return [NIL];
+    const base = args[1] ? asNumber(args[1]) : undefined;
+    if (base !== undefined && s.k === 'str') {
+      const n = parseInt(s.v.trim(), base);
+      return [Number.isNaN(n) ? NIL : num(n)];
+    }
+    const n = asNumber(s);
+    // tonumber launders taint: a number cannot carry code.
+    return [n === undefined ? (s.k === 'unk' ? UNKNOWN : NIL) : num(n)];
+  },
+  tostring: (args) => {
+    const a = args[0];
+    if (!a) return [UNKNOWN];
+    const s = asString(a);
+    if (s !== undefined) return [str(s, a.k === 'str' ? a.dec : undefined, taintOf(a))];
+    if (a.k === 'bool') return [str(a.v ? 'true' : 'false')];
+    if (a.k === 'nil') return [str('nil')];
+    return unknownFrom(args);
+  },
+  'util.Base64Decode': stringFn((s, args) => {
+    const d = base64Decode(s);
+    return d === undefined ? undefined : [str(d, 'base64', taintOf(args[0]!))];
+  }),
+  'util.Base64Encode': stringFn((s) => [str(Buffer.from(s, 'latin1').toString('base64'))]),
+  'string.ToTable': stringFn((s) => {
+    const t = new LuaTable();
+    [...s].slice(0, 100_000).forEach((c, i) => t.set(num(i + 1), str(c)));
+    return [{ k: 'table', t }];
+  }),
+  'string.Explode': (args) => {
+    const sep = args[0] ? asString(args[0]) : undefined;
+    const s = args[1] ? asString(args[1]) : undefined;
+    if (sep === undefined || s === undefined) return unknownFrom(args);
+    const t = new LuaTable();
+    s.split(sep)
+      .slice(0, 100_000)
+      .forEach((p, i) => t.set(num(i + 1), str(p, undefined, taintOf(args[1]!))));
+    return [{ k: 'table', t }];
+  },
+};
+
+/** String methods reachable through `("…"):name(…)`. */
+export const STRING_METHODS = new Set(
+  Object.keys(BUILTINS)
+    .filter((k) => k.startsWith('string.'))
+    .map((k) => k.slice(7)),
+);

@@ -1,0 +1,1120 @@
+// A bounded abstract interpreter over the GLua syntax tree. It never runs anything for real:
+// API functions are symbolic references, calls to them are recorded as events, attacker data
+// is an unknown value carrying taint, and unknown branches are all explored. This one engine
+// does constant folding, decoding loops, alias resolution, taint and guard tracking at once.
+import type { Realm } from '@sentinelle/contracts';
+import type {
+  CallExpression,
+  Expression,
+  FunctionDeclaration,
+  Identifier,
+  IndexExpression,
+  MemberExpression,
+  Statement,
+  StringCallExpression,
+  TableCallExpression,
+  TableConstructorExpression,
+} from '../lua/ast.js';
+import { parseLua } from '../lua/index.js';
+import { CONSOLE_SINKS, CORE_GLOBALS, EXEC_SINKS, FILE_WRITE_SINKS, PLAYER_METHODS, SANITIZERS, SOURCE_CALLS } from './api.js';
+import { BUILTINS, luaPatternToRegExp, STRING_METHODS } from './builtins.js';
+import { classifyCondition, endsWithExit, STEAMID_LITERAL } from './guards.js';
+import type { AddonAnalysis, CallEvent, Ctx, CtxFrame } from './types.js';
+import {
+  type Access,
+  asNumber,
+  asString,
+  type FnValue,
+  isTruthy,
+  LuaTable,
+  MAX_STRING,
+  mergeTaint,
+  NIL,
+  num,
+  partialText,
+  Scope,
+  str,
+  type Taint,
+  type TaintSource,
+  taintOf,
+  textOf,
+  type Value,
+  UNKNOWN,
+  withTaint,
+} from './values.js';
+
+/** Where the code being emulated comes from: a file, or a payload decoded inside one. */
+export interface FileContext {
+  path: string;
+  realm: Realm;
+  depth: number;
+  /** Payload code: every event is reported at this line of `path`. */
+  anchorLine?: number;
+  payloadLines?: string[];
+  steps: number;
+  budget: number;
+  exhausted: boolean;
+}
+
+type Signal = { type: 'return'; values: Value[] } | { type: 'break' } | { type: 'continue' } | undefined;
+
+class BudgetExceeded extends Error {}
+
+const MAX_CALL_DEPTH = 48;
+const MAX_LOOP = 200_000;
+
+interface Deferred {
+  fn: FnValue;
+  args: Value[];
+  ctx: Ctx;
+  fc: FileContext;
+}
+
+export class Emulator {
+  readonly globals = new LuaTable();
+  private ctx: Ctx = [];
+  private uncertain = 0;
+  private callDepth = 0;
+  private handlerSeq = 0;
+  private readonly deferred: Deferred[] = [];
+  private readonly closures: Array<{ fn: FnValue; fc: FileContext }> = [];
+  private readonly invoked = new Set<FunctionDeclaration>();
+  private readonly memo = new Set<string>();
+  private readonly decodedSeen = new Set<string>();
+  private readonly gmTable = new LuaTable();
+
+  constructor(
+    readonly out: Pick<AddonAnalysis, 'calls' | 'indexes' | 'overrides' | 'decodedStrings' | 'payloads'>,
+    readonly maxPayloadDepth: number,
+    readonly clientFiles: Set<string>,
+  ) {
+    this.gmTable.apiName = 'GM';
+  }
+
+  // ---------------------------------------------------------------- entry points
+
+  runChunk(body: Statement[], fc: FileContext): void {
+    const scope = new Scope(null);
+    for (const name of ['ENT', 'SWEP', 'TOOL', 'EFFECT', 'PLUGIN', 'SCHEMA']) {
+      const t = new LuaTable();
+      t.apiName = name;
+      scope.declare(name, { k: 'table', t });
+    }
+    const savedCtx = this.ctx;
+    const savedUncertain = this.uncertain;
+    try {
+      this.execBlock(body, scope, fc);
+    } catch (e) {
+      if (!(e instanceof BudgetExceeded)) throw e;
+      fc.exhausted = true;
+    } finally {
+      this.ctx = savedCtx;
+      this.uncertain = savedUncertain;
+    }
+  }
+
+  /** Runs registered callbacks, then every function never called, each once. */
+  drain(isCancelled?: () => boolean): void {
+    let guard = 0;
+    const runDeferred = () => {
+      while (this.deferred.length && guard++ < 100_000) {
+        if (isCancelled?.()) return;
+        const d = this.deferred.shift()!;
+        if (d.fc.exhausted) continue;
+        this.invokeTop(d.fn, d.args, d.ctx, d.fc);
+      }
+    };
+    runDeferred();
+    for (let i = 0; i < this.closures.length && guard++ < 200_000; i++) {
+      const { fn, fc } = this.closures[i]!;
+      if (this.invoked.has(fn.node) || fc.exhausted) continue;
+      if (isCancelled?.()) return;
+      const args = fn.node.parameters.map(() => UNKNOWN as Value);
+      let ctx: Ctx = [];
+      const id = fn.node.identifier;
+      // Gamemode hooks declared as methods receive chat text like hook.Add("PlayerSay") does.
+      if (id && id.type === 'MemberExpression' && id.identifier.name === 'PlayerSay' && args.length >= 2) {
+        args[1] = this.taintValue('chat', 'PlayerSay text', fc, fn.node.loc.start.line);
+        ctx = [this.frame('handler', 'PlayerSay', fc, fn.node.loc.start.line, 'hook.Add:PlayerSay', 'PlayerSay')];
+      }
+      this.invokeTop(fn, args, ctx, fc);
+      runDeferred();
+    }
+  }
+
+  private invokeTop(fn: FnValue, args: Value[], ctx: Ctx, fc: FileContext): void {
+    const saved = this.ctx;
+    const savedU = this.uncertain;
+    this.ctx = ctx;
+    this.uncertain = 0;
+    try {
+      this.callFunction(fn, args, fc);
+    } catch (e) {
+      if (!(e instanceof BudgetExceeded)) throw e;
+      fc.exhausted = true;
+    } finally {
+      this.ctx = saved;
+      this.uncertain = savedU;
+    }
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  private tick(fc: FileContext, n = 1): void {
+    fc.steps += n;
+    if (fc.steps > fc.budget) throw new BudgetExceeded();
+  }
+
+  private lineOf(fc: FileContext, line: number): number {
+    return fc.anchorLine ?? line;
+  }
+
+  private decodedLine(fc: FileContext, line: number): string | undefined {
+    if (!fc.payloadLines) return undefined;
+    return (fc.payloadLines[line - 1] ?? '').trim().slice(0, 400);
+  }
+
+  private base(fc: FileContext, line: number) {
+    const e = {
+      file: fc.path,
+      line: this.lineOf(fc, line),
+      realm: fc.realm,
+      ctx: this.ctx,
+      payloadDepth: fc.depth,
+    } as { file: string; line: number; realm: Realm; ctx: Ctx; payloadDepth: number; decoded?: string };
+    const d = this.decodedLine(fc, line);
+    if (d !== undefined) e.decoded = d;
+    return e;
+  }
+
+  private frame(kind: CtxFrame['kind'], label: string, fc: FileContext, line: number, api?: string, name?: string): CtxFrame {
+    const f: CtxFrame = { kind, label, file: fc.path, line: this.lineOf(fc, line) };
+    if (api) f.api = api;
+    if (name !== undefined) f.name = name;
+    if (kind === 'handler') f.id = ++this.handlerSeq;
+    return f;
+  }
+
+  private taintValue(kind: TaintSource['kind'], label: string, fc: FileContext, line: number): Value {
+    return { k: 'unk', taint: [{ kind, label, file: fc.path, line: this.lineOf(fc, line) }] };
+  }
+
+  private recordDecoded(v: Value, fc: FileContext, line: number): void {
+    if (v.k !== 'str' || !v.dec || v.v.length < 3) return;
+    const key = `${fc.path}:${line}:${v.v.slice(0, 200)}`;
+    if (this.decodedSeen.has(key) || this.decodedSeen.size > 50_000) return;
+    this.decodedSeen.add(key);
+    this.out.decodedStrings.push({ ...this.base(fc, line), text: v.v.slice(0, 4000), how: v.dec });
+  }
+
+  private isLiteralIdTable(scope: Scope) {
+    return (e: Expression): boolean => {
+      const v = this.peek(e, scope);
+      if (!v || v.k !== 'table') return false;
+      let n = 0;
+      for (const [k, val] of v.t.hash) {
+        if (n++ > 500) break;
+        const ks = typeof k === 'string' && k.startsWith('s:') ? k.slice(2) : undefined;
+        if ((ks && STEAMID_LITERAL.test(ks)) || (val.k === 'str' && STEAMID_LITERAL.test(val.v))) return true;
+        if (val.k === 'num' && /^7656119\d{10}$/.test(String(val.v))) return true;
+      }
+      return false;
+    };
+  }
+
+  /** Side-effect-free look-up of a variable or field chain (for condition classification). */
+  private peek(e: Expression, scope: Scope): Value | undefined {
+    if (e.type === 'Identifier') return scope.lookup(e.name)?.value ?? this.globals.get(str(e.name));
+    if (e.type === 'MemberExpression') {
+      const b = this.peek(e.base, scope);
+      return b?.k === 'table' ? b.t.get(str(e.identifier.name)) : undefined;
+    }
+    if (e.type === 'TableConstructorExpression') return undefined;
+    return undefined;
+  }
+
+  // ---------------------------------------------------------------- statements
+
+  private execBlock(body: readonly Statement[], scope: Scope, fc: FileContext): Signal {
+    const savedCtx = this.ctx;
+    try {
+      for (const st of body) {
+        const sig = this.execStatement(st, scope, fc);
+        if (sig) {
+          if (this.uncertain > 0) {
+            if (sig.type === 'return') this.collect?.(sig.values);
+            continue;
+          }
+          return sig;
+        }
+        // `if not ply:IsSuperAdmin() then return end`: the rest of the block is guarded.
+        if (st.type === 'IfStatement' && st.clauses.length === 1 && st.clauses[0]!.condition) {
+          const c = st.clauses[0]!;
+          if (endsWithExit(c.body) && this.lastCondUnknown) {
+            const cls = classifyCondition(c.condition!, this.isLiteralIdTable(scope));
+            if (cls.guard) this.ctx = [...this.ctx, this.frame('guard', cls.guard, fc, st.loc.start.line)];
+            if (cls.trigger) this.ctx = [...this.ctx, this.frame('trigger', cls.trigger, fc, st.loc.start.line)];
+          }
+        }
+      }
+      return undefined;
+    } finally {
+      this.ctx = savedCtx;
+    }
+  }
+
+  private lastCondUnknown = false;
+
+  private execStatement(st: Statement, scope: Scope, fc: FileContext): Signal {
+    this.tick(fc);
+    switch (st.type) {
+      case 'LocalStatement': {
+        const values = this.evalList(st.init, scope, fc);
+        st.variables.forEach((v, i) => {
+          const val = values[i] ?? NIL;
+          scope.declare(v.name, this.aliasOf(val, v.name, st.init[i]));
+        });
+        return undefined;
+      }
+      case 'AssignmentStatement': {
+        const values = this.evalList(st.init, scope, fc);
+        st.variables.forEach((target, i) => this.assign(target, values[i] ?? NIL, scope, fc, st.init[i]));
+        return undefined;
+      }
+      case 'CallStatement':
+        this.evalCall(st.expression, scope, fc);
+        return undefined;
+      case 'FunctionDeclaration': {
+        const fn = this.makeClosure(st, scope, fc);
+        if (st.identifier) {
+          if (st.isLocal && st.identifier.type === 'Identifier') {
+            scope.declare(st.identifier.name, fn);
+            // a local function sees itself (recursion)
+            fn.scope = scope;
+          } else this.assign(st.identifier, fn, scope, fc, undefined);
+        }
+        return undefined;
+      }
+      case 'IfStatement':
+        return this.execIf(st, scope, fc);
+      case 'WhileStatement': {
+        let n = 0;
+        while (n++ < MAX_LOOP) {
+          const c = isTruthy(this.evalExpr(st.condition, scope, fc));
+          if (c === false) break;
+          if (c === undefined) {
+            return this.uncertainly(() => this.execBlock(st.body, new Scope(scope), fc));
+          }
+          const sig = this.execBlock(st.body, new Scope(scope), fc);
+          if (sig?.type === 'break') break;
+          if (sig?.type === 'return') return sig;
+        }
+        return undefined;
+      }
+      case 'RepeatStatement': {
+        let n = 0;
+        while (n++ < MAX_LOOP) {
+          const inner = new Scope(scope);
+          const sig = this.execBlock(st.body, inner, fc);
+          if (sig?.type === 'break') break;
+          if (sig?.type === 'return') return sig;
+          const c = isTruthy(this.evalExpr(st.condition, inner, fc));
+          if (c !== false) break;
+        }
+        return undefined;
+      }
+      case 'DoStatement':
+        return this.execBlock(st.body, new Scope(scope), fc);
+      case 'ForNumericStatement':
+        return this.execForNumeric(st, scope, fc);
+      case 'ForGenericStatement':
+        return this.execForGeneric(st, scope, fc);
+      case 'ReturnStatement':
+        return { type: 'return', values: this.evalList(st.arguments, scope, fc) };
+      case 'BreakStatement':
+        return { type: 'break' };
+      case 'ContinueStatement':
+        return { type: 'continue' };
+      default:
+        return undefined;
+    }
+  }
+
+  private uncertainly(f: () => Signal): Signal {
+    this.uncertain++;
+    try {
+      f();
+    } finally {
+      this.uncertain--;
+    }
+    return undefined;
+  }
+
+  private execIf(st: Extract<Statement, { type: 'IfStatement' }>, scope: Scope, fc: FileContext): Signal {
+    this.lastCondUnknown = false;
+    let anyUnknown = false;
+    for (const clause of st.clauses) {
+      if (!clause.condition) {
+        if (anyUnknown) return this.uncertainly(() => this.execBlock(clause.body, new Scope(scope), fc));
+        return this.execBlock(clause.body, new Scope(scope), fc);
+      }
+      const c = isTruthy(this.evalExpr(clause.condition, scope, fc));
+      if (c === false) continue;
+      if (c === true && !anyUnknown) return this.execBlock(clause.body, new Scope(scope), fc);
+      anyUnknown = true;
+      const cls = classifyCondition(clause.condition, this.isLiteralIdTable(scope));
+      const saved = this.ctx;
+      if (cls.guard) this.ctx = [...this.ctx, this.frame('guard', cls.guard, fc, clause.loc.start.line)];
+      if (cls.trigger) this.ctx = [...this.ctx, this.frame('trigger', cls.trigger, fc, clause.loc.start.line)];
+      try {
+        this.uncertainly(() => this.execBlock(clause.body, new Scope(scope), fc));
+      } finally {
+        this.ctx = saved;
+      }
+      if (c === true) break;
+    }
+    this.lastCondUnknown = anyUnknown;
+    return undefined;
+  }
+
+  private execForNumeric(st: Extract<Statement, { type: 'ForNumericStatement' }>, scope: Scope, fc: FileContext): Signal {
+    const a = asNumber(this.evalExpr(st.start, scope, fc));
+    const b = asNumber(this.evalExpr(st.end, scope, fc));
+    const s = st.step ? asNumber(this.evalExpr(st.step, scope, fc)) : 1;
+    if (a === undefined || b === undefined || s === undefined || s === 0 || Math.abs((b - a) / s) > MAX_LOOP) {
+      const inner = new Scope(scope);
+      inner.declare(st.variable.name, UNKNOWN);
+      return this.uncertainly(() => this.execBlock(st.body, inner, fc));
+    }
+    for (let i = a; s > 0 ? i <= b : i >= b; i += s) {
+      const inner = new Scope(scope);
+      inner.declare(st.variable.name, num(i));
+      const sig = this.execBlock(st.body, inner, fc);
+      if (sig?.type === 'break') break;
+      if (sig?.type === 'return') return sig;
+    }
+    return undefined;
+  }
+
+  private execForGeneric(st: Extract<Statement, { type: 'ForGenericStatement' }>, scope: Scope, fc: FileContext): Signal {
+    const its = this.evalList(st.iterators, scope, fc);
+    const f = its[0];
+    let entries: Array<[Value, Value]> | undefined;
+    // ipairs/pairs/next over a known table are iterated for real (decoding loops).
+    if (f?.k === 'api' && (f.name === 'ipairs' || f.name === 'pairs' || f.name === 'next' || f.name === 'SortedPairs')) {
+      const t = its[1];
+      if (t?.k === 'table') {
+        entries = [];
+        if (f.name === 'ipairs') {
+          for (let i = 1; i <= t.t.length() && entries.length < MAX_LOOP; i++) entries.push([num(i), t.t.get(num(i))]);
+        } else {
+          for (const [k, v] of t.t.hash) {
+            if (entries.length >= MAX_LOOP) break;
+            const key: Value = typeof k === 'number' ? num(k) : typeof k === 'string' && k.startsWith('s:') ? str(k.slice(2)) : UNKNOWN;
+            entries.push([key, v]);
+          }
+        }
+      } else if (t && t.k === 'unk' && t.taint) {
+        entries = undefined;
+      }
+    }
+    if (f?.k === 'api' && f.name === 'string.gmatch') {
+      const s = its[1] ? asString(its[1]) : undefined;
+      const p = its[2] ? asString(its[2]) : undefined;
+      const re = p !== undefined ? luaPatternToRegExp(p) : undefined;
+      if (s !== undefined && re) {
+        entries = [];
+        for (const m of s.matchAll(re)) {
+          if (entries.length >= MAX_LOOP) break;
+          const caps = m.slice(1);
+          entries.push([str(caps[0] ?? m[0]), caps[1] !== undefined ? str(caps[1]) : NIL]);
+        }
+      }
+    }
+    if (!entries) {
+      const inner = new Scope(scope);
+      const t = its[1] ? taintOf(its[1]) : undefined;
+      for (const v of st.variables) inner.declare(v.name, t ? { k: 'unk', taint: t } : UNKNOWN);
+      return this.uncertainly(() => this.execBlock(st.body, inner, fc));
+    }
+    for (const [k, v] of entries) {
+      const inner = new Scope(scope);
+      if (st.variables[0]) inner.declare(st.variables[0].name, k);
+      if (st.variables[1]) inner.declare(st.variables[1].name, v);
+      const sig = this.execBlock(st.body, inner, fc);
+      if (sig?.type === 'break') break;
+      if (sig?.type === 'return') return sig;
+    }
+    return undefined;
+  }
+
+  private aliasOf(v: Value, name: string, init: Expression | undefined): Value {
+    // `local rs = RunString`: the value stays the API, reached through an alias from now on.
+    if (v.k === 'api' && init && (init.type === 'Identifier' || init.type === 'MemberExpression' || init.type === 'IndexExpression')) {
+      return { k: 'api', name: v.name, via: v.via === 'direct' || v.via === 'global_table' ? 'alias' : v.via, alias: name };
+    }
+    return v;
+  }
+
+  private assign(
+    target: Identifier | MemberExpression | IndexExpression,
+    value: Value,
+    scope: Scope,
+    fc: FileContext,
+    init: Expression | undefined,
+  ): void {
+    if (target.type === 'Identifier') {
+      const ref = scope.lookup(target.name);
+      if (ref) {
+        ref.value = this.aliasOf(value, target.name, init);
+        ref.assigned++;
+        return;
+      }
+      const current = this.globals.get(str(target.name));
+      if (CORE_GLOBALS.has(target.name) && value.k === 'fn') {
+        this.out.overrides.push({ ...this.base(fc, target.loc.start.line), target: target.name, fn: value.node });
+        return;
+      }
+      if (target.name === 'GM' || target.name === 'GAMEMODE') return;
+      void current;
+      this.globals.set(str(target.name), this.aliasOf(value, target.name, init));
+      return;
+    }
+    const baseV = this.evalExpr(target.base, scope, fc);
+    const key: Value = target.type === 'MemberExpression' ? str(target.identifier.name) : this.evalExpr(target.index, scope, fc);
+    if (baseV.k === 'table') {
+      baseV.t.set(key, value);
+      if (baseV.t.apiName && value.k === 'fn' && key.k === 'str' && CORE_GLOBALS.has(baseV.t.apiName.split('.')[0]!)) {
+        this.out.overrides.push({ ...this.base(fc, target.loc.start.line), target: `${baseV.t.apiName}.${key.v}`, fn: value.node });
+      }
+      return;
+    }
+    if (baseV.k === 'api') {
+      const keyText = key.k === 'str' ? key.v : undefined;
+      if (keyText === undefined) return;
+      const targetName = baseV.name.startsWith('meta:') ? `${baseV.name.slice(5)}:${keyText}` : `${baseV.name}.${keyText}`;
+      const root = baseV.name.startsWith('meta:') ? baseV.name : baseV.name.split('.')[0]!;
+      if (baseV.name.startsWith('meta:') || CORE_GLOBALS.has(root) || baseV.name === '_G' || baseV.name === '_R') {
+        if (baseV.name === '_G' && !CORE_GLOBALS.has(keyText)) {
+          this.globals.set(str(keyText), value);
+          return;
+        }
+        this.out.overrides.push({
+          ...this.base(fc, target.loc.start.line),
+          target: baseV.name === '_G' ? keyText : targetName,
+          ...(value.k === 'fn' ? { fn: value.node } : {}),
+        });
+        return;
+      }
+      // An addon global shadowing an unknown API table (`MyAddon.x = …`): promote it.
+      if (!baseV.name.includes('.') && !baseV.name.includes(':')) {
+        const t = new LuaTable();
+        t.apiName = baseV.name;
+        t.set(key, value);
+        this.globals.set(str(baseV.name), { k: 'table', t });
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- expressions
+
+  private evalList(exprs: readonly Expression[], scope: Scope, fc: FileContext): Value[] {
+    const out: Value[] = [];
+    exprs.forEach((e, i) => {
+      if (i === exprs.length - 1 && (e.type === 'CallExpression' || e.type === 'StringCallExpression' || e.type === 'TableCallExpression' || e.type === 'VarargLiteral')) {
+        const vs = e.type === 'VarargLiteral' ? (scope.lookup('...')?.value.k === 'table' ? this.varargs(scope) : [UNKNOWN]) : this.evalCall(e, scope, fc);
+        out.push(...vs.slice(0, 100_000));
+      } else out.push(this.evalExpr(e, scope, fc));
+    });
+    return out;
+  }
+
+  private varargs(scope: Scope): Value[] {
+    const t = scope.lookup('...')?.value;
+    if (t?.k !== 'table') return [UNKNOWN];
+    const out: Value[] = [];
+    for (let i = 1; i <= t.t.length(); i++) out.push(t.t.get(num(i)));
+    return out;
+  }
+
+  evalExpr(e: Expression, scope: Scope, fc: FileContext): Value {
+    this.tick(fc);
+    switch (e.type) {
+      case 'StringLiteral':
+        return e.escaped ? this.note(str(e.value, 'escape'), fc, e.loc.start.line) : str(e.value);
+      case 'NumericLiteral':
+        return num(e.value);
+      case 'BooleanLiteral':
+        return { k: 'bool', v: e.value };
+      case 'NilLiteral':
+        return NIL;
+      case 'VarargLiteral':
+        return this.varargs(scope)[0] ?? NIL;
+      case 'Identifier':
+        return this.lookupName(e.name, scope, fc);
+      case 'FunctionDeclaration':
+        return this.makeClosure(e, scope, fc);
+      case 'TableConstructorExpression':
+        return this.evalTable(e, scope, fc);
+      case 'ParenthesizedExpression':
+        return this.evalExpr(e.expression, scope, fc);
+      case 'CallExpression':
+      case 'StringCallExpression':
+      case 'TableCallExpression':
+        return this.evalCall(e, scope, fc)[0] ?? NIL;
+      case 'MemberExpression':
+        return this.index(this.evalExpr(e.base, scope, fc), str(e.identifier.name), fc, e.loc.start.line, false);
+      case 'IndexExpression': {
+        const b = this.evalExpr(e.base, scope, fc);
+        const k = this.evalExpr(e.index, scope, fc);
+        const keyDecoded = e.index.type !== 'StringLiteral' || e.index.escaped;
+        return this.index(b, k, fc, e.loc.start.line, keyDecoded);
+      }
+      case 'UnaryExpression': {
+        const v = this.evalExpr(e.argument, scope, fc);
+        if (e.operator === 'not') {
+          const t = isTruthy(v);
+          return t === undefined ? UNKNOWN : { k: 'bool', v: !t };
+        }
+        if (e.operator === '-') {
+          const n = asNumber(v);
+          return n === undefined ? UNKNOWN : num(-n);
+        }
+        if (v.k === 'str') return num(v.v.length);
+        if (v.k === 'table') return num(v.t.length());
+        return UNKNOWN;
+      }
+      case 'LogicalExpression': {
+        const l = this.evalExpr(e.left, scope, fc);
+        const t = isTruthy(l);
+        if (e.operator === 'and') {
+          if (t === false) return l;
+          const r = this.evalExpr(e.right, scope, fc);
+          return t === true ? r : withTaint({ k: 'unk', ...(textOf(r) ? { partial: textOf(r)! } : {}) }, mergeTaint(taintOf(l), taintOf(r)));
+        }
+        if (t === true) return l;
+        const r = this.evalExpr(e.right, scope, fc);
+        if (t === false) return r;
+        // `x or default`: keep whichever side tells us more.
+        if (l.k === 'unk' && (r.k === 'str' || r.k === 'num')) return withTaint({ k: 'unk', partial: textOf(r) }, taintOf(l));
+        return l.k === 'unk' && l.taint ? l : r.k === 'unk' ? l : withTaint(r, taintOf(l));
+      }
+      case 'BinaryExpression':
+        return this.evalBinary(e, scope, fc);
+      default:
+        return UNKNOWN;
+    }
+  }
+
+  private note(v: Value, fc: FileContext, line: number): Value {
+    this.recordDecoded(v, fc, line);
+    return v;
+  }
+
+  private evalBinary(e: Extract<Expression, { type: 'BinaryExpression' }>, scope: Scope, fc: FileContext): Value {
+    const l = this.evalExpr(e.left, scope, fc);
+    const r = this.evalExpr(e.right, scope, fc);
+    if (e.operator === '..') {
+      const ls = asString(l);
+      const rs = asString(r);
+      const taint = mergeTaint(taintOf(l), taintOf(r));
+      if (ls !== undefined && rs !== undefined) {
+        if (ls.length + rs.length > MAX_STRING) return { k: 'unk', taint, partial: ls.slice(0, 200) };
+        const dec = (l.k === 'str' && l.dec) || (r.k === 'str' && r.dec) || (e.left.type === 'StringLiteral' && e.right.type === 'StringLiteral' ? 'concat' : undefined);
+        return this.note(str(ls + rs, dec || undefined, taint), fc, e.loc.start.line);
+      }
+      const partial = (partialText(l) + partialText(r)).slice(0, 2000);
+      const u: Value = { k: 'unk', partial };
+      return taint ? { ...u, taint } : u;
+    }
+    if (e.operator === '==' || e.operator === '~=') {
+      if (l.k === 'unk' || r.k === 'unk') return UNKNOWN;
+      let eq: boolean;
+      if (l.k === 'str' && r.k === 'str') eq = l.v === r.v;
+      else if (l.k === 'num' && r.k === 'num') eq = l.v === r.v;
+      else if (l.k === 'nil' || r.k === 'nil') eq = l.k === r.k;
+      else if (l.k === 'bool' && r.k === 'bool') eq = l.v === r.v;
+      else if (l.k === 'table' && r.k === 'table') eq = l.t === r.t;
+      else if (l.k !== r.k) eq = false;
+      else return UNKNOWN;
+      return { k: 'bool', v: e.operator === '==' ? eq : !eq };
+    }
+    const a = asNumber(l);
+    const b = asNumber(r);
+    if (a === undefined || b === undefined) {
+      if ((e.operator === '<' || e.operator === '<=' || e.operator === '>' || e.operator === '>=') && l.k === 'str' && r.k === 'str') {
+        const c = l.v < r.v ? -1 : l.v > r.v ? 1 : 0;
+        return { k: 'bool', v: e.operator === '<' ? c < 0 : e.operator === '<=' ? c <= 0 : e.operator === '>' ? c > 0 : c >= 0 };
+      }
+      return UNKNOWN;
+    }
+    switch (e.operator) {
+      case '+':
+        return num(a + b);
+      case '-':
+        return num(a - b);
+      case '*':
+        return num(a * b);
+      case '/':
+        return num(a / b);
+      case '%':
+        return num(b === 0 ? NaN : a - Math.floor(a / b) * b);
+      case '^':
+        return num(Math.pow(a, b));
+      case '<':
+        return { k: 'bool', v: a < b };
+      case '<=':
+        return { k: 'bool', v: a <= b };
+      case '>':
+        return { k: 'bool', v: a > b };
+      case '>=':
+        return { k: 'bool', v: a >= b };
+      default:
+        return UNKNOWN;
+    }
+  }
+
+  private lookupName(name: string, scope: Scope, fc: FileContext): Value {
+    const ref = scope.lookup(name);
+    if (ref) return ref.value;
+    if (name === 'SERVER' || name === 'CLIENT') {
+      if (fc.realm === 'shared') return UNKNOWN;
+      return { k: 'bool', v: (fc.realm === 'server') === (name === 'SERVER') };
+    }
+    if (name === 'GM' || name === 'GAMEMODE') return { k: 'table', t: this.gmTable };
+    if (name === '_R') return { k: 'api', name: '_R', via: 'registry' };
+    const g = this.globals.get(str(name));
+    if (g.k !== 'nil') return g;
+    return { k: 'api', name, via: 'direct' };
+  }
+
+  private evalTable(e: TableConstructorExpression, scope: Scope, fc: FileContext): Value {
+    const t = new LuaTable();
+    let i = 1;
+    e.fields.forEach((f, idx) => {
+      if (f.type === 'TableValue') {
+        if (idx === e.fields.length - 1 && (f.value.type === 'CallExpression' || f.value.type === 'VarargLiteral' || f.value.type === 'StringCallExpression')) {
+          for (const v of this.evalList([f.value], scope, fc)) t.set(num(i++), v);
+        } else t.set(num(i++), this.evalExpr(f.value, scope, fc));
+      } else if (f.type === 'TableKeyString') t.set(str(f.key.name), this.evalExpr(f.value, scope, fc));
+      else t.set(this.evalExpr(f.key, scope, fc), this.evalExpr(f.value, scope, fc));
+    });
+    return { k: 'table', t };
+  }
+
+  private index(b: Value, k: Value, fc: FileContext, line: number, keyDecoded: boolean): Value {
+    if (b.k === 'table') {
+      const v = b.t.get(k);
+      if (v.k === 'api' && k.k === 'str' && keyDecoded && (k.dec || v.via === 'direct')) return { ...v, via: 'decoded' };
+      return v.k === 'nil' && b.t.get(k).k === 'nil' ? v : v;
+    }
+    if (b.k === 'str') {
+      // ("x"):method — string methods resolve to the string library.
+      if (k.k === 'str' && STRING_METHODS.has(k.v)) return { k: 'api', name: `string.${k.v}`, via: 'direct' };
+      return NIL;
+    }
+    if (b.k === 'api') {
+      const key = k.k === 'str' ? k.v : undefined;
+      const dynamicBase = b.name === '_G' || b.name === '_R' || b.name.startsWith('meta:');
+      if (key === undefined) {
+        if (dynamicBase) {
+          this.out.indexes.push({ ...this.base(fc, line), base: b.name, keyDecoded: true, ...(textOf(k) ? { key: textOf(k)! } : {}) });
+        }
+        return withTaint(UNKNOWN, taintOf(k));
+      }
+      let name: string;
+      let via: Access = b.via;
+      if (b.name === '_G') {
+        name = key;
+        via = keyDecoded || (k.k === 'str' && k.dec) ? 'decoded' : 'global_table';
+        if (key === '_G') name = '_G';
+      } else if (b.name === '_R') {
+        name = `meta:${key}`;
+        via = 'registry';
+      } else if (b.name.startsWith('meta:')) name = `${b.name.slice(5)}:${key}`;
+      else {
+        name = `${b.name}.${key}`;
+        if (keyDecoded && k.k === 'str' && k.dec) via = 'decoded';
+      }
+      if (dynamicBase) {
+        this.out.indexes.push({ ...this.base(fc, line), base: b.name, key, keyDecoded: keyDecoded && !!(k.k === 'str' && (k.dec || keyDecoded)), resolved: name });
+      }
+      if (b.name === '_G') {
+        const g = this.globals.get(str(key));
+        if (g.k !== 'nil') return g;
+      }
+      return { k: 'api', name, via };
+    }
+    if (b.k === 'unk') return withTaint({ k: 'unk' }, b.taint);
+    return UNKNOWN;
+  }
+
+  private makeClosure(node: FunctionDeclaration, scope: Scope, fc: FileContext): FnValue {
+    const fn: FnValue = { k: 'fn', node, scope };
+    if (this.closures.length < 200_000) this.closures.push({ fn, fc });
+    return fn;
+  }
+
+  // ---------------------------------------------------------------- calls
+
+  evalCall(e: CallExpression | StringCallExpression | TableCallExpression, scope: Scope, fc: FileContext): Value[] {
+    let callee: Value;
+    let args: Value[];
+    let self: Value | undefined;
+    const line = e.loc.start.line;
+    const baseExpr = e.base;
+    if (baseExpr.type === 'MemberExpression' && baseExpr.indexer === ':') {
+      self = this.evalExpr(baseExpr.base, scope, fc);
+      const m = baseExpr.identifier.name;
+      if (self.k === 'str' && STRING_METHODS.has(m)) callee = { k: 'api', name: `string.${m}`, via: 'direct' };
+      else if (self.k === 'table') callee = self.t.get(str(m));
+      else if (self.k === 'api') callee = this.index(self, str(m), fc, line, false);
+      else if (self.k === 'unk' && (self.partial !== undefined || self.taint) && STRING_METHODS.has(m) && !PLAYER_METHODS.has(m)) callee = { k: 'api', name: `string.${m}`, via: 'direct' };
+      else callee = { k: 'api', name: PLAYER_METHODS.has(m) ? `Player:${m}` : `?:${m}`, via: 'direct' };
+    } else callee = this.evalExpr(baseExpr, scope, fc);
+
+    if (e.type === 'CallExpression') args = this.evalList(e.arguments, scope, fc);
+    else if (e.type === 'StringCallExpression') args = [this.evalExpr(e.argument, scope, fc)];
+    else args = [this.evalTable(e.arguments, scope, fc)];
+    if (self) args = [self, ...args];
+    return this.callValue(callee, args, fc, line, !!self);
+  }
+
+  private callValue(callee: Value, args: Value[], fc: FileContext, line: number, method: boolean): Value[] {
+    if (callee.k === 'fn') return this.callFunction(callee, args, fc);
+    if (callee.k === 'table') {
+      const t = callee.t;
+      if (t.apiName) return this.callApi({ k: 'api', name: t.apiName, via: 'direct' }, args, fc, line, method);
+      return [UNKNOWN];
+    }
+    if (callee.k === 'api') return this.callApi(callee, args, fc, line, method);
+    // Calling the result of CompileString(...) or of an unknown expression.
+    return [withTaint(UNKNOWN, taintOf(callee))];
+  }
+
+  callFunction(fn: FnValue, args: Value[], fc: FileContext): Value[] {
+    this.invoked.add(fn.node);
+    const allKnown = args.every((a) => a.k !== 'unk');
+    if (!allKnown) {
+      const sig = fn.node.loc.start.offset + ':' + fc.path + ':' + args.map((a) => (a.k === 'unk' ? (a.taint ? a.taint.map((t) => t.kind).join('+') : 'u') : a.k)).join(',') + ':' + this.ctx.map((c) => c.kind[0]).join('');
+      if (this.memo.has(sig)) return [UNKNOWN];
+      this.memo.add(sig);
+    }
+    if (this.callDepth >= MAX_CALL_DEPTH) return [UNKNOWN];
+    this.callDepth++;
+    const savedU = this.uncertain;
+    this.uncertain = 0;
+    try {
+      const scope = new Scope(fn.scope);
+      const params = fn.node.parameters;
+      let a = 0;
+      const isMethod = fn.node.identifier?.type === 'MemberExpression' && fn.node.identifier.indexer === ':';
+      if (isMethod) scope.declare('self', args[a++] ?? NIL);
+      for (const p of params) {
+        if (p.type === 'VarargLiteral') {
+          const t = new LuaTable();
+          let i = 1;
+          for (; a < args.length; a++) t.set(num(i++), args[a]!);
+          scope.declare('...', { k: 'table', t });
+        } else scope.declare(p.name, args[a++] ?? NIL);
+      }
+      const sig = this.execBlockCollect(fn.node.body, scope, fc);
+      return sig ?? [NIL];
+    } finally {
+      this.uncertain = savedU;
+      this.callDepth--;
+    }
+  }
+
+  /** Runs a function body; a `return` inside an unknown branch still yields a value. */
+  private execBlockCollect(body: Statement[], scope: Scope, fc: FileContext): Value[] | undefined {
+    let possible: Value[] | undefined;
+    const savedCollect = this.collect;
+    this.collect = (vs) => {
+      possible ??= vs;
+    };
+    try {
+      const sig = this.execBlock(body, scope, fc);
+      if (sig?.type === 'return') return sig.values;
+      return possible;
+    } finally {
+      this.collect = savedCollect;
+    }
+  }
+
+  private collect: ((vs: Value[]) => void) | undefined;
+
+  private callApi(api: Extract<Value, { k: 'api' }>, args: Value[], fc: FileContext, line: number, method: boolean): Value[] {
+    const name = api.name;
+    const realArgs = method && name.includes(':') && !name.startsWith('string.') ? args : method && name.startsWith('string.') ? args : args;
+    // Pure library functions: evaluate, do not record (they are not behaviour).
+    const builtin = BUILTINS[name];
+    if (builtin && !(name === 'string.gsub' && args[2]?.k === 'fn')) {
+      const r = builtin(realArgs);
+      for (const v of r.slice(0, 1)) this.recordDecoded(v, fc, line);
+      return r;
+    }
+    if (name === 'string.gsub' && args[2]?.k === 'fn') return this.gsubWithFunction(args, fc, line);
+
+    const ev: CallEvent = { ...this.base(fc, line), api: name, via: api.via, args: realArgs.slice(0, 16) };
+    if (api.alias) ev.alias = api.alias;
+    this.out.calls.push(ev);
+
+    switch (name) {
+      case 'getfenv':
+      case 'debug.getfenv':
+        return [{ k: 'api', name: '_G', via: 'global_table' }];
+      case 'debug.getregistry':
+        return [{ k: 'api', name: '_R', via: 'registry' }];
+      case 'FindMetaTable': {
+        const n = args[0] ? asString(args[0]) : undefined;
+        return [n ? { k: 'api', name: `meta:${n}`, via: 'registry' } : UNKNOWN];
+      }
+      case 'rawget': {
+        if (args[0] && args[1]) return [this.index(args[0], args[1], fc, line, true)];
+        return [UNKNOWN];
+      }
+      case 'setmetatable':
+        return [args[0] ?? NIL];
+      case 'select': {
+        const n = args[0] ? asNumber(args[0]) : undefined;
+        if (args[0]?.k === 'str' && args[0].v === '#') return [num(args.length - 1)];
+        return n === undefined ? [UNKNOWN] : args.slice(n);
+      }
+      case 'table.insert': {
+        const t = args[0];
+        if (t?.k === 'table') {
+          if (args.length >= 3) {
+            const pos = asNumber(args[1]!);
+            if (pos !== undefined) {
+              for (let i = t.t.length(); i >= pos; i--) t.t.set(num(i + 1), t.t.get(num(i)));
+              t.t.set(num(pos), args[2]!);
+            }
+          } else if (args[1]) t.t.set(num(t.t.length() + 1), args[1]);
+        }
+        return [];
+      }
+      case 'table.remove': {
+        const t = args[0];
+        if (t?.k === 'table') {
+          const n = t.t.length();
+          const pos = args[1] ? asNumber(args[1]) ?? n : n;
+          const v = t.t.get(num(pos));
+          for (let i = pos; i < n; i++) t.t.set(num(i), t.t.get(num(i + 1)));
+          t.t.set(num(n), NIL);
+          return [v];
+        }
+        return [UNKNOWN];
+      }
+      case 'pcall':
+      case 'xpcall': {
+        const f = args[0];
+        if (f && (f.k === 'fn' || f.k === 'api')) return [{ k: 'bool', v: true }, ...this.callValue(f, args.slice(name === 'xpcall' ? 2 : 1), fc, line, false)];
+        return [UNKNOWN];
+      }
+      case 'include':
+        return [UNKNOWN];
+      case 'AddCSLuaFile': {
+        const p = args[0] ? asString(args[0]) : undefined;
+        if (p) this.clientFiles.add(p.replace(/\\/g, '/').toLowerCase());
+        return [];
+      }
+    }
+
+    this.dispatchCallbacks(name, args, fc, line);
+    this.maybeRescan(name, args, fc, line);
+
+    const src = SOURCE_CALLS[name];
+    if (src) {
+      const arg0 = args[method ? 1 : 0];
+      const label = `${name}(${arg0 && textOf(arg0) !== undefined ? JSON.stringify(textOf(arg0)!.slice(0, 80)) : ''})`;
+      return [this.taintValue(src, label, fc, line)];
+    }
+    if (name in EXEC_SINKS && (name === 'CompileString' || name === 'loadstring' || name === 'load' || name === 'CompileFile')) {
+      // The compiled function: calling it runs the code; keep the code's taint on it.
+      const code = args[0];
+      return [withTaint({ k: 'unk' }, code ? taintOf(code) : undefined)];
+    }
+    if (SANITIZERS.has(name)) return [UNKNOWN];
+    let t: Taint | undefined;
+    for (const a of args) t = mergeTaint(t, taintOf(a));
+    return [t ? { k: 'unk', taint: t } : UNKNOWN];
+  }
+
+  private gsubWithFunction(args: Value[], fc: FileContext, line: number): Value[] {
+    const s = args[0] ? asString(args[0]) : undefined;
+    const p = args[1] ? asString(args[1]) : undefined;
+    const re = p !== undefined ? luaPatternToRegExp(p) : undefined;
+    const fn = args[2] as FnValue;
+    if (s === undefined || !re) {
+      this.defer(fn, [withTaint(UNKNOWN, args[0] ? taintOf(args[0]) : undefined)], fc, this.ctx);
+      return [withTaint(UNKNOWN, args[0] ? taintOf(args[0]) : undefined)];
+    }
+    let out = '';
+    let last = 0;
+    let n = 0;
+    for (const m of s.matchAll(re)) {
+      if (n++ > 100_000) break;
+      const caps = m.length > 1 ? m.slice(1).map((c) => str(c ?? '')) : [str(m[0])];
+      const r = this.callFunction(fn, caps, fc)[0] ?? NIL;
+      const rs = asString(r);
+      if (r.k === 'unk') return [UNKNOWN];
+      out += s.slice(last, m.index) + (rs ?? m[0]);
+      last = m.index! + m[0].length;
+      if (out.length > MAX_STRING) break;
+    }
+    out += s.slice(last);
+    const v = str(out, 'hex');
+    this.recordDecoded(v, fc, line);
+    return [v, num(n)];
+  }
+
+  private defer(fn: FnValue, args: Value[], fc: FileContext, ctx: Ctx): void {
+    if (this.deferred.length < 50_000) this.deferred.push({ fn, args, ctx, fc });
+  }
+
+  /** Registers callbacks the engine would call later, with the parameters it would pass. */
+  private dispatchCallbacks(name: string, args: Value[], fc: FileContext, line: number): void {
+    const constName = (v: Value | undefined) => (v ? asString(v) : undefined);
+    const callbackOrSink = (cb: Value | undefined, params: Value[], frame: CtxFrame, sinkArg: number) => {
+      if (!cb) return;
+      const ctx = [...this.ctx, frame];
+      if (cb.k === 'fn') this.defer(cb, params, fc, ctx);
+      else if (cb.k === 'api' && cb.name !== 'print' && cb.name !== 'PrintTable' && cb.name !== 'error') {
+        // `http.Fetch(url, RunString)`: the sink itself is the callback.
+        const saved = this.ctx;
+        this.ctx = ctx;
+        try {
+          this.callApi({ ...cb, via: 'callback' }, [params[sinkArg] ?? UNKNOWN], fc, line, false);
+        } finally {
+          this.ctx = saved;
+        }
+      }
+    };
+    switch (name) {
+      case 'http.Fetch': {
+        const body = this.taintValue('http', `HTTP body of ${partialText(args[0] ?? UNKNOWN).slice(0, 120)}`, fc, line);
+        callbackOrSink(args[1], [body, UNKNOWN, UNKNOWN, UNKNOWN], this.frame('handler', 'http.Fetch success', fc, line, 'http.Fetch'), 0);
+        if (args[2]?.k === 'fn') this.defer(args[2], [UNKNOWN], fc, this.ctx);
+        return;
+      }
+      case 'http.Post': {
+        const body = this.taintValue('http', `HTTP body of ${partialText(args[0] ?? UNKNOWN).slice(0, 120)}`, fc, line);
+        callbackOrSink(args[2], [body, UNKNOWN, UNKNOWN, UNKNOWN], this.frame('handler', 'http.Post success', fc, line, 'http.Post'), 0);
+        if (args[3]?.k === 'fn') this.defer(args[3], [UNKNOWN], fc, this.ctx);
+        return;
+      }
+      case 'HTTP':
+      case 'CHTTP':
+      case 'reqwest': {
+        const req = args[0];
+        if (req?.k !== 'table') return;
+        const url = req.t.get(str('url'));
+        const body = this.taintValue('http', `HTTP body of ${partialText(url).slice(0, 120)}`, fc, line);
+        callbackOrSink(req.t.get(str('success')), [UNKNOWN, body, UNKNOWN], this.frame('handler', `${name} success`, fc, line, name), 1);
+        const failed = req.t.get(str('failed'));
+        if (failed.k === 'fn') this.defer(failed, [UNKNOWN], fc, this.ctx);
+        return;
+      }
+      case 'steamworks.Download':
+      case 'steamworks.FileInfo': {
+        const cb = args[1];
+        if (cb?.k === 'fn') this.defer(cb, [this.taintValue('http', `${name} result`, fc, line)], fc, [...this.ctx, this.frame('handler', name, fc, line, name)]);
+        return;
+      }
+      case 'net.Receive': {
+        const n = constName(args[0]);
+        const cb = args[1];
+        if (cb?.k === 'fn') this.defer(cb, [UNKNOWN, UNKNOWN], fc, [...this.ctx, this.frame('handler', `net.Receive(${JSON.stringify(n ?? '?')})`, fc, line, 'net.Receive', n)]);
+        return;
+      }
+      case 'concommand.Add': {
+        const n = constName(args[0]);
+        const cb = args[1];
+        const argsT = this.taintValue('concommand', `arguments of console command ${JSON.stringify(n ?? '?')}`, fc, line);
+        if (cb?.k === 'fn') this.defer(cb, [UNKNOWN, UNKNOWN, argsT, argsT], fc, [...this.ctx, this.frame('handler', `concommand ${JSON.stringify(n ?? '?')}`, fc, line, 'concommand.Add', n)]);
+        return;
+      }
+      case 'hook.Add': {
+        const ev = constName(args[0]);
+        const cb = args[2];
+        if (cb?.k !== 'fn') return;
+        const params: Value[] = cb.node.parameters.map(() => UNKNOWN as Value);
+        if (ev === 'PlayerSay' || ev === 'PlayerSayTransform') params[1] = this.taintValue('chat', 'chat text (PlayerSay)', fc, line);
+        if (ev === 'OnPlayerChat') params[1] = this.taintValue('chat', 'chat text (OnPlayerChat)', fc, line);
+        this.defer(cb, params, fc, [...this.ctx, this.frame('handler', `hook ${ev ?? '?'}`, fc, line, `hook.Add:${ev ?? '?'}`, constName(args[1]))]);
+        return;
+      }
+      case 'timer.Simple':
+      case 'timer.Create':
+      case 'timer.Adjust': {
+        const cb = name === 'timer.Simple' ? args[1] : args[3];
+        const delay = name === 'timer.Simple' ? args[0] : args[1];
+        if (cb?.k === 'fn') this.defer(cb, [], fc, [...this.ctx, this.frame('handler', `${name}(${partialText(delay ?? UNKNOWN)})`, fc, line, name, name === 'timer.Simple' ? undefined : constName(args[0]))]);
+        return;
+      }
+      case 'cvars.AddChangeCallback': {
+        const cb = args[1];
+        if (cb?.k === 'fn') this.defer(cb, [UNKNOWN, UNKNOWN, UNKNOWN], fc, [...this.ctx, this.frame('handler', name, fc, line, name, constName(args[0]))]);
+        return;
+      }
+      default:
+        for (const a of args) if (a.k === 'fn') this.defer(a, a.node.parameters.map(() => UNKNOWN as Value), fc, [...this.ctx, this.frame('handler', `callback of ${name}`, fc, line, name)]);
+    }
+  }
+
+  /** Re-analyses code carried by a string: what RunString/SendLua/lua_run would run. */
+  private maybeRescan(name: string, args: Value[], fc: FileContext, line: number): void {
+    if (fc.depth >= this.maxPayloadDepth) return;
+    let code: string | undefined;
+    let realm: Realm = fc.realm;
+    let carrier = name;
+    if (name in EXEC_SINKS) {
+      const idx = name === 'Player:SendLua' ? 1 : 0;
+      const v = args[idx];
+      if (v?.k === 'str' && name !== 'CompileFile') code = v.v;
+      if (name === 'BroadcastLua' || name === 'Player:SendLua') realm = 'client';
+    } else if (FILE_WRITE_SINKS.has(name)) {
+      const v = args[1];
+      if (v?.k === 'str') code = v.v;
+    } else if (CONSOLE_SINKS.has(name)) {
+      const parts = args.map((a) => asString(a));
+      const first = (parts[name === 'Player:ConCommand' ? 1 : 0] ?? '').trim();
+      if (name === 'RunConsoleCommand' && parts[0] === 'lua_run') code = parts.slice(1).join(' ');
+      else if (name === 'RunConsoleCommand' && parts[0] === 'ulx' && parts[1] === 'luarun') code = parts.slice(2).join(' ');
+      else if (/^(lua_run|ulx\s+luarun)\s/.test(first)) code = first.replace(/^(lua_run|ulx\s+luarun)\s+/, '');
+      carrier = 'lua_run';
+    }
+    if (code === undefined || code.length < 6 || !/[(=]/.test(code)) return;
+    this.rescan(code, carrier, realm, fc, line);
+  }
+
+  rescan(code: string, carrier: string, realm: Realm, fc: FileContext, line: number): void {
+    let parsed;
+    try {
+      parsed = parseLua(Buffer.from(code.slice(0, MAX_STRING), 'latin1'));
+    } catch {
+      return;
+    }
+    const ok = parsed.errors.length <= 2 && parsed.chunk.body.some((s) => s.type !== 'ErrorStatement');
+    this.out.payloads.push({ ...this.base(fc, line), text: code.slice(0, 4000), carrier, parsed: ok });
+    if (!ok) return;
+    const sub: FileContext = {
+      path: fc.path,
+      realm,
+      depth: fc.depth + 1,
+      anchorLine: this.lineOf(fc, line),
+      payloadLines: code.split(/\r?\n/),
+      steps: 0,
+      budget: Math.max(20_000, fc.budget - fc.steps),
+      exhausted: false,
+    };
+    const saved = this.ctx;
+    this.ctx = [...this.ctx, this.frame('payload', carrier, fc, line, carrier)];
+    try {
+      this.runChunk(parsed.chunk.body, sub);
+    } finally {
+      this.ctx = saved;
+    }
+  }
+}

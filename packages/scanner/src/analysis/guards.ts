@@ -1,0 +1,159 @@
+// Classifies branch conditions: an admin/permission check is a GUARD (the code behind it is an
+// admin feature); a comparison of the player's identity with a literal is a TRIGGER (a gate
+// that makes a backdoor worse, not safer).
+import type { Expression, Node } from '../lua/ast.js';
+
+/** Methods and functions that check a player's rank or permission. */
+const ADMIN_CHECK_NAMES = new Set([
+  'IsSuperAdmin',
+  'IsAdmin',
+  'IsUserGroup',
+  'CheckGroup',
+  'PlayerHasAccess',
+  'query',
+  'HasPermission',
+  'hasPermission',
+  'HasAccess',
+  'hasAccess',
+  'IsListenServerHost',
+  'GetUserGroup',
+  'IsStaff',
+  'isStaff',
+  'CanAccess',
+  'canAccess',
+  'HasPriv',
+  'IsOwner',
+]);
+const ADMIN_NAME_HINT = /admin|perm|access|allowed|authori[sz]|privilege|isstaff|canuse|canrun|whitelist/i;
+
+/** Player identity getters whose comparison with a literal is a trigger (GB-007). */
+export const IDENTITY_METHODS = new Set([
+  'SteamID',
+  'SteamID64',
+  'AccountID',
+  'UniqueID',
+  'Nick',
+  'Name',
+  'GetName',
+  'IPAddress',
+  'OwnerSteamID64',
+]);
+
+export const STEAMID_LITERAL = /^(STEAM_[0-5]:[01]:\d{3,12}|7656119\d{10}|\[U:1:\d+\])$/;
+
+function calleeName(e: Expression): string | undefined {
+  if (e.type === 'Identifier') return e.name;
+  if (e.type === 'MemberExpression') return e.identifier.name;
+  if (e.type === 'IndexExpression' && e.index.type === 'StringLiteral') return e.index.value;
+  return undefined;
+}
+
+function isCall(e: Node): e is Extract<Expression, { type: 'CallExpression' | 'StringCallExpression' | 'TableCallExpression' }> {
+  return e.type === 'CallExpression' || e.type === 'StringCallExpression' || e.type === 'TableCallExpression';
+}
+
+function unwrap(e: Expression): Expression {
+  while (e.type === 'ParenthesizedExpression') e = e.expression;
+  return e;
+}
+
+function isIdentityCall(e: Expression): string | undefined {
+  e = unwrap(e);
+  if (e.type === 'CallExpression' || e.type === 'StringCallExpression') {
+    const n = calleeName(e.base);
+    if (n && IDENTITY_METHODS.has(n)) return n;
+    // string.lower(ply:Nick()) and similar wrappers
+    if (e.type === 'CallExpression' && e.arguments[0]) return isIdentityCall(e.arguments[0]);
+  }
+  return undefined;
+}
+
+function literalText(e: Expression): string | undefined {
+  e = unwrap(e);
+  if (e.type === 'StringLiteral') return e.value;
+  if (e.type === 'NumericLiteral') return e.raw;
+  return undefined;
+}
+
+export interface ConditionClass {
+  guard?: string;
+  trigger?: string;
+}
+
+/** Children of a node for the small static walks here (conditions, function bodies). */
+export function childrenOf(n: Node): Node[] {
+  const out: Node[] = [];
+  for (const key in n) {
+    if (key === 'loc') continue;
+    const v = (n as unknown as Record<string, unknown>)[key];
+    if (Array.isArray(v)) {
+      for (const c of v) if (c && typeof c === 'object' && 'type' in c) out.push(c as Node);
+    } else if (v && typeof v === 'object' && 'type' in (v as object)) out.push(v as Node);
+  }
+  return out;
+}
+
+/**
+ * Looks for admin checks and identity triggers in a condition. `isLiteralIdTable` tells
+ * whether an indexed table holds literal SteamIDs (the emulator knows table contents).
+ */
+export function classifyCondition(cond: Expression, isLiteralIdTable: (base: Expression) => boolean): ConditionClass {
+  const out: ConditionClass = {};
+  const stack: Node[] = [cond];
+  let budget = 500;
+  while (stack.length && budget-- > 0) {
+    const n = stack.pop()!;
+    if (isCall(n)) {
+      const name = calleeName(n.base);
+      if (name && (ADMIN_CHECK_NAMES.has(name) || ADMIN_NAME_HINT.test(name)) && !out.guard) out.guard = name;
+      if (name === 'HasValue' && n.type === 'CallExpression' && n.arguments.length === 2) {
+        const id = isIdentityCall(n.arguments[1]!);
+        if (id && isLiteralIdTable(n.arguments[0]!)) out.trigger ??= `table.HasValue(…, ${id}())`;
+      }
+      if ((name === 'find' || name === 'match') && n.type === 'CallExpression') {
+        const id = n.arguments[0] && isIdentityCall(n.arguments[0]);
+        const lit = n.arguments[1] && literalText(n.arguments[1]);
+        if (id && lit) out.trigger ??= `${id}() matches "${lit}"`;
+      }
+    } else if (n.type === 'BinaryExpression' && (n.operator === '==' || n.operator === '~=')) {
+      const idL = isIdentityCall(n.left);
+      const idR = isIdentityCall(n.right);
+      const litL = literalText(n.left);
+      const litR = literalText(n.right);
+      if (idL && litR !== undefined) out.trigger ??= `${idL}() == "${litR}"`;
+      else if (idR && litL !== undefined) out.trigger ??= `${idR}() == "${litL}"`;
+      const grp = (e: Expression) => {
+        e = unwrap(e);
+        return (e.type === 'CallExpression' || e.type === 'StringCallExpression') && calleeName(e.base) === 'GetUserGroup';
+      };
+      if ((grp(n.left) && litR) || (grp(n.right) && litL)) out.guard ??= 'GetUserGroup';
+    } else if (n.type === 'IndexExpression') {
+      const id = isIdentityCall(n.index);
+      if (id && isLiteralIdTable(n.base)) out.trigger ??= `table[${id}()]`;
+    }
+    if (n.type !== 'FunctionDeclaration') stack.push(...childrenOf(n));
+  }
+  return out;
+}
+
+/** Literal identity comparisons anywhere inside a function (used for metamethod overrides). */
+export function identityTriggersIn(root: Node, isLiteralIdTable: (base: Expression) => boolean): string[] {
+  const found: string[] = [];
+  const stack: Node[] = [root];
+  let budget = 5000;
+  while (stack.length && budget-- > 0) {
+    const n = stack.pop()!;
+    if (n.type === 'BinaryExpression' || n.type === 'IndexExpression' || isCall(n)) {
+      const c = classifyCondition(n as Expression, isLiteralIdTable);
+      if (c.trigger && !found.includes(c.trigger)) found.push(c.trigger);
+    }
+    stack.push(...childrenOf(n));
+  }
+  return found;
+}
+
+/** A statement list whose last statement leaves the function or loop. */
+export function endsWithExit(body: readonly Node[]): boolean {
+  const last = body[body.length - 1];
+  return !!last && (last.type === 'ReturnStatement' || last.type === 'BreakStatement');
+}

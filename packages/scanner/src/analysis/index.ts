@@ -1,0 +1,127 @@
+// Entry point of the analysis: parses every Lua entry of an addon once, emulates it (constant
+// folding, aliases, taint, guards, payload re-scanning) and gathers what the rules query.
+import type { ArchiveEntry } from '../archive/types.js';
+import type { ThreatIntel } from '../intel/types.js';
+import { parseLua } from '../lua/index.js';
+import { Emulator, type FileContext } from './emulator.js';
+import { realmOfPath } from './realm.js';
+import type { AddonAnalysis, FileAnalysis } from './types.js';
+
+export type * from './types.js';
+export type { Value, TaintSource, Access, DecodeHow } from './values.js';
+export { textOf, asString, partialText, taintOf } from './values.js';
+export { realmOfPath } from './realm.js';
+export { classifyCondition, identityTriggersIn, STEAMID_LITERAL } from './guards.js';
+
+export interface AnalyzeOptions {
+  intel: ThreatIntel;
+  /** How many layers of decoded payload are re-analysed (default 3). */
+  maxPayloadDepth?: number;
+  isCancelled?: () => boolean;
+}
+
+const OBFUSCATED_IDENT = /\b(_0x[0-9a-fA-F]{2,}|[lIO0_]{8,}|[a-zA-Z]{22,})\b/g;
+const IDENT = /\b[A-Za-z_][A-Za-z0-9_]*\b/g;
+
+function countMatches(text: string, re: RegExp, cap: number): number {
+  let n = 0;
+  re.lastIndex = 0;
+  while (re.exec(text) && n < cap) n++;
+  re.lastIndex = 0;
+  return n;
+}
+
+function budgetFor(bytes: number): number {
+  return 400_000 + bytes * 6;
+}
+
+/** `lua_run` entities of a map: their Code keyvalues with the line in the entity lump. */
+function luaRunEntities(lump: string): Array<{ code: string; line: number; classname: string }> {
+  const out: Array<{ code: string; line: number; classname: string }> = [];
+  const re = /\{([^{}]*)\}/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(lump)) && out.length < 1000) {
+    const body = m[1]!;
+    const cls = /"classname"\s+"([^"]*)"/.exec(body)?.[1] ?? '';
+    if (cls !== 'lua_run' && cls !== 'point_servercommand' && cls !== 'point_clientcommand') continue;
+    const code = /"Code"\s+"([^"]*)"/i.exec(body)?.[1];
+    const line = lump.slice(0, m.index).split('\n').length;
+    out.push({ code: code ?? '', line, classname: cls });
+  }
+  return out;
+}
+
+export function analyzeAddon(entries: ArchiveEntry[], options: AnalyzeOptions): AddonAnalysis {
+  const analysis: AddonAnalysis = {
+    files: [],
+    calls: [],
+    indexes: [],
+    overrides: [],
+    decodedStrings: [],
+    payloads: [],
+    textEntries: [],
+    binaryModules: [],
+    maps: [],
+    clientFiles: new Set(),
+    cancelled: false,
+  };
+  const emulator = new Emulator(analysis, options.maxPayloadDepth ?? 3, analysis.clientFiles);
+  const contexts = new Map<string, FileContext>();
+
+  const luaEntries = entries.filter((e) => (e.kind === 'lua' || e.kind === 'lua_in_asset') && e.bytes);
+  for (const entry of entries) {
+    if (entry.kind === 'text') analysis.textEntries.push(entry);
+    else if (entry.kind === 'binary_module') analysis.binaryModules.push(entry);
+    else if (entry.kind === 'map') analysis.maps.push(entry);
+  }
+
+  for (const entry of luaEntries) {
+    if (options.isCancelled?.()) {
+      analysis.cancelled = true;
+      return analysis;
+    }
+    const bytes = entry.bytes!;
+    const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+    let parsed;
+    try {
+      parsed = parseLua(bytes);
+    } catch {
+      parsed = undefined;
+    }
+    const body = parsed?.chunk.body ?? [];
+    const meaningful = body.filter((s) => s.type !== 'ErrorStatement').length;
+    const file: FileAnalysis = {
+      path: entry.path,
+      kind: entry.kind,
+      realm: entry.kind === 'lua_in_asset' ? 'server' : realmOfPath(entry.path),
+      text,
+      lines: text.split(/\r?\n|\r/),
+      parse: !parsed ? 'failed' : parsed.errors.length === 0 ? 'ok' : meaningful > 0 ? 'recovered' : 'failed',
+      parseErrors: parsed?.errors.length ?? 1,
+      obfuscatedIdentifiers: countMatches(text, OBFUSCATED_IDENT, 100_000),
+      identifierCount: countMatches(text, IDENT, 1_000_000),
+      budgetExhausted: false,
+    };
+    if (parsed) file.facts = parsed.facts;
+    if (entry.sha256) file.sha256 = entry.sha256;
+    analysis.files.push(file);
+    const fc: FileContext = { path: entry.path, realm: file.realm, depth: 0, steps: 0, budget: budgetFor(bytes.byteLength), exhausted: false };
+    contexts.set(entry.path, fc);
+    if (parsed) emulator.runChunk(body, fc);
+  }
+
+  for (const map of analysis.maps) {
+    if (!map.mapEntities) continue;
+    const fc: FileContext = { path: map.path, realm: 'server', depth: 0, steps: 0, budget: budgetFor(map.mapEntities.length), exhausted: false };
+    for (const ent of luaRunEntities(map.mapEntities)) {
+      if (ent.code) emulator.rescan(ent.code, ent.classname, 'server', fc, ent.line);
+    }
+  }
+
+  emulator.drain(options.isCancelled);
+  if (options.isCancelled?.()) analysis.cancelled = true;
+  for (const f of analysis.files) f.budgetExhausted = contexts.get(f.path)?.exhausted ?? false;
+  return analysis;
+}
+
+export { luaRunEntities };

@@ -1,0 +1,102 @@
+// What the analysis hands to the rules: per-file facts plus the calls, lookups, overrides and
+// decoded strings the emulator saw, each with its file, line, realm and guard/trigger context.
+import type { Realm } from '@sentinelle/contracts';
+import type { ArchiveEntry } from '../archive/types.js';
+import type { FunctionDeclaration, LexicalFacts } from '../lua/ast.js';
+import type { Access, DecodeHow, Value } from './values.js';
+
+export interface CtxFrame {
+  kind: 'handler' | 'guard' | 'trigger' | 'payload';
+  /** e.g. `net.Receive("x")`, `PlayerSay`, `IsSuperAdmin`, `SteamID() == "STEAM_0:…"`. */
+  label: string;
+  /** For handlers: the registering API (`net.Receive`, `concommand.Add`, `hook.Add:PlayerSay`, `timer.Simple`…). */
+  api?: string;
+  /** For handlers: the net message / command / hook name when constant. */
+  name?: string;
+  /** Unique id of the handler registration, to group the events of one handler. */
+  id?: number;
+  file: string;
+  line: number;
+}
+
+export type Ctx = readonly CtxFrame[];
+
+interface EventBase {
+  file: string;
+  line: number;
+  realm: Realm;
+  ctx: Ctx;
+  /** 0 for code in the file itself, n for code decoded from a payload n levels deep. */
+  payloadDepth: number;
+  /** The line of decoded payload code the event comes from (payload events only). */
+  decoded?: string;
+}
+
+export interface CallEvent extends EventBase {
+  /** Canonical callee: `RunString`, `http.Fetch`, `Player:SetUserGroup`, `?:Foo` when unknown. */
+  api: string;
+  via: Access;
+  alias?: string;
+  args: Value[];
+}
+
+export interface IndexEvent extends EventBase {
+  /** `_G`, `_R`, `meta:Player`… */
+  base: string;
+  key?: string;
+  /** The key was escaped, computed or decoded rather than a plain literal. */
+  keyDecoded: boolean;
+  resolved?: string;
+}
+
+export interface OverrideEvent extends EventBase {
+  /** API replaced: `http.Fetch`, `Player:IsSuperAdmin`, `HTTP`. */
+  target: string;
+  fn?: FunctionDeclaration;
+}
+
+export interface DecodedStringEvent extends EventBase {
+  text: string;
+  how: DecodeHow;
+}
+
+export interface PayloadEvent extends EventBase {
+  text: string;
+  /** Which sink or construct carried it (`RunString`, `BroadcastLua`, `file.Write`, `lua_run`). */
+  carrier: string;
+  parsed: boolean;
+}
+
+export interface FileAnalysis {
+  path: string;
+  kind: ArchiveEntry['kind'];
+  realm: Realm;
+  /** Source text (latin1, one char per byte). */
+  text: string;
+  lines: string[];
+  parse: 'ok' | 'recovered' | 'failed' | 'skipped';
+  parseErrors: number;
+  facts?: LexicalFacts;
+  /** Identifiers that look machine-generated (`_0x3fa2`), counted by the lexer pass. */
+  obfuscatedIdentifiers: number;
+  identifierCount: number;
+  sha256?: string;
+  /** The emulation budget ran out before the file was fully explored. */
+  budgetExhausted: boolean;
+}
+
+export interface AddonAnalysis {
+  files: FileAnalysis[];
+  calls: CallEvent[];
+  indexes: IndexEvent[];
+  overrides: OverrideEvent[];
+  decodedStrings: DecodedStringEvent[];
+  payloads: PayloadEvent[];
+  /** Non-Lua entries the rules still read. */
+  textEntries: ArchiveEntry[];
+  binaryModules: ArchiveEntry[];
+  maps: ArchiveEntry[];
+  /** Paths of files sent to clients with AddCSLuaFile. */
+  clientFiles: Set<string>;
+  cancelled: boolean;
+}

@@ -1,0 +1,233 @@
+// The abstract values the analysis computes for GLua expressions: known constants, tables,
+// references to Garry's Mod API functions (however they were reached) and tainted unknowns.
+import type { FunctionDeclaration } from '../lua/ast.js';
+
+/** Where attacker-controlled data came from (first step of a source → sink chain). */
+export interface TaintSource {
+  kind: 'http' | 'net' | 'chat' | 'concommand' | 'file' | 'sql' | 'clientinfo' | 'convar' | 'remote_table';
+  label: string;
+  file: string;
+  line: number;
+}
+
+/** How a decoded string was produced (GB-026/027 evidence). */
+export type DecodeHow =
+  | 'escape'
+  | 'char'
+  | 'concat'
+  | 'reverse'
+  | 'base64'
+  | 'xor'
+  | 'hex'
+  | 'table'
+  | 'format'
+  | 'emulated';
+
+/** How an API function was reached (direct global, local alias, `_G[...]` lookup, …). */
+export type Access = 'direct' | 'alias' | 'global_table' | 'decoded' | 'registry' | 'callback' | 'table_field';
+
+export type Taint = readonly TaintSource[];
+
+export interface StrValue {
+  k: 'str';
+  v: string;
+  taint?: Taint;
+  /** Set when the string did not appear as plain text in the source. */
+  dec?: DecodeHow;
+}
+export interface NumValue {
+  k: 'num';
+  v: number;
+  taint?: Taint;
+}
+export interface BoolValue {
+  k: 'bool';
+  v: boolean;
+}
+export interface NilValue {
+  k: 'nil';
+}
+export interface TableValue {
+  k: 'table';
+  t: LuaTable;
+}
+export interface ApiValue {
+  k: 'api';
+  /** Canonical name: `RunString`, `http.Fetch`, `Player:SetUserGroup`, `_G`, `meta:Player`. */
+  name: string;
+  via: Access;
+  /** The local or field name the API was reached through, for aliases. */
+  alias?: string;
+}
+export interface FnValue {
+  k: 'fn';
+  node: FunctionDeclaration;
+  scope: Scope;
+  /** `self` bound for `function T:m()` declarations. */
+  name?: string;
+}
+export interface UnknownValue {
+  k: 'unk';
+  taint?: Taint;
+  /** Best-effort text with `«?»` for unknown parts, e.g. a URL built around an IP. */
+  partial?: string;
+}
+
+export type Value = StrValue | NumValue | BoolValue | NilValue | TableValue | ApiValue | FnValue | UnknownValue;
+
+export const NIL: NilValue = { k: 'nil' };
+export const UNKNOWN: UnknownValue = { k: 'unk' };
+
+export const MAX_STRING = 256 * 1024;
+export const MAX_TAINT = 4;
+
+export class LuaTable {
+  readonly hash = new Map<string | number | object, Value>();
+  /** Set for an addon global that shadows an API table: missing keys read as API refs. */
+  apiName?: string;
+  /** Next free array index (1-based) tracked for `#t` and `t[#t+1]`. */
+  border = 0;
+
+  get(key: Value): Value {
+    const k = tableKey(key);
+    if (k === undefined) return UNKNOWN;
+    const v = this.hash.get(k);
+    if (v) return v;
+    if (this.apiName && key.k === 'str') return { k: 'api', name: `${this.apiName}.${key.v}`, via: 'direct' };
+    return NIL;
+  }
+
+  set(key: Value, value: Value): void {
+    const k = tableKey(key);
+    if (k === undefined) return;
+    if (this.hash.size > 100_000 && !this.hash.has(k)) return;
+    if (value.k === 'nil') this.hash.delete(k);
+    else this.hash.set(k, value);
+    if (typeof k === 'number') {
+      if (value.k !== 'nil' && k === this.border + 1) {
+        this.border = k;
+        while (this.hash.has(this.border + 1)) this.border++;
+      } else if (value.k === 'nil' && k <= this.border) this.border = k - 1;
+    }
+  }
+
+  length(): number {
+    return this.border;
+  }
+}
+
+export function tableKey(key: Value): string | number | object | undefined {
+  switch (key.k) {
+    case 'str':
+      return 's:' + key.v;
+    case 'num':
+      return key.v;
+    case 'bool':
+      return key.v ? 'b:t' : 'b:f';
+    case 'table':
+      return key.t;
+    case 'fn':
+      return key.node;
+    case 'api':
+      return 'api:' + key.name;
+    default:
+      return undefined;
+  }
+}
+
+/** A lexical scope of the emulator; closures capture it by reference, as Lua does. */
+export class Scope {
+  readonly vars = new Map<string, { value: Value; assigned: number }>();
+  constructor(readonly parent: Scope | null) {}
+
+  lookup(name: string): { value: Value; assigned: number } | undefined {
+    for (let s: Scope | null = this; s; s = s.parent) {
+      const v = s.vars.get(name);
+      if (v) return v;
+    }
+    return undefined;
+  }
+
+  declare(name: string, value: Value): void {
+    this.vars.set(name, { value, assigned: 1 });
+  }
+}
+
+export function taintOf(v: Value): Taint | undefined {
+  return v.k === 'str' || v.k === 'num' || v.k === 'unk' ? v.taint : undefined;
+}
+
+export function mergeTaint(a: Taint | undefined, b: Taint | undefined): Taint | undefined {
+  if (!a || a.length === 0) return b && b.length ? b : undefined;
+  if (!b || b.length === 0 || a === b) return a;
+  const out = [...a];
+  for (const s of b) {
+    if (out.length >= MAX_TAINT) break;
+    if (!out.some((o) => o.kind === s.kind && o.line === s.line && o.file === s.file)) out.push(s);
+  }
+  return out;
+}
+
+export function withTaint(v: Value, taint: Taint | undefined): Value {
+  if (!taint || taint.length === 0) return v;
+  if (v.k === 'str' || v.k === 'num' || v.k === 'unk') return { ...v, taint: mergeTaint(v.taint, taint) };
+  if (v.k === 'nil' || v.k === 'bool') return { k: 'unk', taint };
+  return v;
+}
+
+/** Text of a value for display and string matching (`«?»` marks unknown parts). */
+export function textOf(v: Value): string | undefined {
+  if (v.k === 'str') return v.v;
+  if (v.k === 'num') return numToString(v.v);
+  if (v.k === 'unk') return v.partial;
+  return undefined;
+}
+
+export function numToString(n: number): string {
+  if (Number.isInteger(n) && Math.abs(n) < 1e15) return String(n);
+  if (Number.isNaN(n)) return 'nan';
+  if (!Number.isFinite(n)) return n > 0 ? 'inf' : '-inf';
+  return String(Number(n.toPrecision(14)));
+}
+
+export function isTruthy(v: Value): boolean | undefined {
+  if (v.k === 'nil') return false;
+  if (v.k === 'bool') return v.v;
+  if (v.k === 'unk') return undefined;
+  if (v.k === 'api') return true;
+  return true;
+}
+
+export function str(v: string, dec?: DecodeHow, taint?: Taint): StrValue {
+  const s: StrValue = { k: 'str', v: v.length > MAX_STRING ? v.slice(0, MAX_STRING) : v };
+  if (dec) s.dec = dec;
+  if (taint && taint.length) s.taint = taint;
+  return s;
+}
+
+export function num(v: number): NumValue {
+  return { k: 'num', v };
+}
+
+/** Lua's coercion of a value to a string for `..` (numbers become text). */
+export function asString(v: Value): string | undefined {
+  if (v.k === 'str') return v.v;
+  if (v.k === 'num') return numToString(v.v);
+  return undefined;
+}
+
+export function asNumber(v: Value): number | undefined {
+  if (v.k === 'num') return v.v;
+  if (v.k === 'str') {
+    const t = v.v.trim();
+    if (/^-?0x[0-9a-f]+$/i.test(t)) return parseInt(t, 16);
+    if (t !== '' && /^-?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(t)) return Number(t);
+  }
+  return undefined;
+}
+
+export function partialText(v: Value): string {
+  const t = textOf(v);
+  if (t !== undefined) return t;
+  return '«?»';
+}

@@ -56,6 +56,11 @@ for (let c = 0; c < 256; c++) {
 
 // `goto` is absent on purpose: GLua code uses it as a field name (`ulx.goto`), so the parser
 // treats it as a keyword only where a goto statement can start.
+// Bytes that always form a one-byte operator token by themselves (comments were skipped
+// before, so '-' and '/' here are operators). A table lookup beats a long switch.
+const SINGLE_PUNCT: Array<string | undefined> = new Array<string | undefined>(256).fill(undefined);
+for (const p of ['(', ')', '{', '}', ']', ';', ',', '+', '-', '*', '/', '%', '^', '#']) SINGLE_PUNCT[p.charCodeAt(0)] = p;
+
 const KEYWORDS_BY_LENGTH: string[][] = [
   [],
   [],
@@ -73,9 +78,11 @@ function keywordAt(src: string, start: number, len: number): string | null {
   if (len < 2 || len > 8) return null;
   const candidates = KEYWORDS_BY_LENGTH[len]!;
   const c0 = src.charCodeAt(start);
-  for (let i = 0; i < candidates.length; i++) {
+  outer: for (let i = 0; i < candidates.length; i++) {
     const kw = candidates[i]!;
-    if (kw.charCodeAt(0) === c0 && src.startsWith(kw, start)) return kw;
+    if (kw.charCodeAt(0) !== c0) continue;
+    for (let k = 1; k < len; k++) if (kw.charCodeAt(k) !== src.charCodeAt(start + k)) continue outer;
+    return kw;
   }
   return null;
 }
@@ -134,6 +141,8 @@ export class Lexer {
   readonly comments: Comment[] = [];
   gluaOperatorCount = 0;
   cCommentCount = 0;
+  /** Longest line seen so far, in bytes; complete once EOF has been returned. */
+  longestLineLength = 0;
   private readonly n: number;
   private readonly closers = new Map<number, string>();
 
@@ -164,11 +173,30 @@ export class Lexer {
 
   /** Consumes a line break at pos (CRLF counts as one) and starts a new line. */
   private newline(): void {
-    const c = this.src.charCodeAt(this.pos);
-    this.pos++;
-    if (c === 13 && this.src.charCodeAt(this.pos) === 10) this.pos++;
+    this.pos = this.lineBreakAt(this.pos);
+  }
+
+  /**
+   * Records the line break at p (CRLF counts as one) and returns the offset after it. Line
+   * lengths are measured here so that no separate pass over the source is needed.
+   */
+  private lineBreakAt(p: number): number {
+    const length = p - this.lineStart;
+    if (length > this.longestLineLength) this.longestLineLength = length;
+    if (this.src.charCodeAt(p) === 13 && this.src.charCodeAt(p + 1) === 10) p++;
+    p++;
     this.line++;
-    this.lineStart = this.pos;
+    this.lineStart = p;
+    return p;
+  }
+
+  /** Records the line breaks in [from, to). */
+  private countLineBreaks(from: number, to: number): void {
+    const src = this.src;
+    for (let p = from; p < to; p++) {
+      const c = src.charCodeAt(p);
+      if (c === 10 || c === 13) p = this.lineBreakAt(p) - 1;
+    }
   }
 
   /** Level of a long bracket opening at p (`[`, `=`*, `[`), or -1 if there is none. */
@@ -210,14 +238,7 @@ export class Lexer {
     const unterminated = closeAt < 0;
     if (unterminated) closeAt = this.n;
     // Count the line breaks inside so that later positions stay right.
-    for (let p = contentStart; p < closeAt; p++) {
-      const c = this.src.charCodeAt(p);
-      if (c === 10 || c === 13) {
-        if (c === 13 && this.src.charCodeAt(p + 1) === 10) p++;
-        this.line++;
-        this.lineStart = p + 1;
-      }
-    }
+    this.countLineBreaks(contentStart, closeAt);
     if (unterminated) {
       this.pos = this.n;
       this.error(`unfinished long ${what}`, openAt, openLine, openColumn);
@@ -230,34 +251,44 @@ export class Lexer {
   /** Skips whitespace and comments; returns at the first byte of a token (or the end). */
   private skipTrivia(): void {
     const src = this.src;
+    // A local cursor keeps the hot whitespace loop in registers.
+    let p = this.pos;
     for (;;) {
-      const c = src.charCodeAt(this.pos);
+      const c = src.charCodeAt(p);
+      if (c === 32 || c === 9) {
+        p++;
+        continue;
+      }
       switch (c) {
         case 10:
         case 13:
-          this.newline();
+          p = this.lineBreakAt(p);
           continue;
-        case 32:
-        case 9:
         case 11:
         case 12:
-          this.pos++;
+          p++;
           continue;
         case 45: // '-'
-          if (src.charCodeAt(this.pos + 1) !== 45) return;
+          if (src.charCodeAt(p + 1) !== 45) break;
+          this.pos = p;
           this.readLuaComment();
+          p = this.pos;
           continue;
         case 47: {
           // '/': GLua's C-style comments
-          const c1 = src.charCodeAt(this.pos + 1);
+          const c1 = src.charCodeAt(p + 1);
+          if (c1 !== 47 && c1 !== 42) break;
+          this.pos = p;
           if (c1 === 47) this.readLineComment(2, 'c-line');
-          else if (c1 === 42) this.readCBlockComment();
-          else return;
+          else this.readCBlockComment();
+          p = this.pos;
           continue;
         }
         default:
-          return;
+          break;
       }
+      this.pos = p;
+      return;
     }
   }
 
@@ -306,14 +337,7 @@ export class Lexer {
     let closeAt = this.src.indexOf('*/', contentStart);
     const unterminated = closeAt < 0;
     if (unterminated) closeAt = this.n;
-    for (let p = contentStart; p < closeAt; p++) {
-      const c = this.src.charCodeAt(p);
-      if (c === 10 || c === 13) {
-        if (c === 13 && this.src.charCodeAt(p + 1) === 10) p++;
-        this.line++;
-        this.lineStart = p + 1;
-      }
-    }
+    this.countLineBreaks(contentStart, closeAt);
     this.pos = unterminated ? this.n : closeAt + 2;
     if (unterminated) this.error('unfinished /* comment', start.offset, start.line, start.column);
     this.cCommentCount++;
@@ -368,6 +392,11 @@ export class Lexer {
       const kw = keywordAt(src, offset, p - offset);
       if (kw !== null) return this.make('Keyword', kw, line, column, offset);
       return this.make('Name', src.slice(offset, p), line, column, offset);
+    }
+    const single = SINGLE_PUNCT[c];
+    if (single !== undefined) {
+      this.pos = offset + 1;
+      return this.make('Punct', single, line, column, offset);
     }
     const c1 = src.charCodeAt(offset + 1);
     switch (c) {
@@ -448,7 +477,10 @@ export class Lexer {
       case 44:
         return this.punct(',', 1, line, column, offset);
       default:
-        if (offset >= this.n) return this.make('EOF', '', line, column, offset);
+        if (offset >= this.n) {
+          if (offset - this.lineStart > this.longestLineLength) this.longestLineLength = offset - this.lineStart;
+          return this.make('EOF', '', line, column, offset);
+        }
     }
     // Any other byte cannot start a token; a run of them is reported once.
     let p = offset + 1;

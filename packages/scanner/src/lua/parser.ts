@@ -24,7 +24,7 @@ import type {
   VarargLiteral,
 } from './ast.js';
 import { Diagnostics, Lexer, type Token } from './lexer.js';
-import { decodeSource, scanSourceFacts } from './source.js';
+import { decodeSource, hasUtf8Bom, scanEncoding } from './source.js';
 
 export interface ParseOptions {
   /** Deepest nesting of blocks and expressions before the parser skips the rest (default 200). */
@@ -824,9 +824,10 @@ export function emptyFacts(): LexicalFacts {
 /** Parses GLua source (bytes or text) into a syntax tree; never throws on any input. */
 export function parseLua(source: Uint8Array | string, options: ParseOptions = {}): ParseResult {
   const text = decodeSource(source);
-  const sourceFacts = scanSourceFacts(text);
+  const hasBom = hasUtf8Bom(text);
+  const encoding = scanEncoding(text, hasBom ? 3 : 0);
   const diagnostics = new Diagnostics(options.maxErrors ?? 500);
-  const lexer = new Lexer(text, diagnostics, sourceFacts.hasBom ? 3 : 0);
+  const lexer = new Lexer(text, diagnostics, hasBom ? 3 : 0);
   const maxDepth = Math.max(1, Math.min(options.maxDepth ?? DEFAULT_MAX_DEPTH, HARD_MAX_DEPTH));
   const parser = new Parser(lexer, diagnostics, maxDepth);
   let chunk: Chunk;
@@ -840,19 +841,21 @@ export function parseLua(source: Uint8Array | string, options: ParseOptions = {}
     const origin = { line: 1, column: 1, offset: 0 };
     chunk = { type: 'Chunk', body: [], loc: { start: origin, end: origin } };
   }
+  // The lexer measures lines as it goes; make sure it has seen the whole source.
+  while (lexer.next().kind !== 'EOF');
   const errors = diagnostics.errors;
   const result: ParseResult = {
     chunk,
     errors,
     comments: lexer.comments,
-    lines: sourceFacts.lines,
+    lines: lexer.line,
     facts: {
       gluaOperatorCount: lexer.gluaOperatorCount,
       cCommentCount: lexer.cCommentCount,
-      longestLineLength: sourceFacts.longestLineLength,
-      invisibleCharCount: sourceFacts.invisibleCharCount,
-      hasBom: sourceFacts.hasBom,
-      invalidUtf8: sourceFacts.invalidUtf8,
+      longestLineLength: lexer.longestLineLength,
+      invisibleCharCount: encoding.invisibleCharCount,
+      hasBom,
+      invalidUtf8: encoding.invalidUtf8,
     },
   };
   if (diagnostics.total > errors.length) result.errorCount = diagnostics.total;

@@ -2,13 +2,10 @@
 // byte-level facts of the file (BOM, invalid UTF-8, invisible/bidi characters, line lengths).
 import { Buffer } from 'node:buffer';
 
-/** Byte-level facts of a source file, gathered in one linear pass before lexing. */
-export interface SourceFacts {
-  hasBom: boolean;
+/** Byte-level facts of a source file that the lexer does not see. */
+export interface EncodingFacts {
   invalidUtf8: boolean;
   invisibleCharCount: number;
-  longestLineLength: number;
-  lines: number;
 }
 
 const NON_ASCII = /[^\x00-\x7f]/;
@@ -44,25 +41,20 @@ function isContinuation(c: number): boolean {
   return (c & 0xc0) === 0x80;
 }
 
-export function scanSourceFacts(text: string): SourceFacts {
+const FIRST_NON_ASCII = /[\x80-\xff]/;
+
+/** Checks the bytes from `start` as UTF-8 and counts invisible/bidi code points. */
+export function scanEncoding(text: string, start: number): EncodingFacts {
   const n = text.length;
-  const hasBom = hasUtf8Bom(text);
-  let i = hasBom ? 3 : 0;
-  let lineStart = i;
-  let longest = 0;
-  let lines = 1;
   let invalidUtf8 = false;
   let invisible = 0;
+  // Most Lua is pure ASCII: jump straight to the first byte that needs decoding.
+  const first = text.slice(start).search(FIRST_NON_ASCII);
+  if (first < 0) return { invalidUtf8, invisibleCharCount: 0 };
+  let i = start + first;
   while (i < n) {
     const c = text.charCodeAt(i);
     if (c < 0x80) {
-      if (c === 10 || c === 13) {
-        const len = i - lineStart;
-        if (len > longest) longest = len;
-        if (c === 13 && text.charCodeAt(i + 1) === 10) i++;
-        lines++;
-        lineStart = i + 1;
-      }
       i++;
       continue;
     }
@@ -101,7 +93,5 @@ export function scanSourceFacts(text: string): SourceFacts {
     else if (isInvisible(cp)) invisible++;
     i += len;
   }
-  const last = n - lineStart;
-  if (last > longest) longest = last;
-  return { hasBom, invalidUtf8, invisibleCharCount: invisible, longestLineLength: longest, lines };
+  return { invalidUtf8, invisibleCharCount: invisible };
 }

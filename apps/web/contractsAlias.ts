@@ -3,5 +3,7 @@
 import { fileURLToPath } from 'node:url';
 
 export const contractsAlias = {
-  '@sentinelle/contracts': fileURLToPath(new URL('../../packages/contracts/src/index.ts', import.meta.url)),
+  '@sentinelle/contracts': fileURLToPath(
+    new URL('../../packages/contracts/src/index.ts', import.meta.url),
+  ),
 };

@@ -7,7 +7,10 @@ export function NotFoundPage() {
   return (
     <div className="mx-auto max-w-md py-24 text-center" data-testid="not-found">
       <h1 className="text-2xl font-bold">{t('notFound.title')}</h1>
-      <Link to="/" className="mt-4 inline-block text-emerald-700 hover:underline dark:text-emerald-400">
+      <Link
+        to="/"
+        className="mt-4 inline-block text-emerald-700 hover:underline dark:text-emerald-400"
+      >
         {t('common.backHome')}
       </Link>
     </div>

@@ -50,10 +50,19 @@ export async function apiFetch(path: string, init: ApiRequestInit = {}): Promise
 
   let response: Response;
   try {
-    response = await fetch(path, { method: init.method ?? 'GET', headers, body, signal: init.signal });
+    response = await fetch(path, {
+      method: init.method ?? 'GET',
+      headers,
+      body,
+      signal: init.signal,
+    });
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
-    throw new ApiRequestError(0, 'network_error', error instanceof Error ? error.message : String(error));
+    throw new ApiRequestError(
+      0,
+      'network_error',
+      error instanceof Error ? error.message : String(error),
+    );
   }
 
   const text = await response.text();
@@ -72,7 +81,11 @@ export async function apiFetch(path: string, init: ApiRequestInit = {}): Promise
       const { code, message, details } = failure.data.error;
       throw new ApiRequestError(response.status, code, message || failure.data.detail, details);
     }
-    throw new ApiRequestError(response.status, response.status === 413 ? 'payload_too_large' : 'unexpected_response', '');
+    throw new ApiRequestError(
+      response.status,
+      response.status === 413 ? 'payload_too_large' : 'unexpected_response',
+      '',
+    );
   }
   return { status: response.status, body: parsed };
 }
@@ -89,6 +102,10 @@ export function parseAnswer<T>(schema: AnswerSchema<T>, answer: ApiAnswer): T {
   return result.data;
 }
 
-export async function apiRequest<T>(path: string, schema: AnswerSchema<T>, init?: ApiRequestInit): Promise<T> {
+export async function apiRequest<T>(
+  path: string,
+  schema: AnswerSchema<T>,
+  init?: ApiRequestInit,
+): Promise<T> {
   return parseAnswer(schema, await apiFetch(path, init));
 }

@@ -15,7 +15,8 @@ export function isLanguage(value: unknown): value is Language {
 export function detectLanguage(): Language {
   const stored = readStored(STORAGE_KEYS.language);
   if (isLanguage(stored)) return stored;
-  const browser = typeof navigator === 'undefined' ? [] : (navigator.languages ?? [navigator.language]);
+  const browser =
+    typeof navigator === 'undefined' ? [] : (navigator.languages ?? [navigator.language]);
   for (const tag of browser) {
     const base = tag?.toLowerCase().split('-')[0];
     if (isLanguage(base)) return base;

@@ -1,6 +1,14 @@
 // Light/dark theme of spec §4: dark unless the stored `darkMode` JSON boolean says otherwise;
 // the `dark` class on <html> drives Tailwind's dark variant and the page background.
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useState,
+  type ReactNode,
+} from 'react';
 import { STORAGE_KEYS } from '@sentinelle/contracts';
 import { readStored, writeStored } from './storage.js';
 

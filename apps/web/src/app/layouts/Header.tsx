@@ -45,7 +45,13 @@ export function Header() {
         <div className="flex items-center gap-2">
           <LanguageSwitcher />
           <ThemeToggle />
-          {user ? <UserMenu user={user} /> : isLoading ? <Spinner className="size-6" label={t('common.loading')} /> : <LoginButton />}
+          {user ? (
+            <UserMenu user={user} />
+          ) : isLoading ? (
+            <Spinner className="size-6" label={t('common.loading')} />
+          ) : (
+            <LoginButton />
+          )}
         </div>
       </div>
     </header>

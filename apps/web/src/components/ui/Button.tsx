@@ -4,7 +4,8 @@ import type { ButtonHTMLAttributes } from 'react';
 export type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'danger';
 
 const VARIANT_CLASSES: Record<ButtonVariant, string> = {
-  primary: 'bg-emerald-600 text-white hover:bg-emerald-500 disabled:bg-emerald-900/60 disabled:text-emerald-100/60',
+  primary:
+    'bg-emerald-600 text-white hover:bg-emerald-500 disabled:bg-emerald-900/60 disabled:text-emerald-100/60',
   secondary:
     'border border-gray-300 bg-white text-gray-800 hover:bg-gray-50 dark:border-gray-600 dark:bg-gray-800 dark:text-gray-100 dark:hover:bg-gray-700',
   ghost: 'text-gray-700 hover:bg-gray-200 dark:text-gray-200 dark:hover:bg-gray-800',

@@ -5,14 +5,24 @@ import { CircleAlert, Info, TriangleAlert } from 'lucide-react';
 export type NoticeTone = 'error' | 'warning' | 'info';
 
 const TONE_CLASSES: Record<NoticeTone, string> = {
-  error: 'border-red-300 bg-red-50 text-red-800 dark:border-red-800 dark:bg-red-950/50 dark:text-red-200',
-  warning: 'border-amber-300 bg-amber-50 text-amber-900 dark:border-amber-700 dark:bg-amber-950/40 dark:text-amber-200',
+  error:
+    'border-red-300 bg-red-50 text-red-800 dark:border-red-800 dark:bg-red-950/50 dark:text-red-200',
+  warning:
+    'border-amber-300 bg-amber-50 text-amber-900 dark:border-amber-700 dark:bg-amber-950/40 dark:text-amber-200',
   info: 'border-sky-300 bg-sky-50 text-sky-900 dark:border-sky-800 dark:bg-sky-950/40 dark:text-sky-200',
 };
 
 const TONE_ICONS = { error: CircleAlert, warning: TriangleAlert, info: Info } as const;
 
-export function Notice({ tone, children, testId }: { tone: NoticeTone; children: ReactNode; testId?: string }) {
+export function Notice({
+  tone,
+  children,
+  testId,
+}: {
+  tone: NoticeTone;
+  children: ReactNode;
+  testId?: string;
+}) {
   const Icon = TONE_ICONS[tone];
   return (
     <div

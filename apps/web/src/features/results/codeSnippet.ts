@@ -61,7 +61,8 @@ export function splitDangerous(line: string): SnippetPiece[] {
     pieces.push({ text: match[0], dangerous: true });
     last = start + match[0].length;
   }
-  if (last < line.length || pieces.length === 0) pieces.push({ text: line.slice(last), dangerous: false });
+  if (last < line.length || pieces.length === 0)
+    pieces.push({ text: line.slice(last), dangerous: false });
   return pieces;
 }
 

@@ -40,7 +40,8 @@ function TicketExchange({ ticket }: { ticket: string }) {
   }, [exchange.data, storeToken]);
 
   useEffect(() => {
-    if (exchange.isError || (exchange.isSuccess && userFailed)) void navigate('/auth/failed', { replace: true });
+    if (exchange.isError || (exchange.isSuccess && userFailed))
+      void navigate('/auth/failed', { replace: true });
   }, [exchange.isError, exchange.isSuccess, userFailed, navigate]);
 
   useEffect(() => {
@@ -61,7 +62,10 @@ function TicketExchange({ ticket }: { ticket: string }) {
 
   if (!showSuccess) {
     return (
-      <div className="mx-auto flex max-w-md flex-col items-center gap-4 py-24 text-center" data-testid="auth-loading">
+      <div
+        className="mx-auto flex max-w-md flex-col items-center gap-4 py-24 text-center"
+        data-testid="auth-loading"
+      >
         <Spinner className="size-10" />
         <p className="text-lg font-medium">{t('authSuccess.loading')}</p>
         <p className="text-sm text-gray-600 dark:text-gray-400">{t('authSuccess.loadingHint')}</p>
@@ -73,14 +77,21 @@ function TicketExchange({ ticket }: { ticket: string }) {
     <Card className="mx-auto mt-16 max-w-md text-center" data-testid="auth-success">
       <CircleCheck className="mx-auto size-12 text-emerald-500" aria-hidden />
       <h1 className="mt-3 text-2xl font-bold">{t('authSuccess.title')}</h1>
-      <img src={user.avatar} alt="" className="mx-auto mt-5 size-20 rounded-full bg-gray-300 dark:bg-gray-700" />
+      <img
+        src={user.avatar}
+        alt=""
+        className="mx-auto mt-5 size-20 rounded-full bg-gray-300 dark:bg-gray-700"
+      />
       <p className="mt-3 text-lg font-semibold" data-testid="auth-success-username">
         {user.username}
       </p>
       <p className="text-sm text-gray-600 dark:text-gray-300">
         <span aria-hidden>{user.rank_info.emoji}</span> {t(`ranks.${user.rank}`)}
       </p>
-      <p className="mt-6 text-sm text-gray-600 dark:text-gray-400" data-testid="auth-success-countdown">
+      <p
+        className="mt-6 text-sm text-gray-600 dark:text-gray-400"
+        data-testid="auth-success-countdown"
+      >
         {t('authSuccess.redirecting', { count: secondsLeft })}
       </p>
     </Card>

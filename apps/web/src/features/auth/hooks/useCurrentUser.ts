@@ -19,7 +19,8 @@ export function useCurrentUser() {
     staleTime: 30_000,
   });
 
-  const refused = query.error instanceof ApiRequestError && query.error.status >= 400 && query.error.status < 500;
+  const refused =
+    query.error instanceof ApiRequestError && query.error.status >= 400 && query.error.status < 500;
   useEffect(() => {
     if (refused) clearToken();
   }, [refused, clearToken]);

@@ -19,7 +19,11 @@ export function CodeSnippet({ code, testId }: { code: string; testId?: string })
             <span key={rowIndex} className="block">
               {splitDangerous(row.text).map((piece, pieceIndex) =>
                 piece.dangerous ? (
-                  <mark key={pieceIndex} data-dangerous="true" className="rounded bg-red-500/25 px-0.5 font-semibold text-red-300">
+                  <mark
+                    key={pieceIndex}
+                    data-dangerous="true"
+                    className="rounded bg-red-500/25 px-0.5 font-semibold text-red-300"
+                  >
                     {piece.text}
                   </mark>
                 ) : (

@@ -14,11 +14,16 @@ export function ResultCounters({ result }: { result: ScanResult }) {
   return (
     <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
       {counters.map(({ key, value }) => (
-        <div key={key} className="rounded-xl border border-gray-200 bg-white p-4 text-center dark:border-gray-700/70 dark:bg-gray-800">
+        <div
+          key={key}
+          className="rounded-xl border border-gray-200 bg-white p-4 text-center dark:border-gray-700/70 dark:bg-gray-800"
+        >
           <dd className="text-2xl font-bold" data-testid={`counter-${key}`}>
             {number.format(value)}
           </dd>
-          <dt className="text-sm text-gray-600 dark:text-gray-400">{t(`results.counters.${key}`)}</dt>
+          <dt className="text-sm text-gray-600 dark:text-gray-400">
+            {t(`results.counters.${key}`)}
+          </dt>
         </div>
       ))}
     </dl>

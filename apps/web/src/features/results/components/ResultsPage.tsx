@@ -22,8 +22,12 @@ export function ResultsPage() {
 export function ResultView({ result }: { result: ScanResult }) {
   const { t, i18n } = useTranslation();
   const language = isLanguage(i18n.resolvedLanguage) ? i18n.resolvedLanguage : 'en';
-  const threats = [...result.threats].sort((a, b) => SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity]);
-  const seconds = new Intl.NumberFormat(language, { maximumFractionDigits: 2 }).format(result.scan_time_seconds);
+  const threats = [...result.threats].sort(
+    (a, b) => SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity],
+  );
+  const seconds = new Intl.NumberFormat(language, { maximumFractionDigits: 2 }).format(
+    result.scan_time_seconds,
+  );
 
   return (
     <div className="mx-auto max-w-4xl space-y-6" data-testid="results-page">
@@ -55,7 +59,9 @@ export function ResultView({ result }: { result: ScanResult }) {
 
       <ResultCounters result={result} />
 
-      {result.limits_reached.length > 0 && <Notice tone="warning">{t('results.limitsReached')}</Notice>}
+      {result.limits_reached.length > 0 && (
+        <Notice tone="warning">{t('results.limitsReached')}</Notice>
+      )}
 
       <section aria-labelledby="threats-title" className="space-y-3">
         <h2 id="threats-title" className="text-xl font-semibold">
@@ -69,7 +75,11 @@ export function ResultView({ result }: { result: ScanResult }) {
         ) : (
           <div className="space-y-3" data-testid="threat-list">
             {threats.map((threat, index) => (
-              <ThreatCard key={`${threat.pattern_key}-${index}`} threat={threat} defaultOpen={index === 0} />
+              <ThreatCard
+                key={`${threat.pattern_key}-${index}`}
+                threat={threat}
+                defaultOpen={index === 0}
+              />
             ))}
           </div>
         )}
@@ -78,7 +88,10 @@ export function ResultView({ result }: { result: ScanResult }) {
       {result.recommendations.length > 0 && (
         <section aria-labelledby="recommendations-title">
           <Card>
-            <h2 id="recommendations-title" className="flex items-center gap-2 text-xl font-semibold">
+            <h2
+              id="recommendations-title"
+              className="flex items-center gap-2 text-xl font-semibold"
+            >
               <TriangleAlert className="size-5 text-amber-500" aria-hidden />
               {t('results.recommendationsTitle')}
             </h2>

@@ -4,8 +4,10 @@ import { resultBand, type ResultBand } from '@sentinelle/contracts';
 
 const BAND_CLASSES: Record<ResultBand, string> = {
   safe: 'border-emerald-500 bg-emerald-50 text-emerald-700 dark:bg-emerald-950/40 dark:text-emerald-300',
-  attention: 'border-yellow-500 bg-yellow-50 text-yellow-700 dark:bg-yellow-950/40 dark:text-yellow-300',
-  dangerous: 'border-orange-500 bg-orange-50 text-orange-700 dark:bg-orange-950/40 dark:text-orange-300',
+  attention:
+    'border-yellow-500 bg-yellow-50 text-yellow-700 dark:bg-yellow-950/40 dark:text-yellow-300',
+  dangerous:
+    'border-orange-500 bg-orange-50 text-orange-700 dark:bg-orange-950/40 dark:text-orange-300',
   critical: 'border-red-500 bg-red-50 text-red-700 dark:bg-red-950/40 dark:text-red-300',
 };
 

@@ -3,12 +3,22 @@
 // and locations.
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ArrowRight, ChevronDown, CircleAlert, Info, OctagonAlert, TriangleAlert } from 'lucide-react';
+import {
+  ArrowRight,
+  ChevronDown,
+  CircleAlert,
+  Info,
+  OctagonAlert,
+  TriangleAlert,
+} from 'lucide-react';
 import type { Severity, Threat } from '@sentinelle/contracts';
 import { isLanguage } from '../../../lib/i18n.js';
 import { CodeSnippet } from './CodeSnippet.js';
 
-const SEVERITY_STYLES: Record<Severity, { Icon: typeof Info; icon: string; badge: string; border: string }> = {
+const SEVERITY_STYLES: Record<
+  Severity,
+  { Icon: typeof Info; icon: string; badge: string; border: string }
+> = {
   critical: {
     Icon: OctagonAlert,
     icon: 'text-red-500',
@@ -35,7 +45,13 @@ const SEVERITY_STYLES: Record<Severity, { Icon: typeof Info; icon: string; badge
   },
 };
 
-export function ThreatCard({ threat, defaultOpen = false }: { threat: Threat; defaultOpen?: boolean }) {
+export function ThreatCard({
+  threat,
+  defaultOpen = false,
+}: {
+  threat: Threat;
+  defaultOpen?: boolean;
+}) {
   const { t, i18n } = useTranslation();
   const [open, setOpen] = useState(defaultOpen);
   const bodyId = useId();
@@ -63,17 +79,28 @@ export function ThreatCard({ threat, defaultOpen = false }: { threat: Threat; de
           <h3 className="font-semibold" data-testid="threat-title">
             {text.title}
           </h3>
-          <p className="mt-0.5 truncate font-mono text-xs text-gray-600 dark:text-gray-400" data-testid="threat-pattern">
+          <p
+            className="mt-0.5 truncate font-mono text-xs text-gray-600 dark:text-gray-400"
+            data-testid="threat-pattern"
+          >
             {threat.pattern}
           </p>
           <div className="mt-2 flex flex-wrap gap-2 text-xs">
-            <span className={`rounded-full px-2 py-0.5 font-semibold ${style.badge}`} data-testid="threat-severity">
+            <span
+              className={`rounded-full px-2 py-0.5 font-semibold ${style.badge}`}
+              data-testid="threat-severity"
+            >
               {t(`severity.${threat.severity}`)}
             </span>
-            <span className="rounded-full bg-gray-100 px-2 py-0.5 dark:bg-gray-700" data-testid="threat-category">
+            <span
+              className="rounded-full bg-gray-100 px-2 py-0.5 dark:bg-gray-700"
+              data-testid="threat-category"
+            >
               {t(`categories.${threat.category}`)}
             </span>
-            <span className="rounded-full bg-gray-100 px-2 py-0.5 dark:bg-gray-700">{t(`verdictClass.${threat.verdict_class}`)}</span>
+            <span className="rounded-full bg-gray-100 px-2 py-0.5 dark:bg-gray-700">
+              {t(`verdictClass.${threat.verdict_class}`)}
+            </span>
             {first && (
               <span className="truncate font-mono text-gray-500 dark:text-gray-400">
                 {first.file_path}:{first.line_number}
@@ -81,11 +108,18 @@ export function ThreatCard({ threat, defaultOpen = false }: { threat: Threat; de
             )}
           </div>
         </div>
-        <ChevronDown className={`size-5 shrink-0 transition-transform ${open ? 'rotate-180' : ''}`} aria-hidden />
+        <ChevronDown
+          className={`size-5 shrink-0 transition-transform ${open ? 'rotate-180' : ''}`}
+          aria-hidden
+        />
       </button>
 
       {open && (
-        <div id={bodyId} className="space-y-4 border-t border-gray-200 p-4 text-sm dark:border-gray-700" data-testid="threat-details">
+        <div
+          id={bodyId}
+          className="space-y-4 border-t border-gray-200 p-4 text-sm dark:border-gray-700"
+          data-testid="threat-details"
+        >
           <p data-testid="threat-description">{text.description}</p>
 
           <section>
@@ -108,7 +142,9 @@ export function ThreatCard({ threat, defaultOpen = false }: { threat: Threat; de
                   <li key={index} className="flex items-center gap-2">
                     {index > 0 && <ArrowRight className="size-4 text-gray-400" aria-hidden />}
                     <span className="rounded-lg bg-gray-100 px-2 py-1 dark:bg-gray-900/60">
-                      <span className="text-xs text-gray-500 uppercase dark:text-gray-400">{t(`chainRole.${step.role}`)}</span>{' '}
+                      <span className="text-xs text-gray-500 uppercase dark:text-gray-400">
+                        {t(`chainRole.${step.role}`)}
+                      </span>{' '}
                       <span className="font-mono">{step.label}</span>{' '}
                       <span className="text-xs text-gray-500 dark:text-gray-400">
                         {t('results.threat.atLine', { line: step.line_number })}
@@ -125,7 +161,10 @@ export function ThreatCard({ threat, defaultOpen = false }: { threat: Threat; de
               <h4 className="mb-1 font-semibold">{t('results.threat.techniques')}</h4>
               <ul className="flex flex-wrap gap-2" data-testid="threat-techniques">
                 {threat.techniques.map((technique) => (
-                  <li key={technique} className="rounded bg-violet-100 px-2 py-0.5 font-mono text-xs text-violet-800 dark:bg-violet-900/40 dark:text-violet-200">
+                  <li
+                    key={technique}
+                    className="rounded bg-violet-100 px-2 py-0.5 font-mono text-xs text-violet-800 dark:bg-violet-900/40 dark:text-violet-200"
+                  >
                     {technique}
                   </li>
                 ))}
@@ -134,7 +173,9 @@ export function ThreatCard({ threat, defaultOpen = false }: { threat: Threat; de
           )}
 
           <section>
-            <h4 className="mb-1 font-semibold">{t('results.threat.locations', { count: threat.locations.length })}</h4>
+            <h4 className="mb-1 font-semibold">
+              {t('results.threat.locations', { count: threat.locations.length })}
+            </h4>
             <ul className="space-y-2" data-testid="threat-locations">
               {threat.locations.map((location, index) => (
                 <li key={index} className="rounded-lg bg-gray-50 p-2 dark:bg-gray-900/50">
@@ -142,7 +183,9 @@ export function ThreatCard({ threat, defaultOpen = false }: { threat: Threat; de
                     {location.file_path}:{location.line_number}
                   </p>
                   {location.context !== '' && (
-                    <p className="mt-1 font-mono text-xs break-all text-gray-600 dark:text-gray-400">{location.context}</p>
+                    <p className="mt-1 font-mono text-xs break-all text-gray-600 dark:text-gray-400">
+                      {location.context}
+                    </p>
                   )}
                 </li>
               ))}

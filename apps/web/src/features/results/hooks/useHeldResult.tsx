@@ -10,7 +10,13 @@ interface HeldResultState {
 
 const HeldResultContext = createContext<HeldResultState | null>(null);
 
-export function HeldResultProvider({ children, initial = null }: { children: ReactNode; initial?: ScanResult | null }) {
+export function HeldResultProvider({
+  children,
+  initial = null,
+}: {
+  children: ReactNode;
+  initial?: ScanResult | null;
+}) {
   const [result, holdResult] = useState<ScanResult | null>(initial);
   const value = useMemo(() => ({ result, holdResult }), [result]);
   return <HeldResultContext.Provider value={value}>{children}</HeldResultContext.Provider>;

@@ -10,18 +10,25 @@ import {
 import { apiFetch, apiRequest, parseAnswer } from '../../../lib/apiClient.js';
 
 /** The server either queues the scan (202) or answers at once with the result (200). */
-export type ScanStart = { kind: 'accepted'; scanId: string } | { kind: 'finished'; result: ScanResult };
+export type ScanStart =
+  { kind: 'accepted'; scanId: string } | { kind: 'finished'; result: ScanResult };
 
-export async function startScan(file: File, scanType: ScanType, signal?: AbortSignal): Promise<ScanStart> {
+export async function startScan(
+  file: File,
+  scanType: ScanType,
+  signal?: AbortSignal,
+): Promise<ScanStart> {
   const form = new FormData();
   form.append('deep_scan', scanType === 'ia' ? 'true' : 'false');
   form.append('file', file, file.name);
   const answer = await apiFetch('/api/scan', { method: 'POST', form, signal });
-  if (answer.status === 202) return { kind: 'accepted', scanId: parseAnswer(scanAcceptedResponseSchema, answer).scan_id };
+  if (answer.status === 202)
+    return { kind: 'accepted', scanId: parseAnswer(scanAcceptedResponseSchema, answer).scan_id };
   return { kind: 'finished', result: parseAnswer(scanResultResponseSchema, answer) };
 }
 
-const scanPath = (action: string, scanId: string) => `/api/scan/${action}/${encodeURIComponent(scanId)}`;
+const scanPath = (action: string, scanId: string) =>
+  `/api/scan/${action}/${encodeURIComponent(scanId)}`;
 
 export function fetchScanStatus(scanId: string, signal?: AbortSignal) {
   return apiRequest(scanPath('status', scanId), scanStatusResponseSchema, { signal });
@@ -32,5 +39,8 @@ export function fetchScanResult(scanId: string, signal?: AbortSignal) {
 }
 
 export function cancelScan(scanId: string) {
-  return apiRequest(scanPath('cancel', scanId), scanCancelResponseSchema, { method: 'POST', json: {} });
+  return apiRequest(scanPath('cancel', scanId), scanCancelResponseSchema, {
+    method: 'POST',
+    json: {},
+  });
 }

@@ -34,7 +34,11 @@ export function AnalysisChooser({ hasFile, onStart }: AnalysisChooserProps) {
     if (!hasFile) return setMessage({ kind: 'no_file' });
     if (!user) return setMessage({ kind: 'login_required' });
     if (user.credits < SCAN_COST.standard)
-      return setMessage({ kind: 'insufficient_credits', balance: user.credits, required: SCAN_COST.standard });
+      return setMessage({
+        kind: 'insufficient_credits',
+        balance: user.credits,
+        required: SCAN_COST.standard,
+      });
     onStart('standard');
   };
 
@@ -71,7 +75,10 @@ export function AnalysisChooser({ hasFile, onStart }: AnalysisChooserProps) {
               reliability: ANALYSIS_TYPES.standard.reliabilityPercent,
             })}
           </span>
-          <span className="text-xs font-medium text-emerald-50" data-testid="standard-analysis-cost">
+          <span
+            className="text-xs font-medium text-emerald-50"
+            data-testid="standard-analysis-cost"
+          >
             {t('upload.cost', { count: SCAN_COST.standard })}
           </span>
         </button>
@@ -95,7 +102,9 @@ export function AnalysisChooser({ hasFile, onStart }: AnalysisChooserProps) {
               reliability: ANALYSIS_TYPES.ia.reliabilityPercent,
             })}
           </span>
-          <span className="text-xs font-medium text-gray-500 dark:text-gray-400">{t('upload.cost', { count: SCAN_COST.ia })}</span>
+          <span className="text-xs font-medium text-gray-500 dark:text-gray-400">
+            {t('upload.cost', { count: SCAN_COST.ia })}
+          </span>
         </button>
       </div>
       {user && (

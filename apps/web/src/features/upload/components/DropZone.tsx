@@ -80,7 +80,10 @@ export function DropZone({ file, onFileChange }: DropZoneProps) {
               <p className="font-semibold break-all" data-testid="selected-file-name">
                 {file.name}
               </p>
-              <p className="text-sm text-gray-600 dark:text-gray-400" data-testid="selected-file-size">
+              <p
+                className="text-sm text-gray-600 dark:text-gray-400"
+                data-testid="selected-file-size"
+              >
                 {t('upload.sizeMb', { size: megabytes(file.size) })}
               </p>
             </div>
@@ -108,7 +111,10 @@ export function DropZone({ file, onFileChange }: DropZoneProps) {
         <Notice tone="error" testId="drop-zone-error">
           {refusal.reason === 'not_zip'
             ? t('upload.errors.notZip')
-            : t('upload.errors.tooLarge', { maxSize: refusal.maxSizeMb, fileSize: refusal.fileSizeMb })}
+            : t('upload.errors.tooLarge', {
+                maxSize: refusal.maxSizeMb,
+                fileSize: refusal.fileSizeMb,
+              })}
         </Notice>
       )}
     </div>

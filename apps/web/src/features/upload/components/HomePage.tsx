@@ -21,7 +21,9 @@ export function HomePage() {
         <h1 className="mt-4 text-3xl font-bold sm:text-4xl" data-testid="home-title">
           {t('home.title')}
         </h1>
-        <p className="mx-auto mt-3 max-w-2xl text-gray-600 dark:text-gray-300">{t('home.subtitle')}</p>
+        <p className="mx-auto mt-3 max-w-2xl text-gray-600 dark:text-gray-300">
+          {t('home.subtitle')}
+        </p>
       </section>
       <div className="mx-auto mt-10 max-w-2xl">
         {run ? (

@@ -12,7 +12,10 @@ import type { ScanPhase, ScanRun } from '../hooks/useScanRun.js';
 const PHASES: readonly ScanPhase[] = ['uploading', 'analysing', 'redirecting'];
 
 /** Percent shown on the bar: time over the type's estimate, held at the cap until done. */
-export function estimatedPercent(run: Pick<ScanRun, 'phase' | 'scanType'>, elapsedSeconds: number): number {
+export function estimatedPercent(
+  run: Pick<ScanRun, 'phase' | 'scanType'>,
+  elapsedSeconds: number,
+): number {
   if (run.phase === 'redirecting') return 100;
   const estimate = PROGRESS_ESTIMATE_SECONDS[run.scanType];
   return Math.min(PROGRESS_ESTIMATE_CAP_PERCENT, Math.floor((elapsedSeconds / estimate) * 100));
@@ -31,7 +34,9 @@ export function ScanProgress({ run, onCancel }: { run: ScanRun; onCancel: () => 
   const { t } = useTranslation();
   const elapsed = useElapsedSeconds(run.startedAt);
   const percent = estimatedPercent(run, elapsed);
-  const minutesLeft = Math.ceil(Math.max(0, PROGRESS_ESTIMATE_SECONDS[run.scanType] - elapsed) / 60);
+  const minutesLeft = Math.ceil(
+    Math.max(0, PROGRESS_ESTIMATE_SECONDS[run.scanType] - elapsed) / 60,
+  );
   const currentIndex = PHASES.indexOf(run.phase);
 
   return (
@@ -39,11 +44,17 @@ export function ScanProgress({ run, onCancel }: { run: ScanRun; onCancel: () => 
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0">
           <h2 className="text-xl font-semibold">{t(`progress.phaseTitle.${run.phase}`)}</h2>
-          <p className="truncate text-sm text-gray-600 dark:text-gray-400" data-testid="progress-file-name">
+          <p
+            className="truncate text-sm text-gray-600 dark:text-gray-400"
+            data-testid="progress-file-name"
+          >
             {run.fileName}
           </p>
         </div>
-        <span className="rounded-full bg-emerald-100 px-3 py-1 text-xs font-semibold text-emerald-800 dark:bg-emerald-900/50 dark:text-emerald-200" data-testid="progress-analysis-type">
+        <span
+          className="rounded-full bg-emerald-100 px-3 py-1 text-xs font-semibold text-emerald-800 dark:bg-emerald-900/50 dark:text-emerald-200"
+          data-testid="progress-analysis-type"
+        >
           {t(`progress.type.${run.scanType}`)}
         </span>
       </div>
@@ -52,7 +63,9 @@ export function ScanProgress({ run, onCancel }: { run: ScanRun; onCancel: () => 
         <div className="mb-1 flex justify-between text-sm">
           <span className="flex items-center gap-1 text-gray-600 dark:text-gray-400">
             <Clock className="size-4" aria-hidden />
-            <span data-testid="progress-elapsed">{t('progress.elapsed', { time: clock(elapsed) })}</span>
+            <span data-testid="progress-elapsed">
+              {t('progress.elapsed', { time: clock(elapsed) })}
+            </span>
           </span>
           <span className="font-semibold" data-testid="progress-percent">
             {percent} %
@@ -66,9 +79,15 @@ export function ScanProgress({ run, onCancel }: { run: ScanRun; onCancel: () => 
           aria-valuemax={100}
           aria-label={t('progress.barLabel')}
         >
-          <div className="h-full rounded-full bg-emerald-500 transition-[width] duration-500" style={{ width: `${percent}%` }} />
+          <div
+            className="h-full rounded-full bg-emerald-500 transition-[width] duration-500"
+            style={{ width: `${percent}%` }}
+          />
         </div>
-        <p className="mt-2 text-sm text-gray-600 dark:text-gray-400" data-testid="progress-remaining">
+        <p
+          className="mt-2 text-sm text-gray-600 dark:text-gray-400"
+          data-testid="progress-remaining"
+        >
           {run.phase === 'redirecting' || minutesLeft === 0
             ? t('progress.almostDone')
             : t('progress.minutesRemaining', { count: minutesLeft })}
@@ -77,7 +96,8 @@ export function ScanProgress({ run, onCancel }: { run: ScanRun; onCancel: () => 
 
       <ol className="grid grid-cols-3 gap-2 text-sm" data-testid="progress-phases">
         {PHASES.map((phase, index) => {
-          const state = index < currentIndex ? 'done' : index === currentIndex ? 'current' : 'pending';
+          const state =
+            index < currentIndex ? 'done' : index === currentIndex ? 'current' : 'pending';
           return (
             <li
               key={phase}

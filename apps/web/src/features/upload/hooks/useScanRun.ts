@@ -34,10 +34,29 @@ export function scanFailureMessage(error: unknown, t: TFunction, file?: File): s
   if (error instanceof ApiRequestError) {
     if (error.message !== '' && error.code !== 'network_error') return error.message;
     if (error.status === 413)
-      return t('upload.errors.tooLarge', { maxSize: MAX_UPLOAD_MB, fileSize: file ? megabytes(file.size) : '?' });
-    if (error.code === 'network_error') return t('upload.errors.network', { message: error.message });
+      return t('upload.errors.tooLarge', {
+        maxSize: MAX_UPLOAD_MB,
+        fileSize: file ? megabytes(file.size) : '?',
+      });
+    if (error.code === 'network_error')
+      return t('upload.errors.network', { message: error.message });
   }
   return t('upload.errors.analysisFailed');
+}
+
+/** Waits `ms`, or less if the run is stopped meanwhile. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = window.setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        window.clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
 }
 
 export function useScanRun() {
@@ -85,27 +104,28 @@ export function useScanRun() {
     [holdResult, queryClient, navigate],
   );
 
-  const poll = useCallback(
-    (gen: number, scanId: string, controller: AbortController) => {
-      timer.current = window.setTimeout(async () => {
-        if (gen !== generation.current) return;
-        try {
+  // Polls until the scan ends; returns early once a newer start or a stop bumped the generation.
+  const follow = useCallback(
+    async (gen: number, scanId: string, controller: AbortController) => {
+      try {
+        while (gen === generation.current) {
+          await pause(STATUS_POLL_INTERVAL_MS, controller.signal);
+          if (gen !== generation.current) return;
           const status = await fetchScanStatus(scanId, controller.signal);
           if (gen !== generation.current) return;
           if (status.status === 'completed') {
             const result = await fetchScanResult(scanId, controller.signal);
             if (gen === generation.current) finish(gen, result);
-          } else if (status.status === 'failed') {
-            giveUp(status.error ?? t('upload.errors.analysisFailed'));
-          } else if (status.status === 'cancelled') {
-            giveUp(t('upload.errors.cancelled'));
-          } else {
-            poll(gen, scanId, controller);
+            return;
           }
-        } catch (error) {
-          if (gen === generation.current) giveUp(scanFailureMessage(error, t));
+          if (status.status === 'failed')
+            return giveUp(status.error ?? t('upload.errors.analysisFailed'));
+          if (status.status === 'cancelled') return giveUp(t('upload.errors.cancelled'));
+          // queued or running: keep polling.
         }
-      }, STATUS_POLL_INTERVAL_MS);
+      } catch (error) {
+        if (gen === generation.current) giveUp(scanFailureMessage(error, t));
+      }
     },
     [finish, giveUp, t],
   );
@@ -116,7 +136,13 @@ export function useScanRun() {
       const gen = generation.current;
       const controller = new AbortController();
       inFlight.current = controller;
-      setRun({ phase: 'uploading', scanType, fileName: file.name, startedAt: Date.now(), scanId: null });
+      setRun({
+        phase: 'uploading',
+        scanType,
+        fileName: file.name,
+        startedAt: Date.now(),
+        scanId: null,
+      });
       try {
         const started = await startScan(file, scanType, controller.signal);
         if (gen !== generation.current) return;
@@ -125,12 +151,12 @@ export function useScanRun() {
           return;
         }
         setRun((current) => current && { ...current, phase: 'analysing', scanId: started.scanId });
-        poll(gen, started.scanId, controller);
+        await follow(gen, started.scanId, controller);
       } catch (error) {
         if (gen === generation.current) giveUp(scanFailureMessage(error, t, file));
       }
     },
-    [stopTimers, finish, poll, giveUp, t],
+    [stopTimers, finish, follow, giveUp, t],
   );
 
   const cancel = useCallback(async () => {

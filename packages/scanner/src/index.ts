@@ -2,18 +2,24 @@
 // ScanResult out. A pure library: no HTTP, no database, never executes what it reads.
 //
 // Pipeline: archive → analysis → rules → score → report, under a time budget. Until the
-// archive, analysis and rules layers land, an interim reader and a textual stager check stand
-// in for them behind the same stages.
-import { createHash } from 'node:crypto';
-import { readdir, readFile, stat } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
-import yauzl from 'yauzl';
+// analysis and rules layers land, a textual stager check stands in for them.
 import type { Language, ScannedFile, ScanResult, ScanType, Threat } from '@sentinelle/contracts';
-import { UnusableArchiveError } from './archive/types.js';
+import {
+  readArchive,
+  ScanCancelledError,
+  type ArchiveContents,
+  type ArchiveEntry,
+  type EntryKind,
+} from './archive/index.js';
 import { INTEL_VERSION } from './intel/index.js';
 import { buildScanResult } from './report/index.js';
 
-export { UnusableArchiveError } from './archive/types.js';
+export {
+  UnusableArchiveError,
+  ScanCancelledError,
+  DEFAULT_ARCHIVE_LIMITS,
+  type ArchiveLimits,
+} from './archive/index.js';
 export { loadThreatIntel, INTEL_VERSION, type ThreatIntel } from './intel/index.js';
 export { scoreThreats, type ScoreBreakdown } from './score/index.js';
 export { buildScanResult, renderSarif, renderTextReport, type SarifLog } from './report/index.js';
@@ -36,10 +42,14 @@ export interface ScanOptions {
   onPhase?: (phase: ScanPhase) => void;
 }
 
-export class ScanCancelledError extends Error {
-  constructor() {
-    super('scan cancelled');
-    this.name = 'ScanCancelledError';
+/** The time budget ran out while the archive was still being read: nothing could be judged. */
+export class ScanTimeoutError extends Error {
+  readonly code = 'time_budget';
+  constructor(budgetMs: number) {
+    super(
+      `the scan did not finish reading the archive within its ${Math.round(budgetMs / 1000)} s budget`,
+    );
+    this.name = 'ScanTimeoutError';
   }
 }
 
@@ -75,83 +85,6 @@ class ScanBudget {
   check(): void {
     if (this.cancelled()) throw new ScanCancelledError();
   }
-}
-
-// ---- interim archive layer -------------------------------------------------------------
-
-interface InterimContents {
-  luaFiles: Map<string, string>;
-  fileCount: number;
-  sha256: string;
-  limitsReached: string[];
-}
-
-async function readZipLua(bytes: Uint8Array, budget: ScanBudget): Promise<InterimContents> {
-  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-    yauzl.fromBuffer(
-      Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-      { lazyEntries: true, validateEntrySizes: true },
-      (err, z) =>
-        err || !z
-          ? reject(new UnusableArchiveError('not_zip', err?.message ?? 'not a zip'))
-          : resolve(z),
-    ),
-  );
-  const luaFiles = new Map<string, string>();
-  const limitsReached: string[] = [];
-  let fileCount = 0;
-  await new Promise<void>((resolve, reject) => {
-    zip.on('error', (e: Error) => reject(new UnusableArchiveError('corrupt', e.message)));
-    zip.on('end', () => resolve());
-    zip.on('entry', (entry: yauzl.Entry) => {
-      if (budget.shouldStop()) {
-        zip.close();
-        return resolve();
-      }
-      if (entry.fileName.endsWith('/')) return zip.readEntry();
-      fileCount++;
-      if (!entry.fileName.toLowerCase().endsWith('.lua')) return zip.readEntry();
-      zip.openReadStream(entry, (err, stream) => {
-        if (err || !stream)
-          return reject(new UnusableArchiveError('corrupt', err?.message ?? 'unreadable'));
-        const chunks: Buffer[] = [];
-        stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('error', (e: Error) => reject(new UnusableArchiveError('corrupt', e.message)));
-        stream.on('end', () => {
-          luaFiles.set(entry.fileName, Buffer.concat(chunks).toString('latin1'));
-          zip.readEntry();
-        });
-      });
-    });
-    zip.readEntry();
-  });
-  return { luaFiles, fileCount, sha256: sha256(bytes), limitsReached };
-}
-
-async function readFolderLua(root: string, budget: ScanBudget): Promise<InterimContents> {
-  const luaFiles = new Map<string, string>();
-  const hash = createHash('sha256');
-  let fileCount = 0;
-  const walk = async (dir: string): Promise<void> => {
-    const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) =>
-      a.name.localeCompare(b.name),
-    );
-    for (const entry of entries) {
-      if (budget.shouldStop()) return;
-      const full = join(dir, entry.name);
-      if (entry.isDirectory()) await walk(full);
-      else if (entry.isFile()) {
-        fileCount++;
-        const path = relative(root, full).split(sep).join('/');
-        const bytes = await readFile(full);
-        hash.update(path).update(bytes);
-        if (path.toLowerCase().endsWith('.lua')) luaFiles.set(path, bytes.toString('latin1'));
-      }
-    }
-  };
-  await walk(root);
-  if (fileCount === 0) throw new UnusableArchiveError('empty', 'the folder holds no file');
-  return { luaFiles, fileCount, sha256: hash.digest('hex'), limitsReached: [] };
 }
 
 // ---- interim analysis + rules: a textual look for stagers -------------------------------
@@ -206,17 +139,23 @@ function stagerThreats(path: string, text: string, language: Language): Threat[]
 
 // ---- pipeline -----------------------------------------------------------------------------
 
-function sha256(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
+/** What the files table shows; plain assets and other text are only counted in file_count. */
+const LISTED_KINDS: Partial<Record<EntryKind, ScannedFile['kind']>> = {
+  lua: 'lua',
+  lua_in_asset: 'lua_in_asset',
+  binary_module: 'binary_module',
+  map: 'map',
+};
+
+function isLua(entry: ArchiveEntry): boolean {
+  return (entry.kind === 'lua' || entry.kind === 'lua_in_asset') && entry.bytes !== undefined;
 }
 
-async function readInput(input: Uint8Array | string, budget: ScanBudget): Promise<InterimContents> {
-  if (typeof input !== 'string') return readZipLua(input, budget);
-  const info = await stat(input).catch(() => {
-    throw new UnusableArchiveError('not_zip', `cannot read ${input}`);
-  });
-  if (info.isDirectory()) return readFolderLua(input, budget);
-  return readZipLua(await readFile(input), budget);
+function countLines(bytes: Uint8Array): number {
+  if (bytes.length === 0) return 0;
+  let lines = 1;
+  for (const b of bytes) if (b === 10) lines++;
+  return lines;
 }
 
 export async function scanArchive(
@@ -225,19 +164,18 @@ export async function scanArchive(
 ): Promise<ScanResult> {
   const started = performance.now();
   const language = options.language ?? 'en';
-  const budget = new ScanBudget(
-    options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS,
-    options.isCancelled ?? (() => false),
-  );
+  const budgetMs = options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS;
+  const budget = new ScanBudget(budgetMs, options.isCancelled ?? (() => false));
   budget.check();
 
   options.onPhase?.('reading');
-  let contents: InterimContents;
+  let contents: ArchiveContents;
   try {
-    contents = await readInput(input, budget);
+    contents = await readArchive(input, {}, { isCancelled: budget.shouldStop });
   } catch (err) {
-    if (isCancellation(err)) throw new ScanCancelledError();
-    throw err;
+    if (!isCancellation(err)) throw err;
+    budget.check();
+    throw new ScanTimeoutError(budgetMs);
   }
   budget.check();
 
@@ -245,13 +183,24 @@ export async function scanArchive(
   const threats: Threat[] = [];
   const files: ScannedFile[] = [];
   let lines = 0;
-  for (const [path, text] of contents.luaFiles) {
+  for (const entry of contents.entries) {
     budget.check();
-    const fileLines = text.split('\n').length;
-    files.push({ path, kind: 'lua', realm: null, lines: fileLines, parse: 'skipped' });
-    if (budget.shouldStop()) continue;
+    const kind = LISTED_KINDS[entry.kind];
+    if (!kind) continue;
+    const fileLines = entry.bytes ? countLines(entry.bytes) : 0;
+    files.push({
+      path: entry.path,
+      kind,
+      realm: null,
+      lines: fileLines,
+      parse: 'skipped',
+      ...(entry.sha256 ? { sha256: entry.sha256 } : {}),
+    });
+    if (!isLua(entry) || budget.shouldStop()) continue;
     lines += fileLines;
-    threats.push(...stagerThreats(path, text, language));
+    threats.push(
+      ...stagerThreats(entry.path, Buffer.from(entry.bytes!).toString('latin1'), language),
+    );
   }
   budget.check();
 
@@ -265,6 +214,7 @@ export async function scanArchive(
     scanType: options.scanType ?? 'standard',
     findings: [],
     rules: [],
+    archiveFindings: contents.findings,
     extraThreats: threats,
     files,
     fileCount: contents.fileCount,

@@ -92,19 +92,11 @@ export async function analyseEntry(
 
     const plan = chooseCollector(ctx, path, depth, head);
     if (plan === 'gma') {
-      async function* wholeGma(): AsyncGenerator<Uint8Array> {
-        if (head.length > 0) yield head;
-        if (ended) return;
-        for (;;) {
-          const chunk = await pull();
-          if (!chunk) return;
-          size += chunk.length;
-          yield chunk;
-        }
-      }
       ctx.entries.push({ path, size: 0, kind: 'asset', depth });
       const record = ctx.entries[ctx.entries.length - 1]!;
-      await readNestedGma(ctx, wholeGma(), path, depth + 1);
+      const counted = { size };
+      await readNestedGma(ctx, headThenRest(head, ended ? undefined : pull, counted), path, depth + 1);
+      size = counted.size;
       record.size = size;
     } else {
       let wantMore = head.length === 0 || plan.push(head);
@@ -121,6 +113,22 @@ export async function analyseEntry(
     if (failure !== undefined) ctx.addFinding('corrupt_entry', path, `unreadable after ${size} bytes: ${failure}`);
   } finally {
     await close();
+  }
+}
+
+/** The sniffed head, then the rest of the entry, counting bytes as they go. */
+async function* headThenRest(
+  head: Uint8Array,
+  pull: (() => Promise<Uint8Array | undefined>) | undefined,
+  counted: { size: number },
+): AsyncGenerator<Uint8Array> {
+  if (head.length > 0) yield head;
+  if (!pull) return;
+  for (;;) {
+    const chunk = await pull();
+    if (!chunk) return;
+    counted.size += chunk.length;
+    yield chunk;
   }
 }
 
@@ -157,7 +165,6 @@ function chooseCollector(ctx: ReadingContext, path: string, depth: number, head:
 class KeptTextCollector implements ContentCollector {
   private readonly chunks: Uint8Array[] = [];
   private kept = 0;
-  private readonly hash: Hash = createHash('sha256');
   private readonly cap: number;
   private readonly capIsPerEntry: boolean;
 
@@ -194,15 +201,16 @@ class KeptTextCollector implements ContentCollector {
     if (chunk.length === 0) return;
     this.chunks.push(chunk);
     this.kept += chunk.length;
-    this.hash.update(chunk);
   }
 
   finish(): EntryFields {
-    const bytes = new Uint8Array(Buffer.concat(this.chunks));
+    const bytes = joinChunks(this.chunks, this.kept);
     this.chunks.length = 0;
     this.ctx.keptTextBytes += bytes.length;
     const kind = this.isLuaFile ? 'lua' : looksLikeLua(bytes) ? 'lua_in_asset' : 'text';
-    return { kind, bytes, sha256: this.hash.digest('hex') };
+    // Hashes serve allowlisting and known-bad matching of code; plain text needs none.
+    if (kind === 'text') return { kind, bytes };
+    return { kind, bytes, sha256: createHash('sha256').update(bytes).digest('hex') };
   }
 }
 
@@ -288,7 +296,7 @@ class AssetCollector implements ContentCollector {
   finish(): EntryFields {
     this.endRun(new Uint8Array(0));
     if (this.runs.length > 0) {
-      const bytes = new Uint8Array(Buffer.concat(this.runs));
+      const bytes = joinChunks(this.runs, this.keptLength);
       if (looksLikeLua(bytes)) {
         this.ctx.keptTextBytes += bytes.length;
         return { kind: 'lua_in_asset', bytes, sha256: createHash('sha256').update(bytes).digest('hex') };
@@ -426,6 +434,17 @@ class MapCollector implements ContentCollector {
       this.pakHeld = 0;
     }
   }
+}
+
+/** One fresh array of its own (never a view into a shared pool or a larger chunk). */
+function joinChunks(chunks: Uint8Array[], length: number): Uint8Array {
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
 }
 
 /** Copies the part of [start, end) that falls in [from, to) into parts; returns the bytes taken. */

@@ -1,6 +1,7 @@
 // Reads a ZIP with yauzl, entry by entry, never trusting its headers: sizes are counted on
 // inflated bytes, overlapping entries (a bomb technique) are refused, names are normalised,
 // encrypted and symlink entries are reported and not read.
+import { inflateRawSync } from 'node:zlib';
 import yauzl from 'yauzl';
 import { analyseEntry } from './entryAnalysis.js';
 import { decodeZipName, isDirectoryName, normaliseEntryName } from './entryNames.js';
@@ -10,6 +11,9 @@ import { UnusableArchiveError } from './types.js';
 /** An entry that inflates past this ratio (and past MIN_BOMB_BYTES) is a zip bomb: real assets stay far below. */
 const BOMB_RATIO = 200;
 const MIN_BOMB_BYTES = 32 * 1024 * 1024;
+
+/** Small entries of an in-memory ZIP are inflated in one call: 100 000 streams cost more than the bytes. */
+const SMALL_ENTRY_BYTES = 1024 * 1024;
 
 const S_IFMT = 0o170000;
 const S_IFLNK = 0o120000;
@@ -37,7 +41,8 @@ export async function readZip(ctx: ReadingContext, source: ZipSource, prefix: st
     const budget = ctx.remainingEntries();
     const { entries, error } = await readCentralDirectory(zip, Math.min(declared, budget));
     if (error) throw new UnusableArchiveError('corrupt', `broken central directory: ${error.message}`);
-    await readEntries(ctx, zip, planEntries(ctx, entries, prefix), prefix, depth);
+    const bytes = 'bytes' in source ? source.bytes : undefined;
+    await readEntries(ctx, zip, bytes, planEntries(ctx, entries, prefix), prefix, depth);
     if (declared > budget && !ctx.stopped) {
       ctx.stop('maxEntries', prefix || '(archive)', `more than ${ctx.limits.maxEntries} entries; the rest were not read`);
     }
@@ -140,6 +145,7 @@ function planEntries(ctx: ReadingContext, entries: RawEntry[], prefix: string): 
 async function readEntries(
   ctx: ReadingContext,
   zip: yauzl.ZipFile,
+  bytes: Buffer | undefined,
   plans: EntryPlan[],
   prefix: string,
   depth: number,
@@ -169,6 +175,11 @@ async function readEntries(
       ctx.addFinding('corrupt_entry', path, `unsupported compression method ${entry.compressionMethod}; not read`);
       continue;
     }
+    const small = bytes ? inflateSmallEntry(bytes, entry) : undefined;
+    if (small) {
+      await analyseEntry(ctx, path, depth, guardInflation(ctx, path, [small], entry));
+      continue;
+    }
     let stream: NodeJS.ReadableStream;
     try {
       stream = await openEntryStream(zip, entry);
@@ -177,6 +188,27 @@ async function readEntries(
       continue;
     }
     await analyseEntry(ctx, path, depth, guardInflation(ctx, path, stream as AsyncIterable<Buffer>, entry));
+  }
+}
+
+/**
+ * The whole content of a small entry of an in-memory ZIP, or undefined to take the streaming
+ * path (large, malformed, or inflating past its declared size: the stream reports those).
+ */
+function inflateSmallEntry(bytes: Buffer, entry: RawEntry): Buffer | undefined {
+  if (entry.compressedSize > SMALL_ENTRY_BYTES || entry.uncompressedSize > SMALL_ENTRY_BYTES) return undefined;
+  const at = entry.relativeOffsetOfLocalHeader;
+  if (at + 30 > bytes.length || bytes.readUInt32LE(at) !== 0x04034b50) return undefined;
+  const start = at + 30 + bytes.readUInt16LE(at + 26) + bytes.readUInt16LE(at + 28);
+  const end = start + entry.compressedSize;
+  if (end > bytes.length) return undefined;
+  const raw = bytes.subarray(start, end);
+  if (entry.compressionMethod === 0) return raw;
+  try {
+    // The output cap is checked on the bytes produced: a lying size throws and falls back.
+    return inflateRawSync(raw, { maxOutputLength: Math.max(1, entry.uncompressedSize) });
+  } catch {
+    return undefined;
   }
 }
 
@@ -193,7 +225,7 @@ function openEntryStream(zip: yauzl.ZipFile, entry: RawEntry): Promise<NodeJS.Re
 async function* guardInflation(
   ctx: ReadingContext,
   path: string,
-  stream: AsyncIterable<Buffer>,
+  stream: AsyncIterable<Buffer> | Iterable<Buffer>,
   entry: RawEntry,
 ): AsyncGenerator<Uint8Array> {
   let produced = 0;

@@ -1,0 +1,356 @@
+// `npm run bench -- <folder>`: scans every addon (sub-folder, .zip or .gma) of a folder with a
+// worker_threads pool and reports Lua MB/s, files/s and peak RSS, next to ripgrep searching the
+// same Lua files for the sink names. `npm run bench -- --asset-archive [MiB]` builds a ~1 GiB
+// archive made mostly of assets in a temp dir and reports the time and peak RSS of scanning it.
+// Needs the built scanner (npm run build).
+import { spawnSync } from 'node:child_process';
+import { randomFillSync } from 'node:crypto';
+import { createWriteStream, existsSync } from 'node:fs';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { availableParallelism, tmpdir } from 'node:os';
+import { basename, dirname, extname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const scannerEntry = join(root, 'packages', 'scanner', 'dist', 'index.js');
+const SINKS =
+  'RunString|RunStringEx|CompileString|CompileFile|loadstring|http\\.Fetch|http\\.Post|BroadcastLua|SendLua|SetUserGroup|game\\.ConsoleCommand|RunConsoleCommand';
+const MiB = 1024 * 1024;
+
+// ---- worker: scans the paths it is sent, one at a time -------------------------------------
+if (!isMainThread && workerData?.role === 'scan') {
+  const { scanArchive } = await import(pathToFileURL(scannerEntry).href);
+  parentPort.on('message', async (path) => {
+    const started = performance.now();
+    try {
+      const r = await scanArchive(path, { filename: basename(path) });
+      parentPort.postMessage({
+        path,
+        ms: performance.now() - started,
+        score: r.score,
+        verdict: r.verdict,
+        threats: r.threats.length,
+        files: r.file_count,
+        luaFiles: r.lua_file_count,
+        lines: r.total_lines_scanned,
+        limits: r.limits_reached,
+      });
+    } catch (error) {
+      parentPort.postMessage({
+        path,
+        ms: performance.now() - started,
+        error: `${error?.name}: ${error?.message}`,
+      });
+    }
+  });
+}
+
+// ---- helpers ---------------------------------------------------------------------------------
+
+async function luaBytesOfFolder(dir) {
+  let bytes = 0;
+  let files = 0;
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile() && entry.name.toLowerCase().endsWith('.lua')) {
+      bytes += (await stat(join(entry.parentPath ?? entry.path, entry.name))).size;
+      files++;
+    }
+  }
+  return { bytes, files };
+}
+
+async function luaBytesOfZip(path) {
+  const { default: yauzl } = await import('yauzl');
+  return new Promise((resolve) => {
+    yauzl.open(path, { lazyEntries: true }, (err, zip) => {
+      if (err || !zip) return resolve({ bytes: 0, files: 0 });
+      let bytes = 0;
+      let files = 0;
+      zip.on('entry', (e) => {
+        if (e.fileName.toLowerCase().endsWith('.lua')) {
+          bytes += e.uncompressedSize;
+          files++;
+        }
+        zip.readEntry();
+      });
+      zip.on('end', () => resolve({ bytes, files }));
+      zip.on('error', () => resolve({ bytes, files }));
+      zip.readEntry();
+    });
+  });
+}
+
+function peakRssMiB() {
+  // maxRSS is in KiB and covers the worker threads, which live in this process.
+  return process.resourceUsage().maxRSS / 1024;
+}
+
+function pad(text, width) {
+  const s = String(text);
+  return s.length >= width ? s : s + ' '.repeat(width - s.length);
+}
+
+function scanWithPool(paths, size) {
+  return new Promise((resolve) => {
+    const results = [];
+    const queue = [...paths];
+    let running = 0;
+    const workers = [];
+    const next = (worker) => {
+      const path = queue.shift();
+      if (path === undefined) {
+        worker.terminate();
+        if (--running === 0) resolve(results);
+        return;
+      }
+      worker.postMessage(path);
+    };
+    for (let i = 0; i < Math.min(size, paths.length); i++) {
+      const worker = new Worker(fileURLToPath(import.meta.url), { workerData: { role: 'scan' } });
+      running++;
+      workers.push(worker);
+      worker.on('message', (msg) => {
+        results.push(msg);
+        process.stderr.write(
+          `  ${msg.error ? 'failed ' : 'scanned'} ${basename(msg.path)} in ${(msg.ms / 1000).toFixed(2)} s\n`,
+        );
+        next(worker);
+      });
+      worker.on('error', (error) => {
+        console.error(`worker crashed: ${error.stack ?? error}`);
+        process.exitCode = 1;
+      });
+      next(worker);
+    }
+  });
+}
+
+function timeRipgrep(folders) {
+  if (folders.length === 0) return null;
+  const args = ['-c', '--no-messages', '-g', '*.lua', '-g', '*.LUA', '-e', SINKS, ...folders];
+  const started = performance.now();
+  const r = spawnSync('rg', args, { encoding: 'utf8', maxBuffer: 256 * MiB });
+  const ms = performance.now() - started;
+  if (r.error) return { error: r.error.message };
+  const matchingFiles = r.stdout.split('\n').filter(Boolean).length;
+  return { ms, matchingFiles };
+}
+
+// ---- corpus bench ------------------------------------------------------------------------------
+
+async function benchFolder(folder) {
+  const items = [];
+  for (const entry of (await readdir(folder, { withFileTypes: true })).sort((a, b) =>
+    a.name.localeCompare(b.name),
+  )) {
+    const path = join(folder, entry.name);
+    const ext = extname(entry.name).toLowerCase();
+    if (entry.isDirectory())
+      items.push({ path, kind: 'folder', ...(await luaBytesOfFolder(path)) });
+    else if (ext === '.zip') items.push({ path, kind: 'zip', ...(await luaBytesOfZip(path)) });
+    else if (ext === '.gma') items.push({ path, kind: 'gma', bytes: 0, files: 0 });
+  }
+  if (items.length === 0) {
+    console.error(`no addon folder, .zip or .gma found in ${folder}`);
+    process.exit(2);
+  }
+  const size = availableParallelism();
+  console.log(`Scanning ${items.length} addons from ${folder} with ${size} workers…`);
+  const started = performance.now();
+  const results = await scanWithPool(
+    items.map((i) => i.path),
+    size,
+  );
+  const wallMs = performance.now() - started;
+  const byPath = new Map(results.map((r) => [r.path, r]));
+
+  console.log('');
+  console.log(
+    `${pad('addon', 22)}${pad('lua files', 11)}${pad('lua MB', 9)}${pad('time s', 9)}${pad('score', 7)}${pad('verdict', 12)}threats`,
+  );
+  let luaBytes = 0;
+  let luaFiles = 0;
+  let files = 0;
+  let failures = 0;
+  for (const item of items) {
+    const r = byPath.get(item.path);
+    luaBytes += item.bytes;
+    luaFiles += r?.luaFiles ?? item.files;
+    files += r?.files ?? 0;
+    if (!r || r.error) {
+      failures++;
+      console.log(
+        `${pad(basename(item.path), 22)}${pad(item.files, 11)}${pad((item.bytes / MiB).toFixed(2), 9)}${r ? `FAILED ${r.error}` : 'no result'}`,
+      );
+      continue;
+    }
+    const limits = r.limits.length ? `  (limits: ${r.limits.join(', ')})` : '';
+    console.log(
+      `${pad(basename(item.path), 22)}${pad(r.luaFiles, 11)}${pad((item.bytes / MiB).toFixed(2), 9)}${pad((r.ms / 1000).toFixed(2), 9)}${pad(r.score, 7)}${pad(r.verdict, 12)}${r.threats}${limits}`,
+    );
+  }
+  const seconds = wallMs / 1000;
+  const rg = timeRipgrep(items.filter((i) => i.kind === 'folder').map((i) => i.path));
+  console.log('');
+  console.log(
+    `Sentinelle: ${(luaBytes / MiB).toFixed(1)} MB of Lua in ${luaFiles} Lua files (${files} files) in ${seconds.toFixed(2)} s`,
+  );
+  console.log(
+    `  ${(luaBytes / MiB / seconds).toFixed(2)} MB of Lua/s, ${(luaFiles / seconds).toFixed(1)} Lua files/s, ${(files / seconds).toFixed(1)} files/s`,
+  );
+  console.log(`  peak RSS ${peakRssMiB().toFixed(0)} MiB (whole process, ${size} workers)`);
+  if (failures > 0) console.log(`  ${failures} addon(s) failed to scan`);
+  if (!rg) console.log('ripgrep: no addon folder to compare (rg cannot look inside zips)');
+  else if (rg.error)
+    console.log(
+      `ripgrep: not run (${rg.error}); install it (apt-get install ripgrep) for the comparison`,
+    );
+  else {
+    console.log(
+      `ripgrep (rg -c sinks over the same folders' .lua): ${(rg.ms / 1000).toFixed(3)} s, ${rg.matchingFiles} files with a sink name`,
+    );
+    console.log(`  ratio Sentinelle/rg: ${(wallMs / rg.ms).toFixed(1)}x slower`);
+  }
+  if (failures > 0) process.exitCode = 1;
+}
+
+// ---- ~1 GiB asset archive ------------------------------------------------------------------------
+
+async function writeAssetArchive(path, totalMiB) {
+  const { Zip, ZipPassThrough, ZipDeflate, strToU8 } = await import('fflate');
+  const out = createWriteStream(path);
+  let failed;
+  out.on('error', (e) => (failed = e));
+  const zip = new Zip();
+  let pending = Promise.resolve();
+  // Chunks are queued to the file stream with back-pressure, so memory stays at a few MiB.
+  zip.ondata = (err, chunk, final) => {
+    if (err) failed = err;
+    const copy = Buffer.from(chunk);
+    pending = pending.then(
+      () =>
+        new Promise((resolve) => {
+          if (out.write(copy)) resolve();
+          else out.once('drain', resolve);
+        }),
+    );
+    if (final) pending = pending.then(() => new Promise((resolve) => out.end(resolve)));
+  };
+  const addFile = async (name, data, deflate) => {
+    const file = deflate ? new ZipDeflate(name, { level: 6 }) : new ZipPassThrough(name);
+    zip.add(file);
+    file.push(data, true);
+    await pending;
+  };
+  await addFile('addon.json', strToU8('{"title":"Big asset pack","type":"model"}'), true);
+  for (let i = 0; i < 20; i++) {
+    await addFile(
+      `lua/autorun/client/cl_assets_${i}.lua`,
+      strToU8(
+        `-- asset pack ${i}\nhook.Add("InitPostEntity", "assets${i}", function() util.PrecacheModel("models/pack/m${i}.mdl") end)\n`.repeat(
+          50,
+        ),
+      ),
+      true,
+    );
+  }
+  const chunk = Buffer.alloc(MiB);
+  const entryMiB = 4;
+  const entries = Math.floor(totalMiB / entryMiB);
+  for (let i = 0; i < entries; i++) {
+    // Random bytes do not compress: the archive really is ~totalMiB on disk, like texture packs.
+    const file = new ZipPassThrough(`materials/pack/texture_${String(i).padStart(4, '0')}.vtf`);
+    zip.add(file);
+    for (let part = 0; part < entryMiB; part++) {
+      randomFillSync(chunk);
+      file.push(new Uint8Array(chunk), part === entryMiB - 1);
+      await pending;
+    }
+    if (failed) throw failed;
+  }
+  zip.end();
+  await pending;
+  if (failed) throw failed;
+  return (await stat(path)).size;
+}
+
+/** Scans one path in this process and prints JSON: run in a fresh child so peak RSS is the scan's own. */
+async function scanOne(path) {
+  const { scanArchive } = await import(pathToFileURL(scannerEntry).href);
+  const before = peakRssMiB();
+  const started = performance.now();
+  const r = await scanArchive(path, { filename: basename(path) });
+  console.log(
+    JSON.stringify({
+      seconds: (performance.now() - started) / 1000,
+      peakRssMiB: peakRssMiB(),
+      rssBeforeMiB: before,
+      score: r.score,
+      files: r.file_count,
+      luaFiles: r.lua_file_count,
+      limits: r.limits_reached,
+    }),
+  );
+}
+
+async function benchAssetArchive(totalMiB) {
+  const dir = await mkdtemp(join(tmpdir(), 'sentinelle-bench-'));
+  const path = join(dir, 'asset-pack.zip');
+  try {
+    console.log(`Writing a ${totalMiB} MiB asset archive to ${path}…`);
+    const started = performance.now();
+    const size = await writeAssetArchive(path, totalMiB);
+    console.log(
+      `  written ${(size / MiB).toFixed(0)} MiB in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
+    const child = spawnSync(
+      process.execPath,
+      [fileURLToPath(import.meta.url), '--scan-one', path],
+      { encoding: 'utf8' },
+    );
+    if (child.status !== 0) {
+      console.log(`  scan failed: ${child.stderr.trim() || child.stdout.trim()}`);
+      process.exitCode = 1;
+      return;
+    }
+    const r = JSON.parse(child.stdout.trim().split('\n').pop());
+    console.log(
+      `  scanned in ${r.seconds.toFixed(1)} s (${(size / MiB / r.seconds).toFixed(0)} MiB/s): ${r.files} files, ${r.luaFiles} Lua, score ${r.score}${r.limits.length ? `, limits: ${r.limits.join(', ')}` : ''}`,
+    );
+    console.log(
+      `  peak RSS of the scanning process: ${r.peakRssMiB.toFixed(0)} MiB (${r.rssBeforeMiB.toFixed(0)} MiB before the scan)`,
+    );
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+// ---- command line ----------------------------------------------------------------------------------
+
+if (isMainThread) {
+  const args = process.argv.slice(2);
+  if (!existsSync(scannerEntry)) {
+    console.error(
+      'The scanner is not built: run `npm run build` (or npx tsc -b packages/scanner) first.',
+    );
+    process.exit(2);
+  }
+  if (args[0] === '--scan-one' && args[1]) {
+    await scanOne(args[1]);
+  } else if (args[0] === '--asset-archive') {
+    const mib = Number(args[1] ?? 1000);
+    if (!Number.isFinite(mib) || mib < 8) {
+      console.error('--asset-archive takes a size in MiB (default 1000, at least 8)');
+      process.exit(2);
+    }
+    await benchAssetArchive(mib);
+  } else if (args.length === 1 && !args[0].startsWith('-')) {
+    await benchFolder(args[0]);
+  } else {
+    console.error(
+      'Usage: npm run bench -- <folder of addon folders, .zip or .gma>\n       npm run bench -- --asset-archive [MiB, default 1000]',
+    );
+    process.exit(2);
+  }
+}

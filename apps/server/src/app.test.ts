@@ -21,22 +21,29 @@ describe('configuration', () => {
     expect(config.startingCredits).toBe(10);
     expect(config.maxUploadBytes).toBe(1_073_741_824);
     expect(config.scanWorkers).toBeGreaterThanOrEqual(1);
-    expect(config.steam).toMatchObject({ demo: true, openIdEndpoint: 'http://localhost:8080/demo-steam/openid/login' });
+    expect(config.steam).toMatchObject({
+      demo: true,
+      openIdEndpoint: 'http://localhost:8080/demo-steam/openid/login',
+    });
   });
 
   it('uses the real Steam in production and refuses the demo there', () => {
-    expect(loadConfig({ NODE_ENV: 'production' }).steam).toMatchObject({ demo: false, openIdEndpoint: STEAM_OPENID_ENDPOINT });
-    expect(() => loadConfig({ NODE_ENV: 'production', STEAM_OPENID_ENDPOINT: 'demo' })).toThrow(/refused/);
+    expect(loadConfig({ NODE_ENV: 'production' }).steam).toMatchObject({
+      demo: false,
+      openIdEndpoint: STEAM_OPENID_ENDPOINT,
+    });
+    expect(() => loadConfig({ NODE_ENV: 'production', STEAM_OPENID_ENDPOINT: 'demo' })).toThrow(
+      /refused/,
+    );
   });
 
   it('rejects malformed values instead of guessing', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ SCAN_WORKERS: '0' })).toThrow(/SCAN_WORKERS/);
     expect(() => loadConfig({ SENTINELLE_SUPER_ADMINS: '123' })).toThrow(/SteamID64/);
-    expect(loadConfig({ SENTINELLE_SUPER_ADMINS: '76561198000000011, 76561198000000022' }).superAdmins).toEqual([
-      '76561198000000011',
-      '76561198000000022',
-    ]);
+    expect(
+      loadConfig({ SENTINELLE_SUPER_ADMINS: '76561198000000011, 76561198000000022' }).superAdmins,
+    ).toEqual(['76561198000000011', '76561198000000022']);
   });
 });
 
@@ -72,7 +79,10 @@ describe('built-in demo provider', () => {
       const approve = /href="([^"]*approve[^"]*)"/.exec(html)?.[1]?.replaceAll('&amp;', '&');
       expect(approve).toBeDefined();
       const approved = await fetch(`${base}${approve}`, { redirect: 'manual' });
-      const back = await fetch(String(approved.headers.get('location')), { redirect: 'manual', headers: { cookie } });
+      const back = await fetch(String(approved.headers.get('location')), {
+        redirect: 'manual',
+        headers: { cookie },
+      });
       const location = String(back.headers.get('location'));
       expect(location).toMatch(/^\/auth\/success\?token=/);
 
@@ -83,11 +93,24 @@ describe('built-in demo provider', () => {
         body: JSON.stringify({ token: ticket }),
       });
       const { access_token } = accessTokenResponseSchema.parse(await session.json());
-      const me = meResponseSchema.parse(await (await fetch(`${base}/api/auth/me`, { headers: { authorization: `Bearer ${access_token}` } })).json());
-      expect(me).toMatchObject({ steamid: '76561190000000001', username: 'Demo Member', rank: 'member' });
+      const me = meResponseSchema.parse(
+        await (
+          await fetch(`${base}/api/auth/me`, {
+            headers: { authorization: `Bearer ${access_token}` },
+          })
+        ).json(),
+      );
+      expect(me).toMatchObject({
+        steamid: '76561190000000001',
+        username: 'Demo Member',
+        rank: 'member',
+      });
       expect(me.avatar).toBe(`${base}/demo-steam/avatar/76561190000000001.svg`);
       // Replaying the same provider redirect is refused.
-      const replay = await fetch(String(approved.headers.get('location')), { redirect: 'manual', headers: { cookie } });
+      const replay = await fetch(String(approved.headers.get('location')), {
+        redirect: 'manual',
+        headers: { cookie },
+      });
       expect(replay.headers.get('location')).toBe('/auth/failed');
     } finally {
       await app.close();
@@ -121,7 +144,9 @@ describe('web app and headers', () => {
     const asset = await ctx.app.inject({ method: 'GET', url: '/assets/app-123.js' });
     expect(asset.statusCode).toBe(200);
     expect(asset.headers['cache-control']).toMatch(/immutable/);
-    expect((await ctx.app.inject({ method: 'GET', url: '/assets/missing.js' })).statusCode).toBe(404);
+    expect((await ctx.app.inject({ method: 'GET', url: '/assets/missing.js' })).statusCode).toBe(
+      404,
+    );
     expect((await ctx.app.inject({ method: 'GET', url: '/api/missing' })).statusCode).toBe(404);
     expect((await ctx.app.inject({ method: 'POST', url: '/somewhere' })).statusCode).toBe(404);
   });
@@ -139,7 +164,9 @@ describe('web app and headers', () => {
     const docs = await ctx.app.inject({ method: 'GET', url: '/api/docs/json' });
     expect(docs.statusCode).toBe(200);
     const paths = Object.keys((docs.json() as { paths: Record<string, unknown> }).paths);
-    expect(paths).toEqual(expect.arrayContaining(['/api/scan/', '/api/auth/me', '/api/scan/results/{id}']));
+    expect(paths).toEqual(
+      expect.arrayContaining(['/api/scan/', '/api/auth/me', '/api/scan/results/{id}']),
+    );
   });
 
   it('shows a short message instead of crashing when the web app is not built', async () => {

@@ -4,7 +4,11 @@
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import { DEMO_STEAM_PREFIX } from './config.js';
 import { migrateToLatest, openDatabase } from './db/database.js';
@@ -54,7 +58,11 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
 
   const scanQueue = new ScanQueue(
     db,
-    { size: config.scanWorkers, timeoutMs: config.scanTimeoutMs, workerEntry: config.scanWorkerEntry },
+    {
+      size: config.scanWorkers,
+      timeoutMs: config.scanTimeoutMs,
+      workerEntry: config.scanWorkerEntry,
+    },
     app.log,
   );
   app.decorate('config', config);

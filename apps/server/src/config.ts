@@ -3,7 +3,11 @@
 import { availableParallelism } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { DEFAULT_STARTING_CREDITS, MAX_UPLOAD_BYTES, SESSION_INACTIVITY_SECONDS } from '@sentinelle/contracts';
+import {
+  DEFAULT_STARTING_CREDITS,
+  MAX_UPLOAD_BYTES,
+  SESSION_INACTIVITY_SECONDS,
+} from '@sentinelle/contracts';
 import { REPO_ROOT, WEB_DIST_DIR } from './paths.js';
 import { DEMO_SUPER_ADMIN } from './auth/demoAccounts.js';
 
@@ -88,7 +92,9 @@ export function loadConfig(env: Env = process.env): Config {
   // machine with no internet can still sign in; in production the real Steam is the default.
   const demo = configuredEndpoint === 'demo' || (!configuredEndpoint && nodeEnv !== 'production');
   if (demo && nodeEnv === 'production') {
-    throw new Error('The demo Steam provider is refused when NODE_ENV=production: set STEAM_OPENID_ENDPOINT.');
+    throw new Error(
+      'The demo Steam provider is refused when NODE_ENV=production: set STEAM_OPENID_ENDPOINT.',
+    );
   }
   const steam: SteamConfig = demo
     ? {
@@ -105,9 +111,13 @@ export function loadConfig(env: Env = process.env): Config {
         apiKey: env.STEAM_API_KEY || null,
         demo: false,
       };
-  const listed = (env.SENTINELLE_SUPER_ADMINS ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const listed = (env.SENTINELLE_SUPER_ADMINS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   for (const id of listed) {
-    if (!/^7656119\d{10}$/.test(id)) throw new Error(`SENTINELLE_SUPER_ADMINS: "${id}" is not a SteamID64`);
+    if (!/^7656119\d{10}$/.test(id))
+      throw new Error(`SENTINELLE_SUPER_ADMINS: "${id}" is not a SteamID64`);
   }
   // In the demo, one demo account shows the staff side unless the operator chose admins.
   const superAdmins = listed.length > 0 ? listed : demo ? [DEMO_SUPER_ADMIN] : [];
@@ -125,7 +135,12 @@ export function loadConfig(env: Env = process.env): Config {
     maxUploadBytes: integer(env, 'MAX_UPLOAD_BYTES', MAX_UPLOAD_BYTES, 1),
     scanWorkers: integer(env, 'SCAN_WORKERS', availableParallelism(), 1),
     scanTimeoutMs: integer(env, 'SCAN_TIMEOUT_MS', 60_000, 1),
-    sessionInactivitySeconds: integer(env, 'SESSION_INACTIVITY_SECONDS', SESSION_INACTIVITY_SECONDS, 1),
+    sessionInactivitySeconds: integer(
+      env,
+      'SESSION_INACTIVITY_SECONDS',
+      SESSION_INACTIVITY_SECONDS,
+      1,
+    ),
     cookieSecret: env.COOKIE_SECRET || randomBytes(32).toString('base64url'),
     webDistDir: dirFrom(env, 'WEB_DIST_DIR', WEB_DIST_DIR),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 1),
@@ -139,7 +154,9 @@ export function loadConfig(env: Env = process.env): Config {
 /** Path of the SQLite file a DATABASE_URL names (`file:…`, `sqlite:…` or a plain path). */
 export function sqlitePathOf(databaseUrl: string): string {
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    throw new Error('PostgreSQL (DATABASE_URL=postgres://…) is not supported yet by this build; use a SQLite file.');
+    throw new Error(
+      'PostgreSQL (DATABASE_URL=postgres://…) is not supported yet by this build; use a SQLite file.',
+    );
   }
   const path = databaseUrl.replace(/^(file|sqlite):(\/\/)?/, '');
   if (path === ':memory:') return path;

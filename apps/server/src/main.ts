@@ -19,7 +19,9 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 try {
   await app.listen({ port: config.port, host: config.host });
   if (config.steam.demo) {
-    app.log.warn(`Sign-in uses the built-in DEMO provider (${config.steam.openIdEndpoint}); set STEAM_OPENID_ENDPOINT for Steam.`);
+    app.log.warn(
+      `Sign-in uses the built-in DEMO provider (${config.steam.openIdEndpoint}); set STEAM_OPENID_ENDPOINT for Steam.`,
+    );
   }
   app.log.info(`Sentinelle is ready at ${config.publicUrl}`);
 } catch (error) {

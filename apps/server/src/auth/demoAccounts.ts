@@ -8,4 +8,3 @@ export const DEMO_ACCOUNTS = [
 ] as const;
 /** The demo account that is super administrator when SENTINELLE_SUPER_ADMINS is not set. */
 export const DEMO_SUPER_ADMIN = DEMO_ACCOUNTS[2].steamId;
-

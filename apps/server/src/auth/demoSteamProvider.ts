@@ -8,7 +8,10 @@ import { RETURN_PATH } from './steamOpenId.js';
 import { DEMO_ACCOUNTS } from './demoAccounts.js';
 
 const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
 
 function page(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
@@ -37,15 +40,25 @@ export async function demoSteamProvider(app: FastifyInstance): Promise<void> {
   const avatarUrl = (steamId: string) => `${publicUrl}${DEMO_STEAM_PREFIX}/avatar/${steamId}.svg`;
 
   // check_authentication arrives as a form post.
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, body, done) =>
-    done(null, Object.fromEntries(new URLSearchParams(body as string))),
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 64 * 1024 },
+    (_req, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
   );
 
   app.get('/openid/login', async (request, reply) => {
     const query = request.query as Record<string, string | undefined>;
     const returnTo = query['openid.return_to'];
     if (query['openid.mode'] !== 'checkid_setup' || !isOurCallback(returnTo)) {
-      return reply.status(400).type('text/html; charset=utf-8').send(page('Demo sign-in', '<p>This demo provider only signs in to this Sentinelle server.</p>'));
+      return reply
+        .status(400)
+        .type('text/html; charset=utf-8')
+        .send(
+          page(
+            'Demo sign-in',
+            '<p>This demo provider only signs in to this Sentinelle server.</p>',
+          ),
+        );
     }
     const accounts = DEMO_ACCOUNTS.map((account) => {
       const href = `${DEMO_STEAM_PREFIX}/openid/approve?steamid=${account.steamId}&return_to=${encodeURIComponent(returnTo)}`;
@@ -67,14 +80,22 @@ ${accounts}
   app.get('/openid/approve', async (request, reply) => {
     const query = request.query as Record<string, string | undefined>;
     const account = DEMO_ACCOUNTS.find((a) => a.steamId === query.steamid);
-    if (!account || !isOurCallback(query.return_to)) return reply.status(400).send('unknown account or return address');
-    const assertion = signer.sign({ endpoint: steam.openIdEndpoint, idPrefix: steam.idPrefix, steamId: account.steamId, returnTo: query.return_to });
+    if (!account || !isOurCallback(query.return_to))
+      return reply.status(400).send('unknown account or return address');
+    const assertion = signer.sign({
+      endpoint: steam.openIdEndpoint,
+      idPrefix: steam.idPrefix,
+      steamId: account.steamId,
+      returnTo: query.return_to,
+    });
     return reply.redirect(redirectWithAssertion(query.return_to, assertion), 302);
   });
 
   app.post('/openid/login', { config: { rateLimit: false } }, async (request, reply) => {
     const params = (request.body ?? {}) as Record<string, string>;
-    return reply.type('text/plain; charset=utf-8').send(AssertionSigner.reply(signer.checkAuthentication(params)));
+    return reply
+      .type('text/plain; charset=utf-8')
+      .send(AssertionSigner.reply(signer.checkAuthentication(params)));
   });
 
   // The part of the Steam Web API the server uses for names and avatars.
@@ -95,10 +116,16 @@ ${accounts}
     const file = (request.params as { file: string }).file;
     const account = DEMO_ACCOUNTS.find((a) => `${a.steamId}.svg` === file);
     if (!account) return reply.status(404).send();
-    const initials = account.name.split(' ').map((w) => w[0]).join('').slice(0, 2);
+    const initials = account.name
+      .split(' ')
+      .map((w) => w[0])
+      .join('')
+      .slice(0, 2);
     return reply
       .type('image/svg+xml')
       .header('cache-control', 'public, max-age=86400')
-      .send(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" fill="${account.colour}"/><text x="32" y="41" font-family="sans-serif" font-size="24" fill="#fff" text-anchor="middle">${initials}</text></svg>`);
+      .send(
+        `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" fill="${account.colour}"/><text x="32" y="41" font-family="sans-serif" font-size="24" fill="#fff" text-anchor="middle">${initials}</text></svg>`,
+      );
   });
 }

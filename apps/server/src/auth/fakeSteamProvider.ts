@@ -30,7 +30,9 @@ async function readBody(request: IncomingMessage, limit = 64 * 1024): Promise<st
   return Buffer.concat(chunks).toString('utf8');
 }
 
-export async function startFakeSteamProvider(options: { steamId: string }): Promise<FakeSteamProvider> {
+export async function startFakeSteamProvider(options: {
+  steamId: string;
+}): Promise<FakeSteamProvider> {
   const signer = new AssertionSigner();
   let steamId = options.steamId;
   let checkCount = 0;
@@ -59,7 +61,9 @@ export async function startFakeSteamProvider(options: { steamId: string }): Prom
           checkCount++;
           const params = Object.fromEntries(new URLSearchParams(body));
           const valid = signer.checkAuthentication(params);
-          response.writeHead(200, { 'content-type': 'text/plain' }).end(AssertionSigner.reply(valid));
+          response
+            .writeHead(200, { 'content-type': 'text/plain' })
+            .end(AssertionSigner.reply(valid));
         })
         .catch(() => response.writeHead(400).end());
       return;

@@ -5,7 +5,14 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const OPENID_NS = 'http://specs.openid.net/auth/2.0';
 /** The fields Steam signs, in Steam's order. */
-export const STEAM_SIGNED_FIELDS = ['op_endpoint', 'claimed_id', 'identity', 'return_to', 'response_nonce', 'assoc_handle'];
+export const STEAM_SIGNED_FIELDS = [
+  'op_endpoint',
+  'claimed_id',
+  'identity',
+  'return_to',
+  'response_nonce',
+  'assoc_handle',
+];
 
 export interface AssertionInput {
   endpoint: string;

@@ -55,7 +55,10 @@ function callbackUrl(params: Record<string, string>, extra = ''): string {
   return `${RETURN_PATH}?${query}${extra}`;
 }
 
-async function verify(params: Record<string, string>, options: { cookieState?: string | null; fetchImpl?: typeof fetch } = {}) {
+async function verify(
+  params: Record<string, string>,
+  options: { cookieState?: string | null; fetchImpl?: typeof fetch } = {},
+) {
   return verifySteamAssertion({
     config,
     fields: parseRawQuery(callbackUrl(params)),
@@ -79,7 +82,9 @@ describe('Steam OpenID relying party', () => {
     const url = new URL(loginRedirectUrl(config, 'abc'));
     expect(`${url.origin}${url.pathname}`).toBe(fake.endpoint);
     expect(url.searchParams.get('openid.mode')).toBe('checkid_setup');
-    expect(url.searchParams.get('openid.claimed_id')).toBe('http://specs.openid.net/auth/2.0/identifier_select');
+    expect(url.searchParams.get('openid.claimed_id')).toBe(
+      'http://specs.openid.net/auth/2.0/identifier_select',
+    );
     expect(url.searchParams.get('openid.return_to')).toBe(`${PUBLIC_URL}${RETURN_PATH}?state=abc`);
     expect(url.searchParams.get('openid.realm')).toBe(PUBLIC_URL);
   });
@@ -92,9 +97,12 @@ describe('Steam OpenID relying party', () => {
 
   it('refuses a replayed nonce even when a provider would confirm it again', async () => {
     const params = fake.sign(ALICE, returnTo());
-    const alwaysValid = (async () => new Response('ns:http://specs.openid.net/auth/2.0\nis_valid:true\n')) as typeof fetch;
+    const alwaysValid = (async () =>
+      new Response('ns:http://specs.openid.net/auth/2.0\nis_valid:true\n')) as typeof fetch;
     await expect(verify(params, { fetchImpl: alwaysValid })).resolves.toBe(ALICE);
-    expect(await rejection(verify(params, { fetchImpl: alwaysValid }))).toBe('response_nonce was already used');
+    expect(await rejection(verify(params, { fetchImpl: alwaysValid }))).toBe(
+      'response_nonce was already used',
+    );
   });
 
   it('refuses a wrong or missing state', async () => {
@@ -120,7 +128,8 @@ describe('Steam OpenID relying party', () => {
 
   it('refuses an identity outside the provider prefix or not a SteamID64', async () => {
     const params = fake.sign(ALICE, returnTo());
-    params['openid.claimed_id'] = params['openid.identity'] = `https://evil.example/openid/id/${ALICE}`;
+    params['openid.claimed_id'] = params['openid.identity'] =
+      `https://evil.example/openid/id/${ALICE}`;
     expect(await rejection(verify(params))).toMatch(/not a Steam identity/);
     const short = fake.sign('7656119800000001', returnTo());
     expect(await rejection(verify(short))).toMatch(/SteamID64/);
@@ -142,7 +151,10 @@ describe('Steam OpenID relying party', () => {
 
   it('refuses duplicated parameters', () => {
     const params = fake.sign(ALICE, returnTo());
-    const url = callbackUrl(params, `&openid.claimed_id=${encodeURIComponent(`${fake.idPrefix}${MALLORY}`)}`);
+    const url = callbackUrl(
+      params,
+      `&openid.claimed_id=${encodeURIComponent(`${fake.idPrefix}${MALLORY}`)}`,
+    );
     expect(() => parseRawQuery(url)).toThrow(OpenIdRejected);
     // The same key spelled with percent-encoding is still the same key.
     expect(() => parseRawQuery(`${callbackUrl(params)}&openid%2Emode=id_res`)).toThrow(/duplicate/);
@@ -163,7 +175,9 @@ describe('Steam OpenID relying party', () => {
   it('refuses a wrong mode or namespace, and extra parameters', async () => {
     const params = fake.sign(ALICE, returnTo());
     expect(await rejection(verify({ ...params, 'openid.mode': 'cancel' }))).toMatch(/mode/);
-    expect(await rejection(verify({ ...params, 'openid.ns': 'http://openid.net/signon/1.1' }))).toMatch(/ns/);
+    expect(
+      await rejection(verify({ ...params, 'openid.ns': 'http://openid.net/signon/1.1' })),
+    ).toMatch(/ns/);
     expect(await rejection(verify({ ...params, redirect: '/x' }))).toMatch(/unexpected/);
   });
 
@@ -181,7 +195,12 @@ describe('Steam OpenID relying party', () => {
         const params = fake.sign(ALICE, returnTo());
         params['openid.op_endpoint'] = endpoint;
         const reason = await rejection(
-          verifySteamAssertion({ config: local, fields: parseRawQuery(callbackUrl(params)), cookieState: state, nonces }),
+          verifySteamAssertion({
+            config: local,
+            fields: parseRawQuery(callbackUrl(params)),
+            cookieState: state,
+            nonces,
+          }),
         );
         expect(reason).toMatch(/HTTP (302|500)/);
       }

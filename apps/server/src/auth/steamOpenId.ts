@@ -76,7 +76,8 @@ async function checkAuthentication(
 ): Promise<void> {
   const body = new URLSearchParams();
   for (const [key, value] of fields) {
-    if (key.startsWith('openid.')) body.set(key, key === 'openid.mode' ? 'check_authentication' : value);
+    if (key.startsWith('openid.'))
+      body.set(key, key === 'openid.mode' ? 'check_authentication' : value);
   }
   let response: Response;
   try {
@@ -90,7 +91,8 @@ async function checkAuthentication(
   } catch (error) {
     throw new OpenIdRejected(`check_authentication unreachable: ${(error as Error).message}`);
   }
-  if (response.status !== 200) throw new OpenIdRejected(`check_authentication answered HTTP ${response.status}`);
+  if (response.status !== 200)
+    throw new OpenIdRejected(`check_authentication answered HTTP ${response.status}`);
   const text = (await response.text()).slice(0, 4096);
   const valid = text.split('\n').some((line) => line.trim() === 'is_valid:true');
   if (!valid) throw new OpenIdRejected('check_authentication said the assertion is not valid');
@@ -112,19 +114,23 @@ export async function verifySteamAssertion(input: VerifyInput): Promise<string> 
   const { config, fields } = input;
   const now = input.now ?? new Date();
   for (const key of fields.keys()) {
-    if (key !== 'state' && !key.startsWith('openid.')) throw new OpenIdRejected(`unexpected parameter ${key}`);
+    if (key !== 'state' && !key.startsWith('openid.'))
+      throw new OpenIdRejected(`unexpected parameter ${key}`);
   }
   // Rule 3
   if (fields.get('openid.ns') !== OPENID_NS) throw new OpenIdRejected('wrong openid.ns');
   if (fields.get('openid.mode') !== 'id_res') throw new OpenIdRejected('openid.mode is not id_res');
-  if (fields.get('openid.op_endpoint') !== config.endpoint) throw new OpenIdRejected('foreign op_endpoint');
+  if (fields.get('openid.op_endpoint') !== config.endpoint)
+    throw new OpenIdRejected('foreign op_endpoint');
   // Rule 4
   const claimedId = required(fields, 'openid.claimed_id');
   const identity = required(fields, 'openid.identity');
   if (claimedId !== identity) throw new OpenIdRejected('claimed_id differs from identity');
-  if (!claimedId.startsWith(config.idPrefix)) throw new OpenIdRejected('claimed_id is not a Steam identity');
+  if (!claimedId.startsWith(config.idPrefix))
+    throw new OpenIdRejected('claimed_id is not a Steam identity');
   const steamId = claimedId.slice(config.idPrefix.length);
-  if (!STEAM_ID_PATTERN.test(steamId)) throw new OpenIdRejected('claimed_id does not end in a SteamID64');
+  if (!STEAM_ID_PATTERN.test(steamId))
+    throw new OpenIdRejected('claimed_id does not end in a SteamID64');
   // Rule 5
   const signed = required(fields, 'openid.signed').split(',');
   for (const field of STEAM_SIGNED_FIELDS) {
@@ -144,13 +150,19 @@ export async function verifySteamAssertion(input: VerifyInput): Promise<string> 
     throw new OpenIdRejected('return_to is not our callback');
   }
   const state = returnTo.searchParams.get('state');
-  if (!input.cookieState || !state || state !== input.cookieState || fields.get('state') !== input.cookieState) {
+  if (
+    !input.cookieState ||
+    !state ||
+    state !== input.cookieState ||
+    fields.get('state') !== input.cookieState
+  ) {
     throw new OpenIdRejected('state does not match the cookie');
   }
   // Rule 7 (time window; uniqueness is claimed once the provider has confirmed)
   const nonce = required(fields, 'openid.response_nonce');
   const time = nonceTime(nonce);
-  if (Math.abs(now.getTime() - time.getTime()) > NONCE_WINDOW_MS) throw new OpenIdRejected('response_nonce is stale');
+  if (Math.abs(now.getTime() - time.getTime()) > NONCE_WINDOW_MS)
+    throw new OpenIdRejected('response_nonce is stale');
   // Rule 8
   await checkAuthentication(config.endpoint, fields, input.fetchImpl ?? fetch);
   if (!(await input.nonces.claim(`${config.endpoint} ${nonce}`, time))) {

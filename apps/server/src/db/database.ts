@@ -26,7 +26,9 @@ export async function migrateToLatest(db: Db): Promise<void> {
   const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
-    throw new Error(`database migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${String(error)}`);
+    throw new Error(
+      `database migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${String(error)}`,
+    );
   }
 }
 

@@ -1,7 +1,13 @@
 // Row types of every table, as Kysely sees them. Times are ISO-8601 UTC strings (they sort
 // and compare as text, and map to timestamptz when PostgreSQL arrives).
 import type { Generated } from 'kysely';
-import type { CreditTransactionType, Language, Rank, ScanStatus, ScanType } from '@sentinelle/contracts';
+import type {
+  CreditTransactionType,
+  Language,
+  Rank,
+  ScanStatus,
+  ScanType,
+} from '@sentinelle/contracts';
 
 export interface UsersTable {
   id: Generated<number>;

@@ -20,7 +20,10 @@ export const MESSAGES = {
     en: 'This scan was automatically deleted after 47 hours',
     fr: 'Cette analyse a été supprimée automatiquement après 47 heures',
   },
-  file_required: { en: 'Please select a file to analyze', fr: 'Veuillez sélectionner un fichier à analyser' },
+  file_required: {
+    en: 'Please select a file to analyze',
+    fr: 'Veuillez sélectionner un fichier à analyser',
+  },
   file_not_zip: { en: 'Only ZIP files are accepted', fr: 'Seuls les fichiers ZIP sont acceptés' },
   file_too_large: {
     en: 'File is too large. Maximum allowed size: {maxSize} MB (your file: {fileSize} MB)',
@@ -38,22 +41,37 @@ export const MESSAGES = {
     en: 'The advanced AI analysis is not available yet',
     fr: "L'analyse IA avancée n'est pas encore disponible",
   },
-  analysis_failed: { en: 'An error occurred during analysis', fr: "Une erreur s'est produite lors de l'analyse" },
+  analysis_failed: {
+    en: 'An error occurred during analysis',
+    fr: "Une erreur s'est produite lors de l'analyse",
+  },
   analysis_timed_out: {
     en: 'An error occurred during analysis: it took longer than {seconds} seconds',
     fr: "Une erreur s'est produite lors de l'analyse : elle a duré plus de {seconds} secondes",
   },
   scan_cancelled: { en: 'This analysis was cancelled', fr: 'Cette analyse a été annulée' },
-  scan_not_finished: { en: 'The analysis is not finished yet', fr: "L'analyse n'est pas encore terminée" },
+  scan_not_finished: {
+    en: 'The analysis is not finished yet',
+    fr: "L'analyse n'est pas encore terminée",
+  },
   scan_not_cancellable: {
     en: 'This analysis is already finished and can no longer be cancelled',
-    fr: "Cette analyse est déjà terminée et ne peut plus être annulée",
+    fr: 'Cette analyse est déjà terminée et ne peut plus être annulée',
   },
   invalid_credentials: { en: 'Invalid credentials', fr: 'Identifiants invalides' },
   login_failed: { en: 'Authentication failed', fr: "L'authentification a échoué" },
-  rank_not_assignable: { en: 'This rank cannot be assigned', fr: 'Ce rang ne peut pas être attribué' },
-  own_rank: { en: 'You cannot change your own rank', fr: 'Vous ne pouvez pas modifier votre propre rang' },
-  purchase_unavailable: { en: 'Buying credits is not available', fr: "L'achat de crédits n'est pas disponible" },
+  rank_not_assignable: {
+    en: 'This rank cannot be assigned',
+    fr: 'Ce rang ne peut pas être attribué',
+  },
+  own_rank: {
+    en: 'You cannot change your own rank',
+    fr: 'Vous ne pouvez pas modifier votre propre rang',
+  },
+  purchase_unavailable: {
+    en: 'Buying credits is not available',
+    fr: "L'achat de crédits n'est pas disponible",
+  },
   rate_limited: {
     en: 'Too many requests, please try again in a moment',
     fr: 'Trop de requêtes, veuillez réessayer dans un instant',
@@ -67,7 +85,11 @@ export const MESSAGES = {
 
 export type MessageKey = keyof typeof MESSAGES;
 
-export function localise(key: MessageKey, language: Language, params: Record<string, unknown> = {}): string {
+export function localise(
+  key: MessageKey,
+  language: Language,
+  params: Record<string, unknown> = {},
+): string {
   return MESSAGES[key][language].replace(/\{(\w+)\}/g, (whole, name: string) =>
     name in params ? String(params[name]) : whole,
   );

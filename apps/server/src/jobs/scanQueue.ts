@@ -4,7 +4,13 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { scanResultSchema } from '@sentinelle/contracts';
 import type { Db } from '../db/database.js';
-import { claimNextQueued, completeScan, failScan, requeueInterrupted, type ScanRow } from '../services/scans.js';
+import {
+  claimNextQueued,
+  completeScan,
+  failScan,
+  requeueInterrupted,
+  type ScanRow,
+} from '../services/scans.js';
 import { WorkerPool, type RunningTask, type ScanOutcome } from './workerPool.js';
 
 export interface ScanQueueOptions {
@@ -32,7 +38,8 @@ export class ScanQueue {
   /** Puts interrupted scans back in line and starts working through the queue. */
   async start(): Promise<void> {
     const requeued = await requeueInterrupted(this.db);
-    if (requeued > 0) this.log.info({ requeued }, 'scans interrupted by a restart are queued again');
+    if (requeued > 0)
+      this.log.info({ requeued }, 'scans interrupted by a restart are queued again');
     await this.kick();
   }
 
@@ -81,7 +88,9 @@ export class ScanQueue {
     this.running.set(scan.id, task);
     const done = task.outcome
       .then((outcome) => this.record(scan, outcome))
-      .catch((error: unknown) => this.log.error({ err: error, scanId: scan.id }, 'could not record a scan outcome'))
+      .catch((error: unknown) =>
+        this.log.error({ err: error, scanId: scan.id }, 'could not record a scan outcome'),
+      )
       .finally(() => {
         this.running.delete(scan.id);
         this.finished.delete(done);
@@ -95,16 +104,33 @@ export class ScanQueue {
       case 'result': {
         const parsed = scanResultSchema.safeParse(outcome.result);
         if (!parsed.success) {
-          this.log.error({ scanId: scan.id, issues: parsed.error.issues.slice(0, 5) }, 'scanner returned an invalid result');
-          await failScan(this.db, scan.id, 'analysis_failed', 'the scanner returned an invalid result');
+          this.log.error(
+            { scanId: scan.id, issues: parsed.error.issues.slice(0, 5) },
+            'scanner returned an invalid result',
+          );
+          await failScan(
+            this.db,
+            scan.id,
+            'analysis_failed',
+            'the scanner returned an invalid result',
+          );
           return;
         }
-        await completeScan(this.db, scan.id, { ...parsed.data, scan_id: scan.id, filename: scan.filename });
+        await completeScan(this.db, scan.id, {
+          ...parsed.data,
+          scan_id: scan.id,
+          filename: scan.filename,
+        });
         return;
       }
       case 'error': {
         const unusable = outcome.name === 'UnusableArchiveError';
-        await failScan(this.db, scan.id, unusable ? 'archive_corrupt' : 'analysis_failed', outcome.message);
+        await failScan(
+          this.db,
+          scan.id,
+          unusable ? 'archive_corrupt' : 'analysis_failed',
+          outcome.message,
+        );
         if (!unusable) this.log.warn({ scanId: scan.id, error: outcome }, 'scan failed');
         return;
       }

@@ -16,11 +16,17 @@ port.on('message', (task: ScanTask) => {
     // Cancelling terminates the whole thread, so there is nothing to poll here.
     isCancelled: () => false,
   })
-    .then((result) => port.postMessage({ scanId: task.scanId, ok: true, result } satisfies ScanWorkerReply))
+    .then((result) =>
+      port.postMessage({ scanId: task.scanId, ok: true, result } satisfies ScanWorkerReply),
+    )
     .catch((error: unknown) => {
       const e = error instanceof Error ? error : new Error(String(error));
       const raw = (e as Error & { code?: unknown }).code;
       const code = typeof raw === 'string' ? raw : undefined;
-      port.postMessage({ scanId: task.scanId, ok: false, error: { name: e.name, code, message: e.message } } satisfies ScanWorkerReply);
+      port.postMessage({
+        scanId: task.scanId,
+        ok: false,
+        error: { name: e.name, code, message: e.message },
+      } satisfies ScanWorkerReply);
     });
 });

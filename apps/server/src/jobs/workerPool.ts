@@ -19,7 +19,9 @@ export interface RunningTask {
 /** Built JS beside this module in production; the tsx-registering .mjs when running from source. */
 export function defaultWorkerEntry(): URL {
   const here = import.meta.url;
-  return here.endsWith('.ts') ? new URL('./scanWorker.dev.mjs', here) : new URL('./scanWorker.js', here);
+  return here.endsWith('.ts')
+    ? new URL('./scanWorker.dev.mjs', here)
+    : new URL('./scanWorker.js', here);
 }
 
 export class WorkerPool {
@@ -66,10 +68,14 @@ export class WorkerPool {
     };
     const onMessage = (reply: ScanWorkerReply) => {
       if (reply.scanId !== task.scanId) return;
-      finish(reply.ok ? { kind: 'result', result: reply.result } : { kind: 'error', ...reply.error }, true);
+      finish(
+        reply.ok ? { kind: 'result', result: reply.result } : { kind: 'error', ...reply.error },
+        true,
+      );
     };
     const onError = (error: Error) => finish({ kind: 'crashed', message: error.message }, false);
-    const onExit = (code: number) => finish({ kind: 'crashed', message: `worker exited with code ${code}` }, false);
+    const onExit = (code: number) =>
+      finish({ kind: 'crashed', message: `worker exited with code ${code}` }, false);
     const timer = setTimeout(() => finish({ kind: 'timeout' }, false), timeoutMs);
 
     worker.on('message', onMessage);

@@ -9,7 +9,11 @@ import { shared } from './shared.js';
 export const apiDocs = shared(async function apiDocs(app: FastifyInstance) {
   await app.register(swagger, {
     openapi: {
-      info: { title: 'Sentinelle API', description: 'Scans Garry’s Mod addon archives for backdoors.', version: '0.1.0' },
+      info: {
+        title: 'Sentinelle API',
+        description: 'Scans Garry’s Mod addon archives for backdoors.',
+        version: '0.1.0',
+      },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
     },
     transform: jsonSchemaTransform,

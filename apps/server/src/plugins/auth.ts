@@ -21,14 +21,19 @@ export function bearerToken(request: FastifyRequest): string | null {
 }
 
 /** `notSignedIn` lets the scan calls say "You must be logged in to perform an analysis". */
-export function requireMember(app: FastifyInstance, notSignedIn: MessageKey = 'not_authenticated'): preHandlerAsyncHookHandler {
+export function requireMember(
+  app: FastifyInstance,
+  notSignedIn: MessageKey = 'not_authenticated',
+): preHandlerAsyncHookHandler {
   return async function requireMemberHook(request) {
     const token = bearerToken(request);
     if (!token) throw new ApiProblem('not_authenticated', 401, { messageKey: notSignedIn });
     const inactivity = app.config.sessionInactivitySeconds;
     const session = await touchSession(app.db, token, inactivity);
     if (session.kind === 'expired') {
-      throw new ApiProblem('session_expired', 401, { details: { minutes: Math.round(inactivity / 60) } });
+      throw new ApiProblem('session_expired', 401, {
+        details: { minutes: Math.round(inactivity / 60) },
+      });
     }
     const member = session.kind === 'ok' ? await memberById(app.db, session.userId) : undefined;
     if (!member) throw new ApiProblem('not_authenticated', 401, { messageKey: notSignedIn });

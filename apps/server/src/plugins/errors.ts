@@ -11,13 +11,24 @@ import { shared } from './shared.js';
 export function problemBody(request: FastifyRequest, problem: ApiProblem): ApiError {
   const message = localise(problem.messageKey, requestLanguage(request), problem.details);
   return {
-    error: { code: problem.code, message, ...(problem.details ? { details: problem.details } : {}) },
+    error: {
+      code: problem.code,
+      message,
+      ...(problem.details ? { details: problem.details } : {}),
+    },
     detail: message,
   };
 }
 
-export function sendProblem(request: FastifyRequest, reply: FastifyReply, problem: ApiProblem): FastifyReply {
-  return reply.status(problem.statusCode).type('application/json; charset=utf-8').send(problemBody(request, problem));
+export function sendProblem(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  problem: ApiProblem,
+): FastifyReply {
+  return reply
+    .status(problem.statusCode)
+    .type('application/json; charset=utf-8')
+    .send(problemBody(request, problem));
 }
 
 function problemOf(error: FastifyError | Error): ApiProblem {

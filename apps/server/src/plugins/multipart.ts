@@ -7,6 +7,12 @@ import { shared } from './shared.js';
 export const uploads = shared(async function uploads(app: FastifyInstance) {
   await app.register(multipart, {
     throwFileSizeLimit: false,
-    limits: { fileSize: app.config.maxUploadBytes + 1, files: 1, fields: 10, parts: 12, fieldSize: 1024 },
+    limits: {
+      fileSize: app.config.maxUploadBytes + 1,
+      files: 1,
+      fields: 10,
+      parts: 12,
+      fieldSize: 1024,
+    },
   });
 });

@@ -23,14 +23,21 @@ export const webApp = shared(async function webApp(app: FastifyInstance) {
       index: ['index.html'],
       setHeaders(res, path) {
         // Vite fingerprints everything under assets/; the HTML must always be revalidated.
-        res.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+        res.header(
+          'cache-control',
+          path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
       },
     });
   }
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
-    const pageRequest = (request.method === 'GET' || request.method === 'HEAD') && !path.startsWith('/api/') && path !== '/api' && !path.startsWith('/assets/');
+    const pageRequest =
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      !path.startsWith('/api/') &&
+      path !== '/api' &&
+      !path.startsWith('/assets/');
     if (!pageRequest) return sendProblem(request, reply, new ApiProblem('not_found', 404));
     if (!built) return reply.status(200).type('text/html; charset=utf-8').send(NOT_BUILT_PAGE);
     return reply.header('cache-control', 'no-cache').sendFile('index.html');

@@ -43,7 +43,10 @@ export async function record(db: Kysely<Database>, entry: LedgerEntry): Promise<
  * Gives back what a scan cost, once: the unique index on refunds makes a second attempt
  * (say a cancel racing a failing worker) a no-op.
  */
-export async function refundScan(db: Kysely<Database>, scan: { id: string; user_id: number | null; cost: number; filename: string }): Promise<void> {
+export async function refundScan(
+  db: Kysely<Database>,
+  scan: { id: string; user_id: number | null; cost: number; filename: string },
+): Promise<void> {
   if (scan.user_id === null || scan.cost <= 0) return;
   await db
     .insertInto('credit_transactions')
@@ -60,7 +63,11 @@ export async function refundScan(db: Kysely<Database>, scan: { id: string; user_
     .execute();
 }
 
-export async function historyOf(db: Kysely<Database>, userId: number, limit = 100): Promise<CreditTransaction[]> {
+export async function historyOf(
+  db: Kysely<Database>,
+  userId: number,
+  limit = 100,
+): Promise<CreditTransaction[]> {
   const rows = await db
     .selectFrom('credit_transactions')
     .select(['type', 'amount', 'message', 'created_at'])
@@ -69,5 +76,10 @@ export async function historyOf(db: Kysely<Database>, userId: number, limit = 10
     .orderBy('id', 'desc')
     .limit(limit)
     .execute();
-  return rows.map((r) => ({ type: r.type, amount: r.amount, message: r.message, date: r.created_at }));
+  return rows.map((r) => ({
+    type: r.type,
+    amount: r.amount,
+    message: r.message,
+    date: r.created_at,
+  }));
 }

@@ -16,14 +16,26 @@ export interface SignInPolicy {
 }
 
 /** Finds or creates the member of a verified SteamID64 and stamps the sign-in. */
-export async function signInSteamMember(db: Db, steamId: string, policy: SignInPolicy): Promise<UserRow> {
+export async function signInSteamMember(
+  db: Db,
+  steamId: string,
+  policy: SignInPolicy,
+): Promise<UserRow> {
   const now = nowIso();
   return db.transaction().execute(async (trx) => {
-    const existing = await trx.selectFrom('users').selectAll().where('steam_id', '=', steamId).executeTakeFirst();
+    const existing = await trx
+      .selectFrom('users')
+      .selectAll()
+      .where('steam_id', '=', steamId)
+      .executeTakeFirst();
     const superAdmin = policy.superAdmins.includes(steamId);
     if (existing) {
       const rank = superAdmin ? 'super_admin' : existing.rank;
-      await trx.updateTable('users').set({ last_login: now, rank }).where('id', '=', existing.id).execute();
+      await trx
+        .updateTable('users')
+        .set({ last_login: now, rank })
+        .where('id', '=', existing.id)
+        .execute();
       return { ...existing, last_login: now, rank };
     }
     const name = `Player ${steamId.slice(-5)}`;
@@ -45,7 +57,12 @@ export async function signInSteamMember(db: Db, steamId: string, policy: SignInP
       .returningAll()
       .executeTakeFirstOrThrow();
     if (policy.startingCredits > 0) {
-      await record(trx, { userId: created.id, type: 'reset', amount: policy.startingCredits, message: 'Starting credits' });
+      await record(trx, {
+        userId: created.id,
+        type: 'reset',
+        amount: policy.startingCredits,
+        message: 'Starting credits',
+      });
     }
     return created;
   });

@@ -1,6 +1,12 @@
 // Business rules of a scan's life: accepting it (credits taken in the same transaction that
 // records it), reading it as its owner, cancelling, and recording how the worker ended.
-import { SCAN_RETENTION_SECONDS, XP_PER_SCAN, type Language, type ScanResult, type ScanType } from '@sentinelle/contracts';
+import {
+  SCAN_RETENTION_SECONDS,
+  XP_PER_SCAN,
+  type Language,
+  type ScanResult,
+  type ScanType,
+} from '@sentinelle/contracts';
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import { nowIso } from '../db/database.js';
@@ -34,7 +40,9 @@ export async function acceptScan(db: Db, upload: AcceptedUpload, now = Date.now(
   await db.transaction().execute(async (trx) => {
     const balance = await balanceOf(trx, upload.userId);
     if (balance < upload.cost) {
-      throw new ApiProblem('insufficient_credits', 402, { details: { balance, required: upload.cost } });
+      throw new ApiProblem('insufficient_credits', 402, {
+        details: { balance, required: upload.cost },
+      });
     }
     await trx
       .insertInto('scans')
@@ -72,7 +80,8 @@ export async function acceptScan(db: Db, upload: AcceptedUpload, now = Date.now(
 /** The scan as its owner may see it; someone else's scan is reported as not found. */
 export async function scanOfOwner(db: Db, scanId: string, userId: number): Promise<ScanRow> {
   const scan = await db.selectFrom('scans').selectAll().where('id', '=', scanId).executeTakeFirst();
-  if (!scan || scan.user_id !== userId) throw new ApiProblem('not_found', 404, { messageKey: 'scan_not_found' });
+  if (!scan || scan.user_id !== userId)
+    throw new ApiProblem('not_found', 404, { messageKey: 'scan_not_found' });
   return scan;
 }
 
@@ -112,7 +121,12 @@ export async function claimNextQueued(db: Db, now = Date.now()): Promise<ScanRow
 }
 
 /** Stores a finished result and gives the member their XP; ignored if the scan was cancelled meanwhile. */
-export async function completeScan(db: Db, scanId: string, result: ScanResult, now = Date.now()): Promise<boolean> {
+export async function completeScan(
+  db: Db,
+  scanId: string,
+  result: ScanResult,
+  now = Date.now(),
+): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const scan = await trx
       .updateTable('scans')
@@ -140,11 +154,22 @@ export async function completeScan(db: Db, scanId: string, result: ScanResult, n
 }
 
 /** Records a failure (unreadable archive, timeout, crash) and refunds; ignored if already ended. */
-export async function failScan(db: Db, scanId: string, errorCode: string, errorMessage: string, now = Date.now()): Promise<boolean> {
+export async function failScan(
+  db: Db,
+  scanId: string,
+  errorCode: string,
+  errorMessage: string,
+  now = Date.now(),
+): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const scan = await trx
       .updateTable('scans')
-      .set({ status: 'failed', error_code: errorCode, error_message: errorMessage.slice(0, 500), completed_at: nowIso(now) })
+      .set({
+        status: 'failed',
+        error_code: errorCode,
+        error_message: errorMessage.slice(0, 500),
+        completed_at: nowIso(now),
+      })
       .where('id', '=', scanId)
       .where('status', 'in', ['queued', 'running'])
       .returningAll()

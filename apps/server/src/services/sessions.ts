@@ -30,7 +30,12 @@ export async function issueLoginTicket(db: Db, userId: number, now = Date.now())
 }
 
 /** Spends a ticket (once) and opens a session; null when the ticket is unknown, used or expired. */
-export async function exchangeTicket(db: Db, ticket: string, inactivitySeconds: number, now = Date.now()): Promise<string | null> {
+export async function exchangeTicket(
+  db: Db,
+  ticket: string,
+  inactivitySeconds: number,
+  now = Date.now(),
+): Promise<string | null> {
   return db.transaction().execute(async (trx) => {
     const spent = await trx
       .updateTable('login_tickets')
@@ -57,10 +62,16 @@ export async function exchangeTicket(db: Db, ticket: string, inactivitySeconds: 
   });
 }
 
-export type SessionCheck = { kind: 'ok'; userId: number } | { kind: 'expired' } | { kind: 'unknown' };
+export type SessionCheck =
+  { kind: 'ok'; userId: number } | { kind: 'expired' } | { kind: 'unknown' };
 
 /** Looks a bearer token up and, when alive, counts this call as activity. */
-export async function touchSession(db: Db, token: string, inactivitySeconds: number, now = Date.now()): Promise<SessionCheck> {
+export async function touchSession(
+  db: Db,
+  token: string,
+  inactivitySeconds: number,
+  now = Date.now(),
+): Promise<SessionCheck> {
   const session = await db
     .selectFrom('sessions')
     .select(['id', 'user_id', 'expires_at', 'revoked_at'])
@@ -86,8 +97,16 @@ export async function revokeSession(db: Db, token: string, now = Date.now()): Pr
 }
 
 /** The database side of rule 7: a nonce is claimed once, ever (old ones are pruned). */
-export async function claimOpenIdNonce(db: Db, key: string, time: Date, now = Date.now()): Promise<boolean> {
-  await db.deleteFrom('openid_nonces').where('nonce_time', '<', nowIso(now - 15 * 60 * 1000)).execute();
+export async function claimOpenIdNonce(
+  db: Db,
+  key: string,
+  time: Date,
+  now = Date.now(),
+): Promise<boolean> {
+  await db
+    .deleteFrom('openid_nonces')
+    .where('nonce_time', '<', nowIso(now - 15 * 60 * 1000))
+    .execute();
   const inserted = await db
     .insertInto('openid_nonces')
     .values({ nonce_key: key, nonce_time: time.toISOString(), created_at: nowIso(now) })

@@ -24,7 +24,10 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-export async function startTestApp(overrides: Partial<Config> = {}, reuse?: { dataDir: string; fake: FakeSteamProvider }): Promise<TestContext> {
+export async function startTestApp(
+  overrides: Partial<Config> = {},
+  reuse?: { dataDir: string; fake: FakeSteamProvider },
+): Promise<TestContext> {
   const fake = reuse?.fake ?? (await startFakeSteamProvider({ steamId: MEMBER_A }));
   const dataDir = reuse?.dataDir ?? mkdtempSync(join(tmpdir(), 'sentinelle-server-'));
   const base = loadConfig({
@@ -80,7 +83,11 @@ export async function signIn(ctx: TestContext, steamId: string): Promise<string>
   const location = await steamSignInRedirect(ctx, steamId);
   const ticket = new URL(location, 'http://x').searchParams.get('token');
   if (!ticket) throw new Error(`sign-in failed: ${location}`);
-  const session = await ctx.app.inject({ method: 'POST', url: '/api/auth/session', payload: { token: ticket } });
+  const session = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/auth/session',
+    payload: { token: ticket },
+  });
   return (session.json() as { access_token: string }).access_token;
 }
 
@@ -101,7 +108,10 @@ export function multipart(parts: Part[]): { payload: Buffer; headers: Record<str
     chunks.push(Buffer.from('\r\n'));
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+  return {
+    payload: Buffer.concat(chunks),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
 }
 
 /** Zips a sample folder the way a member would upload it. */
@@ -118,7 +128,10 @@ export function zipFolder(folder: string): Uint8Array {
   return zipSync(files);
 }
 
-export async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+export async function waitFor<T>(
+  probe: () => Promise<T | undefined>,
+  timeoutMs = 20_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

@@ -63,7 +63,10 @@ class ArchiveInspector extends Transform {
 /** Drops directory parts and control characters a browser or a script might send. */
 export function cleanFilename(raw: string): string {
   const base = raw.split(/[\\/]/).pop() ?? '';
-  return base.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 255);
+  const printable = [...base]
+    .filter((ch) => ch.charCodeAt(0) > 0x1f && ch.charCodeAt(0) !== 0x7f)
+    .join('');
+  return printable.trim().slice(0, 255);
 }
 
 export async function receiveArchive(
@@ -82,7 +85,10 @@ export async function receiveArchive(
       if (part.type === 'field') {
         if (part.fieldname === 'deep_scan') {
           const parsed = deepScanFieldSchema.safeParse(String(part.value).trim().toLowerCase());
-          if (!parsed.success) problem ??= new ApiProblem('validation_failed', 400, { details: { field: 'deep_scan' } });
+          if (!parsed.success)
+            problem ??= new ApiProblem('validation_failed', 400, {
+              details: { field: 'deep_scan' },
+            });
           else deepScan = parsed.data;
         } else if (part.fieldname === 'language') {
           const parsed = languageSchema.safeParse(part.value);
@@ -116,13 +122,17 @@ export async function receiveArchive(
   } catch (error) {
     await rm(partPath, { force: true });
     const code = (error as { code?: string }).code;
-    if (code === 'FST_REQ_FILE_TOO_LARGE') throw fileTooLarge(options.maxUploadBytes, options.maxUploadBytes + 1);
+    if (code === 'FST_REQ_FILE_TOO_LARGE')
+      throw fileTooLarge(options.maxUploadBytes, options.maxUploadBytes + 1);
     if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') {
       throw new ApiProblem('validation_failed', 400, { details: { reason: 'too many parts' } });
     }
     // A disk problem (ENOSPC…) is ours; anything else is a malformed body from the client.
-    if (error instanceof ApiProblem || (typeof code === 'string' && /^E[A-Z]+$/.test(code))) throw error;
-    throw new ApiProblem('validation_failed', 400, { details: { reason: 'malformed multipart body' } });
+    if (error instanceof ApiProblem || (typeof code === 'string' && /^E[A-Z]+$/.test(code)))
+      throw error;
+    throw new ApiProblem('validation_failed', 400, {
+      details: { reason: 'malformed multipart body' },
+    });
   }
 
   if (problem || !file || deepScan) await rm(partPath, { force: true });

@@ -24,7 +24,9 @@ export const initial: Migration = {
       .createTable('sessions')
       .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
       .addColumn('token_hash', 'text', (c) => c.notNull().unique())
-      .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('user_id', 'integer', (c) =>
+        c.notNull().references('users.id').onDelete('cascade'),
+      )
       .addColumn('created_at', 'text', (c) => c.notNull())
       .addColumn('last_activity', 'text', (c) => c.notNull())
       .addColumn('expires_at', 'text', (c) => c.notNull())
@@ -35,7 +37,9 @@ export const initial: Migration = {
     await db.schema
       .createTable('login_tickets')
       .addColumn('ticket_hash', 'text', (c) => c.primaryKey())
-      .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('user_id', 'integer', (c) =>
+        c.notNull().references('users.id').onDelete('cascade'),
+      )
       .addColumn('created_at', 'text', (c) => c.notNull())
       .addColumn('expires_at', 'text', (c) => c.notNull())
       .addColumn('used_at', 'text')
@@ -69,13 +73,23 @@ export const initial: Migration = {
       .addColumn('completed_at', 'text')
       .addColumn('expires_at', 'text', (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('scans_status_created').on('scans').columns(['status', 'created_at']).execute();
-    await db.schema.createIndex('scans_user_created').on('scans').columns(['user_id', 'created_at']).execute();
+    await db.schema
+      .createIndex('scans_status_created')
+      .on('scans')
+      .columns(['status', 'created_at'])
+      .execute();
+    await db.schema
+      .createIndex('scans_user_created')
+      .on('scans')
+      .columns(['user_id', 'created_at'])
+      .execute();
 
     await db.schema
       .createTable('credit_transactions')
       .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
-      .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('user_id', 'integer', (c) =>
+        c.notNull().references('users.id').onDelete('cascade'),
+      )
       .addColumn('type', 'text', (c) => c.notNull())
       .addColumn('amount', 'integer', (c) => c.notNull())
       .addColumn('message', 'text', (c) => c.notNull())
@@ -83,12 +97,25 @@ export const initial: Migration = {
       .addColumn('actor_user_id', 'integer')
       .addColumn('created_at', 'text', (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('credit_transactions_user').on('credit_transactions').columns(['user_id', 'created_at']).execute();
+    await db.schema
+      .createIndex('credit_transactions_user')
+      .on('credit_transactions')
+      .columns(['user_id', 'created_at'])
+      .execute();
     // At most one refund per scan, whatever races between a cancel and a failing worker.
-    await sql`CREATE UNIQUE INDEX credit_transactions_one_refund ON credit_transactions (scan_id) WHERE type = 'refund'`.execute(db);
+    await sql`CREATE UNIQUE INDEX credit_transactions_one_refund ON credit_transactions (scan_id) WHERE type = 'refund'`.execute(
+      db,
+    );
   },
   async down(db: Kysely<unknown>) {
-    for (const table of ['credit_transactions', 'scans', 'openid_nonces', 'login_tickets', 'sessions', 'users']) {
+    for (const table of [
+      'credit_transactions',
+      'scans',
+      'openid_nonces',
+      'login_tickets',
+      'sessions',
+      'users',
+    ]) {
       await db.schema.dropTable(table).execute();
     }
   },

@@ -10,10 +10,21 @@ const VERSION = '0.1.0';
 const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/health',
-    { config: { rateLimit: false }, schema: { tags: ['health'], response: { 200: healthResponseSchema, 500: errorResponses[500] } } },
+    {
+      config: { rateLimit: false },
+      schema: {
+        tags: ['health'],
+        response: { 200: healthResponseSchema, 500: errorResponses[500] },
+      },
+    },
     async () => {
       await sql`select 1`.execute(app.db);
-      return { status: 'ok' as const, version: VERSION, database: 'ok' as const, queue: await queueCounts(app.db) };
+      return {
+        status: 'ok' as const,
+        version: VERSION,
+        database: 'ok' as const,
+        queue: await queueCounts(app.db),
+      };
     },
   );
 };

@@ -9,7 +9,14 @@ import {
   meResponseSchema,
 } from '@sentinelle/contracts';
 import { hashToken } from '../../../services/sessions.js';
-import { MEMBER_A, MEMBER_B, signIn, startTestApp, steamSignInRedirect, type TestContext } from '../../../testing/testApp.js';
+import {
+  MEMBER_A,
+  MEMBER_B,
+  signIn,
+  startTestApp,
+  steamSignInRedirect,
+  type TestContext,
+} from '../../../testing/testApp.js';
 
 let ctx: TestContext;
 
@@ -20,9 +27,14 @@ afterAll(async () => {
   await ctx.close();
 });
 
-const ticketOf = (location: string) => new URL(location, 'http://x').searchParams.get('token') ?? '';
+const ticketOf = (location: string) =>
+  new URL(location, 'http://x').searchParams.get('token') ?? '';
 const me = (token: string, language = 'en') =>
-  ctx.app.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${token}`, 'accept-language': language } });
+  ctx.app.inject({
+    method: 'GET',
+    url: '/api/auth/me',
+    headers: { authorization: `Bearer ${token}`, 'accept-language': language },
+  });
 
 describe('/api/auth', () => {
   it('gives the login URL, which redirects to the configured provider with a signed state cookie', async () => {
@@ -42,14 +54,25 @@ describe('/api/auth', () => {
   it('signs a new member in: ticket → session → me, with the starting credits in the ledger', async () => {
     const location = await steamSignInRedirect(ctx, MEMBER_A);
     expect(location).toMatch(/^\/auth\/success\?token=/);
-    const session = await ctx.app.inject({ method: 'POST', url: '/api/auth/session', payload: { token: ticketOf(location) } });
+    const session = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/session',
+      payload: { token: ticketOf(location) },
+    });
     expect(session.statusCode).toBe(200);
     const { access_token } = accessTokenResponseSchema.parse(session.json());
 
     const response = await me(access_token);
     expect(response.statusCode).toBe(200);
     const user = meResponseSchema.parse(response.json());
-    expect(user).toMatchObject({ steamid: MEMBER_A, credits: 10, rank: 'member', is_admin: false, xp: 0, level: 1 });
+    expect(user).toMatchObject({
+      steamid: MEMBER_A,
+      credits: 10,
+      rank: 'member',
+      is_admin: false,
+      xp: 0,
+      level: 1,
+    });
 
     const ledger = await ctx.app.db.selectFrom('credit_transactions').selectAll().execute();
     expect(ledger.filter((row) => row.amount === 10)).toHaveLength(1);
@@ -61,18 +84,33 @@ describe('/api/auth', () => {
 
   it('makes a configured SteamID super_admin and gives a returning member no second starting credits', async () => {
     const token = await signIn(ctx, MEMBER_B);
-    expect(meResponseSchema.parse((await me(token)).json())).toMatchObject({ rank: 'super_admin', is_admin: true });
+    expect(meResponseSchema.parse((await me(token)).json())).toMatchObject({
+      rank: 'super_admin',
+      is_admin: true,
+    });
     await signIn(ctx, MEMBER_B);
-    const members = await ctx.app.db.selectFrom('users').selectAll().where('steam_id', '=', MEMBER_B).execute();
+    const members = await ctx.app.db
+      .selectFrom('users')
+      .selectAll()
+      .where('steam_id', '=', MEMBER_B)
+      .execute();
     expect(members).toHaveLength(1);
     expect(meResponseSchema.parse((await me(token)).json()).credits).toBe(10);
   });
 
   it('lets a ticket be used only once', async () => {
     const ticket = ticketOf(await steamSignInRedirect(ctx, MEMBER_A));
-    const first = await ctx.app.inject({ method: 'POST', url: '/api/auth/session', payload: { token: ticket } });
+    const first = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/session',
+      payload: { token: ticket },
+    });
     expect(first.statusCode).toBe(200);
-    const second = await ctx.app.inject({ method: 'POST', url: '/api/auth/session', payload: { token: ticket } });
+    const second = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/session',
+      payload: { token: ticket },
+    });
     expect(second.statusCode).toBe(401);
     expect(apiErrorSchema.parse(second.json()).error.code).toBe('login_failed');
   });
@@ -85,15 +123,23 @@ describe('/api/auth', () => {
       .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
       .where('ticket_hash', '=', hashToken(ticket))
       .execute();
-    const response = await ctx.app.inject({ method: 'POST', url: '/api/auth/session', payload: { token: ticket } });
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/session',
+      payload: { token: ticket },
+    });
     expect(response.statusCode).toBe(401);
     expect(apiErrorSchema.parse(response.json()).error.code).toBe('login_failed');
   });
 
   it('sends a failed or forged return to /auth/failed and creates no ticket', async () => {
-    const tickets = async () => (await ctx.app.db.selectFrom('login_tickets').select('ticket_hash').execute()).length;
+    const tickets = async () =>
+      (await ctx.app.db.selectFrom('login_tickets').select('ticket_hash').execute()).length;
     const before = await tickets();
-    const forged = await ctx.app.inject({ method: 'GET', url: '/api/auth/steam/return?state=x&openid.mode=id_res' });
+    const forged = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/auth/steam/return?state=x&openid.mode=id_res',
+    });
     expect(forged.statusCode).toBe(302);
     expect(forged.headers.location).toBe('/auth/failed');
     // A genuine assertion brought back without the state cookie (another browser) fails too.
@@ -106,13 +152,29 @@ describe('/api/auth', () => {
   });
 
   it('answers 401 to me without a token, with a bad body to session a 400, both in the error shape', async () => {
-    const anonymous = await ctx.app.inject({ method: 'GET', url: '/api/auth/me', headers: { 'accept-language': 'fr-FR,fr;q=0.9' } });
+    const anonymous = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/auth/me',
+      headers: { 'accept-language': 'fr-FR,fr;q=0.9' },
+    });
     expect(anonymous.statusCode).toBe(401);
-    expect(apiErrorSchema.parse(anonymous.json()).error).toMatchObject({ code: 'not_authenticated', message: 'Vous devez être connecté' });
-    const bad = await ctx.app.inject({ method: 'POST', url: '/api/auth/session', payload: { ticket: 1 } });
+    expect(apiErrorSchema.parse(anonymous.json()).error).toMatchObject({
+      code: 'not_authenticated',
+      message: 'Vous devez être connecté',
+    });
+    const bad = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/session',
+      payload: { ticket: 1 },
+    });
     expect(bad.statusCode).toBe(400);
     expect(apiErrorSchema.parse(bad.json()).error.code).toBe('validation_failed');
-    const notJson = await ctx.app.inject({ method: 'POST', url: '/api/auth/session', headers: { 'content-type': 'application/json' }, payload: '{oops' });
+    const notJson = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/session',
+      headers: { 'content-type': 'application/json' },
+      payload: '{oops',
+    });
     expect(notJson.statusCode).toBe(400);
     expect(apiErrorSchema.parse(notJson.json()).error.code).toBe('validation_failed');
   });
@@ -120,7 +182,11 @@ describe('/api/auth', () => {
   it('logs out: the token is revoked', async () => {
     const token = await signIn(ctx, MEMBER_A);
     expect((await me(token)).statusCode).toBe(200);
-    const out = await ctx.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { authorization: `Bearer ${token}` } });
+    const out = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(logoutResponseSchema.parse(out.json())).toEqual({ success: true });
     expect((await me(token)).statusCode).toBe(401);
   });
@@ -135,11 +201,16 @@ describe('/api/auth', () => {
     const en = await me(token, 'en');
     expect(en.statusCode).toBe(401);
     expect(apiErrorSchema.parse(en.json())).toMatchObject({
-      error: { code: 'session_expired', message: 'Session expired after 30 minutes of inactivity, please log in again' },
+      error: {
+        code: 'session_expired',
+        message: 'Session expired after 30 minutes of inactivity, please log in again',
+      },
       detail: 'Session expired after 30 minutes of inactivity, please log in again',
     });
     const fr = await me(token, 'fr');
-    expect(apiErrorSchema.parse(fr.json()).error.message).toBe("Session expirée après 30 minutes d'inactivité, veuillez vous reconnecter");
+    expect(apiErrorSchema.parse(fr.json()).error.message).toBe(
+      "Session expirée après 30 minutes d'inactivité, veuillez vous reconnecter",
+    );
   });
 
   it('answers health and a JSON 404 for unknown API paths', async () => {

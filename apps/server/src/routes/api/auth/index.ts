@@ -9,11 +9,21 @@ import {
   meResponseSchema,
   sessionRequestSchema,
 } from '@sentinelle/contracts';
-import { OpenIdRejected, loginRedirectUrl, parseRawQuery, verifySteamAssertion } from '../../../auth/steamOpenId.js';
+import {
+  OpenIdRejected,
+  loginRedirectUrl,
+  parseRawQuery,
+  verifySteamAssertion,
+} from '../../../auth/steamOpenId.js';
 import { ApiProblem } from '../../../errors/apiProblem.js';
 import { bearerToken, requireMember } from '../../../plugins/auth.js';
 import { signInSteamMember, toUser } from '../../../services/members.js';
-import { claimOpenIdNonce, exchangeTicket, issueLoginTicket, revokeSession } from '../../../services/sessions.js';
+import {
+  claimOpenIdNonce,
+  exchangeTicket,
+  issueLoginTicket,
+  revokeSession,
+} from '../../../services/sessions.js';
 import { refreshSteamProfile } from '../../../services/steamProfiles.js';
 import { errorResponses } from '../errorResponses.js';
 
@@ -26,10 +36,16 @@ const PROFILE_WAIT_MS = 1_500;
 
 const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const { config } = app;
-  const relyingParty = { endpoint: config.steam.openIdEndpoint, idPrefix: config.steam.idPrefix, publicUrl: config.publicUrl };
+  const relyingParty = {
+    endpoint: config.steam.openIdEndpoint,
+    idPrefix: config.steam.idPrefix,
+    publicUrl: config.publicUrl,
+  };
   const secureCookie = config.publicUrl.startsWith('https://');
   // Sign-in calls are cheap to abuse; they get a tighter limit than the rest of the API.
-  const authRateLimit = { rateLimit: { max: config.authRateLimitPerMinute, timeWindow: '1 minute' } };
+  const authRateLimit = {
+    rateLimit: { max: config.authRateLimitPerMinute, timeWindow: '1 minute' },
+  };
 
   app.get(
     '/steam/login',
@@ -37,57 +53,74 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     async () => ({ login_url: `${config.publicUrl}/api/auth/steam` }),
   );
 
-  app.get('/steam', { config: authRateLimit, schema: { tags: ['auth'] } }, async (_request, reply) => {
-    const state = randomBytes(24).toString('base64url');
-    reply.setCookie(STATE_COOKIE, state, {
-      path: STATE_COOKIE_PATH,
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: secureCookie,
-      signed: true,
-      maxAge: STATE_TTL_SECONDS,
-    });
-    return reply.redirect(loginRedirectUrl(relyingParty, state), 302);
-  });
+  app.get(
+    '/steam',
+    { config: authRateLimit, schema: { tags: ['auth'] } },
+    async (_request, reply) => {
+      const state = randomBytes(24).toString('base64url');
+      reply.setCookie(STATE_COOKIE, state, {
+        path: STATE_COOKIE_PATH,
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: secureCookie,
+        signed: true,
+        maxAge: STATE_TTL_SECONDS,
+      });
+      return reply.redirect(loginRedirectUrl(relyingParty, state), 302);
+    },
+  );
 
-  app.get('/steam/return', { config: authRateLimit, schema: { tags: ['auth'] } }, async (request, reply) => {
-    reply.clearCookie(STATE_COOKIE, { path: STATE_COOKIE_PATH });
-    try {
-      const raw = request.cookies[STATE_COOKIE];
-      const unsigned = raw ? request.unsignCookie(raw) : null;
-      const steamId = await verifySteamAssertion({
-        config: relyingParty,
-        fields: parseRawQuery(request.raw.url ?? ''),
-        cookieState: unsigned?.valid ? unsigned.value : null,
-        nonces: { claim: (key, time) => claimOpenIdNonce(app.db, key, time) },
-      });
-      const member = await signInSteamMember(app.db, steamId, {
-        startingCredits: config.startingCredits,
-        superAdmins: config.superAdmins,
-      });
-      await Promise.race([
-        refreshSteamProfile(app.db, config.steam, steamId).catch((error: unknown) =>
-          request.log.warn({ err: error }, 'Steam profile lookup failed'),
-        ),
-        new Promise((resolve) => setTimeout(resolve, PROFILE_WAIT_MS).unref()),
-      ]);
-      const ticket = await issueLoginTicket(app.db, member.id);
-      return reply.redirect(`/auth/success?token=${encodeURIComponent(ticket)}`, 302);
-    } catch (error) {
-      if (error instanceof OpenIdRejected) request.log.info({ reason: error.reason }, 'Steam sign-in refused');
-      else request.log.error({ err: error }, 'Steam sign-in failed');
-      return reply.redirect('/auth/failed', 302);
-    }
-  });
+  app.get(
+    '/steam/return',
+    { config: authRateLimit, schema: { tags: ['auth'] } },
+    async (request, reply) => {
+      reply.clearCookie(STATE_COOKIE, { path: STATE_COOKIE_PATH });
+      try {
+        const raw = request.cookies[STATE_COOKIE];
+        const unsigned = raw ? request.unsignCookie(raw) : null;
+        const steamId = await verifySteamAssertion({
+          config: relyingParty,
+          fields: parseRawQuery(request.raw.url ?? ''),
+          cookieState: unsigned?.valid ? unsigned.value : null,
+          nonces: { claim: (key, time) => claimOpenIdNonce(app.db, key, time) },
+        });
+        const member = await signInSteamMember(app.db, steamId, {
+          startingCredits: config.startingCredits,
+          superAdmins: config.superAdmins,
+        });
+        await Promise.race([
+          refreshSteamProfile(app.db, config.steam, steamId).catch((error: unknown) =>
+            request.log.warn({ err: error }, 'Steam profile lookup failed'),
+          ),
+          new Promise((resolve) => setTimeout(resolve, PROFILE_WAIT_MS).unref()),
+        ]);
+        const ticket = await issueLoginTicket(app.db, member.id);
+        return reply.redirect(`/auth/success?token=${encodeURIComponent(ticket)}`, 302);
+      } catch (error) {
+        if (error instanceof OpenIdRejected)
+          request.log.info({ reason: error.reason }, 'Steam sign-in refused');
+        else request.log.error({ err: error }, 'Steam sign-in failed');
+        return reply.redirect('/auth/failed', 302);
+      }
+    },
+  );
 
   app.post(
     '/session',
     {
       config: authRateLimit,
-      schema: { tags: ['auth'], body: sessionRequestSchema, response: { 200: accessTokenResponseSchema, ...errorResponses } },
+      schema: {
+        tags: ['auth'],
+        body: sessionRequestSchema,
+        response: { 200: accessTokenResponseSchema, ...errorResponses },
+      },
     },
     async (request) => {
-      const token = await exchangeTicket(app.db, request.body.token, config.sessionInactivitySeconds);
+      const token = await exchangeTicket(
+        app.db,
+        request.body.token,
+        config.sessionInactivitySeconds,
+      );
       if (!token) throw new ApiProblem('login_failed', 401);
       return { access_token: token };
     },
@@ -97,14 +130,24 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/me',
     {
       preHandler: requireMember(app),
-      schema: { tags: ['auth'], security: [{ bearer: [] }], response: { 200: meResponseSchema, ...errorResponses } },
+      schema: {
+        tags: ['auth'],
+        security: [{ bearer: [] }],
+        response: { 200: meResponseSchema, ...errorResponses },
+      },
     },
     async (request) => toUser(app.db, request.member!),
   );
 
   app.post(
     '/logout',
-    { schema: { tags: ['auth'], security: [{ bearer: [] }], response: { 200: logoutResponseSchema, ...errorResponses } } },
+    {
+      schema: {
+        tags: ['auth'],
+        security: [{ bearer: [] }],
+        response: { 200: logoutResponseSchema, ...errorResponses },
+      },
+    },
     async (request) => {
       const token = bearerToken(request);
       if (token) await revokeSession(app.db, token);

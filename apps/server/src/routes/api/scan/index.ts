@@ -16,7 +16,13 @@ import { ApiProblem } from '../../../errors/apiProblem.js';
 import { requestLanguage } from '../../../errors/language.js';
 import { MESSAGES, localise, type MessageKey } from '../../../errors/messages.js';
 import { requireMember } from '../../../plugins/auth.js';
-import { acceptScan, assertCanPay, cancelScan, resultIn, scanOfOwner } from '../../../services/scans.js';
+import {
+  acceptScan,
+  assertCanPay,
+  cancelScan,
+  resultIn,
+  scanOfOwner,
+} from '../../../services/scans.js';
 import { fileTooLarge, receiveArchive } from '../../../uploads/archiveUpload.js';
 import { errorResponses } from '../errorResponses.js';
 
@@ -27,7 +33,9 @@ const scanRoutes: FastifyPluginAsyncZod = async (app) => {
   const { config } = app;
   const signedIn = requireMember(app, 'scan_login_required');
   const bearer = [{ bearer: [] }];
-  const scanRateLimit = { rateLimit: { max: config.uploadRateLimitPerMinute, timeWindow: '1 minute' } };
+  const scanRateLimit = {
+    rateLimit: { max: config.uploadRateLimitPerMinute, timeWindow: '1 minute' },
+  };
 
   app.post(
     '/',
@@ -46,12 +54,17 @@ const scanRoutes: FastifyPluginAsyncZod = async (app) => {
       const cost = SCAN_COST.standard;
       // Refuse what we can before reading a possibly huge body.
       const declared = Number(request.headers['content-length'] ?? NaN);
-      if (declared > config.maxUploadBytes + MULTIPART_OVERHEAD_BYTES) throw fileTooLarge(config.maxUploadBytes, declared);
+      if (declared > config.maxUploadBytes + MULTIPART_OVERHEAD_BYTES)
+        throw fileTooLarge(config.maxUploadBytes, declared);
       if (!request.isMultipart()) throw new ApiProblem('file_required', 400);
       await assertCanPay(app.db, member.id, cost);
 
       const scanId = randomUUID().replaceAll('-', '');
-      const upload = await receiveArchive(request, { archivesDir: config.archivesDir, scanId, maxUploadBytes: config.maxUploadBytes });
+      const upload = await receiveArchive(request, {
+        archivesDir: config.archivesDir,
+        scanId,
+        maxUploadBytes: config.maxUploadBytes,
+      });
       try {
         await acceptScan(app.db, {
           scanId,
@@ -86,12 +99,19 @@ const scanRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const scan = await scanOfOwner(app.db, request.params.id, request.member!.id);
-      const errorKey = scan.error_code && scan.error_code in MESSAGES ? (scan.error_code as MessageKey) : 'analysis_failed';
+      const errorKey =
+        scan.error_code && scan.error_code in MESSAGES
+          ? (scan.error_code as MessageKey)
+          : 'analysis_failed';
       return {
         scan_id: scan.id,
         status: scan.status,
         ...(scan.status === 'failed'
-          ? { error: localise(errorKey, requestLanguage(request), { seconds: Math.round(config.scanTimeoutMs / 1000) }) }
+          ? {
+              error: localise(errorKey, requestLanguage(request), {
+                seconds: Math.round(config.scanTimeoutMs / 1000),
+              }),
+            }
           : {}),
       };
     },

@@ -26,8 +26,14 @@ const MAX_MODULE_STRINGS = 2000;
 const MAX_MODULE_STRING_LENGTH = 256;
 const MIN_MODULE_STRING_LENGTH = 6;
 /** Printable runs in binary assets: shortest worth keeping, and most kept per entry (GB-014). */
-const MIN_ASSET_TEXT_RUN = 64;
+const MIN_ASSET_TEXT_RUN = 48;
 const MAX_ASSET_TEXT_KEPT = 256 * 1024;
+/** Bytes of the previous chunk looked at again, so runs and words across chunk borders are seen. */
+const ASSET_RUN_CONTEXT = 4096;
+/** Words that Lua hidden in an asset can hardly avoid (code-execution calls or plain structure). */
+const LUA_NEEDLES = ['RunString', 'CompileString', 'loadstring', 'http.Fetch', 'function', 'local ', 'hook.Add', '_G['].map(
+  (word) => Buffer.from(word, 'latin1'),
+);
 /** BSP lump 40 is the pakfile, itself a ZIP of files the map ships (materials, sometimes Lua). */
 const BSP_PAKFILE_LUMP = 40;
 
@@ -248,53 +254,57 @@ class BinaryModuleCollector implements ContentCollector {
 }
 
 /**
- * Any other file: bytes are dropped as they pass. Long printable runs are kept (capped) so
- * that Lua appended to an image or a sound is still found (GB-014).
+ * Any other file: bytes are dropped as they pass. Where a Lua word shows up (found with the
+ * native byte search, so a 1 GiB of models costs little), the printable run around it is
+ * kept, capped, so that Lua appended to an image or a sound is still found (GB-014).
  */
 class AssetCollector implements ContentCollector {
   private readonly runs: Uint8Array[] = [];
   private keptLength = 0;
-  private readonly carry: Uint8Array[] = [];
-  private carryLength = 0;
+  /** End of the last kept run, in stream offsets: one run is kept once. */
+  private keptUntil = 0;
+  private tail: Buffer = Buffer.alloc(0);
+  private position = 0;
 
   constructor(private readonly ctx: ReadingContext) {}
 
   push(chunk: Uint8Array): boolean {
+    const chunkStart = this.position;
+    this.position += chunk.length;
     if (this.keptLength >= MAX_ASSET_TEXT_KEPT) return true;
-    let runStart = 0;
-    for (let i = 0; i < chunk.length; i++) {
-      const b = chunk[i]!;
-      if ((b >= 0x20 && b < 0x7f) || b === 0x09 || b === 0x0a || b === 0x0d) continue;
-      // Most bytes of an asset end no run at all: only a run long enough is worth a copy.
-      if (i - runStart + this.carryLength >= MIN_ASSET_TEXT_RUN) this.endRun(chunk.subarray(runStart, i));
-      else if (this.carryLength > 0) this.dropCarry();
-      runStart = i + 1;
+    // The previous chunk's tail rides along so a word or a run cut by the chunk border is whole.
+    const view = Buffer.concat([this.tail, chunk]);
+    const viewStart = chunkStart - this.tail.length;
+    for (const needle of LUA_NEEDLES) {
+      let from = Math.max(0, this.tail.length - needle.length + 1);
+      for (;;) {
+        const hit = view.indexOf(needle, from);
+        if (hit === -1) break;
+        from = hit + needle.length;
+        if (viewStart + hit < this.keptUntil) continue;
+        let left = hit;
+        while (left > 0 && isPrintable(view[left - 1]!)) left--;
+        let right = hit + needle.length;
+        while (right < view.length && isPrintable(view[right]!)) right++;
+        if (right - left < MIN_ASSET_TEXT_RUN) continue;
+        this.keep(view.subarray(left, right));
+        this.keptUntil = viewStart + right;
+        from = right;
+        if (this.keptLength >= MAX_ASSET_TEXT_KEPT) return true;
+      }
     }
-    if (runStart < chunk.length) {
-      const tail = chunk.subarray(runStart);
-      this.carry.push(tail);
-      this.carryLength += tail.length;
-    }
+    this.tail = Buffer.from(view.subarray(Math.max(0, view.length - ASSET_RUN_CONTEXT)));
     return true;
   }
 
-  private endRun(last: Uint8Array): void {
-    const length = this.carryLength + last.length;
-    if (length >= MIN_ASSET_TEXT_RUN && this.keptLength < MAX_ASSET_TEXT_KEPT) {
-      const run = Buffer.concat([...this.carry, last]).subarray(0, MAX_ASSET_TEXT_KEPT - this.keptLength);
-      this.runs.push(run, new Uint8Array([0x0a]));
-      this.keptLength += run.length + 1;
-    }
-    this.dropCarry();
-  }
-
-  private dropCarry(): void {
-    this.carry.length = 0;
-    this.carryLength = 0;
+  private keep(run: Uint8Array): void {
+    const room = MAX_ASSET_TEXT_KEPT - this.keptLength;
+    const part = run.subarray(0, Math.max(0, room - 1));
+    this.runs.push(Buffer.from(part), new Uint8Array([0x0a]));
+    this.keptLength += part.length + 1;
   }
 
   finish(): EntryFields {
-    this.endRun(new Uint8Array(0));
     if (this.runs.length > 0) {
       const bytes = joinChunks(this.runs, this.keptLength);
       if (looksLikeLua(bytes)) {
@@ -304,6 +314,10 @@ class AssetCollector implements ContentCollector {
     }
     return { kind: 'asset' };
   }
+}
+
+function isPrintable(b: number): boolean {
+  return (b >= 0x20 && b < 0x7f) || b === 0x09 || b === 0x0a || b === 0x0d;
 }
 
 /** A nested .zip: buffered (random access is needed), within the nested-archive memory budget. */

@@ -94,7 +94,6 @@ export const SOURCE_CALLS: Record<string, 'net' | 'file' | 'sql' | 'clientinfo'>
 /** Calls whose result cannot carry code: taint stops here. */
 export const SANITIZERS = new Set([
   'tonumber',
-  'sql.SQLStr',
   'IsValid',
   'isstring',
   'istable',

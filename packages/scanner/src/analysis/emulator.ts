@@ -18,7 +18,7 @@ import type {
 import { parseLua } from '../lua/index.js';
 import { CONSOLE_SINKS, CORE_GLOBALS, EXEC_SINKS, FILE_WRITE_SINKS, PLAYER_METHODS, SANITIZERS, SOURCE_CALLS } from './api.js';
 import { BUILTINS, luaPatternToRegExp, STRING_METHODS } from './builtins.js';
-import { classifyCondition, endsWithExit, STEAMID_LITERAL } from './guards.js';
+import { classifyCondition, containsAdminCheck, endsWithExit, STEAMID_LITERAL } from './guards.js';
 import type { AddonAnalysis, CallEvent, Ctx, CtxFrame } from './types.js';
 import {
   type Access,
@@ -61,6 +61,21 @@ type Signal = { type: 'return'; values: Value[] } | { type: 'break' } | { type: 
 class BudgetExceeded extends Error {}
 
 const MAX_CALL_DEPTH = 48;
+
+/** Engine libraries and functions that always exist (truthy), beyond CORE_GLOBALS. */
+const KNOWN_LIBRARIES = new Set([
+  'LocalPlayer', 'Material', 'Model', 'ents', 'effects', 'list', 'cam', 'mesh', 'system', 'coroutine', 'navmesh',
+  'physenv', 'constraint', 'construct', 'duplicator', 'undo', 'cleanup', 'gamemode', 'baseclass', 'spawnmenu',
+  'language', 'notification', 'killicon', 'usermessage', 'umsg', 'achievements', 'ai', 'hammer', 'drive',
+  'frame_blend', 'matproxy', 'motionsensor', 'presets', 'saverestore', 'search', 'serverlist', 'sql', 'utf8',
+  'widgets', 'isnumber', 'isbool', 'isvector', 'isangle', 'isentity', 'ispanel', 'ColorAlpha', 'ScrW', 'ScrH',
+  'FrameTime', 'RealTime', 'Format', 'Msg', 'MsgN', 'ErrorNoHalt', 'PrintTable', 'PrintMessage', 'ServerLog',
+  'CreateConVar', 'CreateClientConVar', 'AddCSLuaFile', 'EmitSound', 'Lerp', 'LerpVector', 'DamageInfo',
+  'EffectData', 'Sound', 'SoundDuration', 'VGUIRect', 'Derma_Message', 'Derma_Query', 'DermaMenu', 'CurTime',
+  'HSVToColor', 'ColorToHSV', 'SortedPairs', 'SortedPairsByMemberValue', 'RandomPairs', 'IsFirstTimePredicted',
+  'GetGlobalInt', 'GetGlobalString', 'GetGlobalBool', 'SetGlobalInt', 'SetGlobalString', 'SetGlobalBool',
+  'collectgarbage', 'rawequal', 'assert', 'gcinfo', 'newproxy', 'module', 'package', 'Either', 'UTIL',
+]);
 const MAX_LOOP = 200_000;
 
 interface Deferred {
@@ -222,6 +237,21 @@ export class Emulator {
     };
   }
 
+  private readonly adminCheckMemo = new Map<FunctionDeclaration, boolean>();
+
+  private isAdminCheckFn(scope: Scope) {
+    return (e: Expression): boolean => {
+      const v = this.peek(e, scope);
+      if (v?.k !== 'fn') return false;
+      let r = this.adminCheckMemo.get(v.node);
+      if (r === undefined) {
+        r = containsAdminCheck(v.node);
+        this.adminCheckMemo.set(v.node, r);
+      }
+      return r;
+    };
+  }
+
   /** Side-effect-free look-up of a variable or field chain (for condition classification). */
   private peek(e: Expression, scope: Scope): Value | undefined {
     if (e.type === 'Identifier') return scope.lookup(e.name)?.value ?? this.globals.get(str(e.name));
@@ -251,7 +281,7 @@ export class Emulator {
         if (st.type === 'IfStatement' && st.clauses.length === 1 && st.clauses[0]!.condition) {
           const c = st.clauses[0]!;
           if (endsWithExit(c.body) && this.lastCondUnknown) {
-            const cls = classifyCondition(c.condition!, this.isLiteralIdTable(scope));
+            const cls = classifyCondition(c.condition!, this.isLiteralIdTable(scope), this.isAdminCheckFn(scope));
             if (cls.guard) this.ctx = [...this.ctx, this.frame('guard', cls.guard, fc, st.loc.start.line)];
             if (cls.trigger) this.ctx = [...this.ctx, this.frame('trigger', cls.trigger, fc, st.loc.start.line)];
           }
@@ -362,7 +392,7 @@ export class Emulator {
       if (c === false) continue;
       if (c === true && !anyUnknown) return this.execBlock(clause.body, new Scope(scope), fc);
       anyUnknown = true;
-      const cls = classifyCondition(clause.condition, this.isLiteralIdTable(scope));
+      const cls = classifyCondition(clause.condition, this.isLiteralIdTable(scope), this.isAdminCheckFn(scope));
       const saved = this.ctx;
       if (cls.guard) this.ctx = [...this.ctx, this.frame('guard', cls.guard, fc, clause.loc.start.line)];
       if (cls.trigger) this.ctx = [...this.ctx, this.frame('trigger', cls.trigger, fc, clause.loc.start.line)];
@@ -685,7 +715,9 @@ export class Emulator {
     if (name === '_R') return { k: 'api', name: '_R', via: 'registry' };
     const g = this.globals.get(str(name));
     if (g.k !== 'nil') return g;
-    return { k: 'api', name, via: 'direct' };
+    const v: Value = { k: 'api', name, via: 'direct' };
+    if (!CORE_GLOBALS.has(name) && !/^[A-Z_]+$/.test(name) && !KNOWN_LIBRARIES.has(name)) v.free = true;
+    return v;
   }
 
   private evalTable(e: TableConstructorExpression, scope: Scope, fc: FileContext): Value {
@@ -743,7 +775,9 @@ export class Emulator {
         const g = this.globals.get(str(key));
         if (g.k !== 'nil') return g;
       }
-      return { k: 'api', name, via };
+      const out: Value = { k: 'api', name, via };
+      if (b.free || (b.name === '_G' && !CORE_GLOBALS.has(key) && !KNOWN_LIBRARIES.has(key))) out.free = true;
+      return out;
     }
     if (b.k === 'unk') return withTaint({ k: 'unk' }, b.taint);
     return UNKNOWN;
@@ -934,6 +968,11 @@ export class Emulator {
       // The compiled function: calling it runs the code; keep the code's taint on it.
       const code = args[0];
       return [withTaint({ k: 'unk' }, code ? taintOf(code) : undefined)];
+    }
+    if (name === 'sql.SQLStr') {
+      // Escaped for SQL (no injection) but still the same content: keep it, marked escaped.
+      const t = args[0] ? taintOf(args[0]) : undefined;
+      return [t ? { k: 'unk', taint: t.map((s) => ({ ...s, escaped: true })) } : UNKNOWN];
     }
     if (SANITIZERS.has(name)) return [UNKNOWN];
     let t: Taint | undefined;

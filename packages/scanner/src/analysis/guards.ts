@@ -97,7 +97,11 @@ export function childrenOf(n: Node): Node[] {
  * Looks for admin checks and identity triggers in a condition. `isLiteralIdTable` tells
  * whether an indexed table holds literal SteamIDs (the emulator knows table contents).
  */
-export function classifyCondition(cond: Expression, isLiteralIdTable: (base: Expression) => boolean): ConditionClass {
+export function classifyCondition(
+  cond: Expression,
+  isLiteralIdTable: (base: Expression) => boolean,
+  isAdminCheckFn?: (base: Expression) => boolean,
+): ConditionClass {
   const out: ConditionClass = {};
   const stack: Node[] = [cond];
   let budget = 500;
@@ -106,6 +110,7 @@ export function classifyCondition(cond: Expression, isLiteralIdTable: (base: Exp
     if (isCall(n)) {
       const name = calleeName(n.base);
       if (name && (ADMIN_CHECK_NAMES.has(name) || ADMIN_NAME_HINT.test(name)) && !out.guard) out.guard = name;
+      else if (!out.guard && isAdminCheckFn?.(n.base)) out.guard = `${name ?? 'check'}() (checks rank)`;
       if (name === 'HasValue' && n.type === 'CallExpression' && n.arguments.length === 2) {
         const id = isIdentityCall(n.arguments[1]!);
         if (id && isLiteralIdTable(n.arguments[0]!)) out.trigger ??= `table.HasValue(…, ${id}())`;
@@ -156,4 +161,10 @@ export function identityTriggersIn(root: Node, isLiteralIdTable: (base: Expressi
 export function endsWithExit(body: readonly Node[]): boolean {
   const last = body[body.length - 1];
   return !!last && (last.type === 'ReturnStatement' || last.type === 'BreakStatement');
+}
+
+/** A helper function whose body checks the player's rank (`local function canManage(ply)`). */
+export function containsAdminCheck(fn: Node): boolean {
+  const body = (fn as { body?: Node[] }).body ?? [];
+  return body.some((st) => !!classifyCondition(st as unknown as Expression, () => false).guard);
 }

@@ -8,6 +8,8 @@ export interface TaintSource {
   label: string;
   file: string;
   line: number;
+  /** Passed through sql.SQLStr: harmless for SQL injection, still the same content. */
+  escaped?: boolean;
 }
 
 /** How a decoded string was produced (GB-026/027 evidence). */
@@ -58,6 +60,8 @@ export interface ApiValue {
   via: Access;
   /** The local or field name the API was reached through, for aliases. */
   alias?: string;
+  /** A global the addon never defines and the engine does not provide: may well be nil. */
+  free?: boolean;
 }
 export interface FnValue {
   k: 'fn';
@@ -194,7 +198,7 @@ export function isTruthy(v: Value): boolean | undefined {
   if (v.k === 'nil') return false;
   if (v.k === 'bool') return v.v;
   if (v.k === 'unk') return undefined;
-  if (v.k === 'api') return true;
+  if (v.k === 'api') return v.free ? undefined : true;
   return true;
 }
 

@@ -40,3 +40,14 @@ export interface Finding {
   /** Extra locations of the same finding (e.g. the loader and the hidden payload). */
   related?: Array<{ file: string; line: number; context: string }>;
 }
+
+/** What a rule's `check` reads: the analysis of the whole addon and the threat intel. */
+export interface RuleContext {
+  analysis: import('../analysis/types.js').AddonAnalysis;
+  intel: import('../intel/types.js').ThreatIntel;
+}
+
+export interface Rule {
+  meta: RuleMeta;
+  check(context: RuleContext): Finding[];
+}

@@ -1,0 +1,58 @@
+// GB-019: keeping someone unbannable or disabling moderation: unban loops, removing
+// host_writeid, replacing Ban/Kick metamethods, wiping admin groups.
+import { asString } from '../analysis/values.js';
+import { identityTriggersIn } from '../analysis/guards.js';
+import { handlerOf, makeFinding } from './support.js';
+import type { Finding, Rule } from './types.js';
+
+export const rule: Rule = {
+  meta: {
+    id: 'anti_moderation',
+    category: 'backdoor',
+    severity: 'high',
+    techniques: ['GB-019'],
+    verdictClass: 'backdoor',
+    text: {
+      en: {
+        title: 'Moderation sabotaged',
+        description: 'The addon keeps unbanning someone, stops bans from being saved, or replaces the Ban/Kick functions so that some players cannot be punished.',
+        recommendation: 'Remove the addon, check your ban list and admin groups, and restart the server.',
+      },
+      fr: {
+        title: 'Modération sabotée',
+        description: "L'addon débannit quelqu'un en boucle, empêche l'enregistrement des bannissements, ou remplace les fonctions Ban/Kick pour que certains joueurs ne puissent pas être sanctionnés.",
+        recommendation: "Supprimez l'addon, vérifiez votre liste de bannissements et vos groupes d'administration, puis redémarrez le serveur.",
+      },
+    },
+  },
+  check({ analysis }) {
+    const out: Finding[] = [];
+    for (const ev of analysis.calls) {
+      const a0 = ev.args[0] ? asString(ev.args[0]) ?? '' : '';
+      const cmd = ev.args.map((a) => asString(a) ?? '').join(' ');
+      const timer = handlerOf(ev.ctx, (a) => a.startsWith('timer.') || a.startsWith('hook.Add'));
+      if ((ev.api === 'ULib.unban' || ev.api === 'ulx.unban' || (ev.api === 'RunConsoleCommand' && /^(removeid|ulx unban|ulx\s+unban)/.test(cmd))) && timer) {
+        const literal = /STEAM_|7656119/.test(cmd) || /STEAM_|7656119/.test(a0);
+        out.push(makeFinding(rule, analysis, { confidence: literal ? 0.9 : 0.6, pattern: `${ev.api} in ${timer.label}`, file: ev.file, line: ev.line, techniques: literal ? ['GB-019', 'GB-007'] : ['GB-019'] }));
+      } else if (ev.api === 'concommand.Remove' && /^(host_writeid|writeid|banid|kickid|ulx|removeid)$/.test(a0)) {
+        out.push(makeFinding(rule, analysis, { confidence: 0.9, pattern: `concommand.Remove("${a0}")`, file: ev.file, line: ev.line }));
+      } else if (ev.api === 'hook.Remove' && /ulx|ulib|ban|log/i.test(cmd) && /ULX|ULib|Log/i.test(cmd)) {
+        out.push(makeFinding(rule, analysis, { severity: 'medium', confidence: 0.5, pattern: `hook.Remove(${cmd.slice(0, 60)})`, file: ev.file, line: ev.line }));
+      }
+    }
+    for (const ov of analysis.overrides) {
+      if (!/^(Player:(Ban|Kick|Kill)|ULib\.(ban|kick|addBan)|ulx\.(ban|kick)|game\.KickID)$/.test(ov.target)) continue;
+      const triggers = ov.fn ? identityTriggersIn(ov.fn, () => true) : [];
+      out.push(
+        makeFinding(rule, analysis, {
+          confidence: triggers.length ? 0.9 : 0.6,
+          pattern: `override of ${ov.target}${triggers.length ? ` sparing ${triggers[0]}` : ''}`,
+          file: ov.file,
+          line: ov.line,
+          techniques: triggers.length ? ['GB-019', 'GB-007'] : ['GB-019'],
+        }),
+      );
+    }
+    return out;
+  },
+};

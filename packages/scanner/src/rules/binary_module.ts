@@ -1,0 +1,46 @@
+// GB-011: native modules (gmsv_/gmcl_ .dll/.so) that are not on the allowlist: opaque code
+// with full access to the machine.
+import { makeFinding } from './support.js';
+import type { Finding, Rule } from './types.js';
+
+const LOADER_STRINGS = /RunString|lua_loadbuffer|luaL_loadbuffer|http|curl|\.php|\.invalid|wininet|socket/i;
+
+export const rule: Rule = {
+  meta: {
+    id: 'binary_module',
+    category: 'memory_corruption',
+    severity: 'high',
+    techniques: ['GB-011'],
+    verdictClass: 'suspicious',
+    text: {
+      en: {
+        title: 'Unknown binary module',
+        description: 'The addon ships a native module (DLL/SO) that is not a known, verified build. Native code runs with the full rights of the server process and cannot be reviewed like Lua.',
+        recommendation: 'Only install binary modules from their official project pages; remove this one unless you can verify its origin.',
+      },
+      fr: {
+        title: 'Module binaire inconnu',
+        description: "L'addon fournit un module natif (DLL/SO) qui n'est pas une version connue et vérifiée. Le code natif s'exécute avec tous les droits du processus serveur et ne peut pas être relu comme du Lua.",
+        recommendation: "N'installez des modules binaires que depuis leur page officielle ; supprimez celui-ci sauf si vous pouvez vérifier son origine.",
+      },
+    },
+  },
+  check({ analysis, intel }) {
+    const out: Finding[] = [];
+    for (const m of analysis.binaryModules) {
+      const known = m.sha256 ? intel.allowlistedModuleHashes.get(m.sha256.toLowerCase()) : undefined;
+      if (known) continue;
+      const loaderHint = (m.strings ?? []).find((s) => LOADER_STRINGS.test(s));
+      out.push(
+        makeFinding(rule, analysis, {
+          confidence: loaderHint ? 0.85 : 0.6,
+          pattern: `binary module ${m.path.split('/').pop()}`,
+          file: m.path,
+          line: 0,
+          ...(loaderHint ? { decoded: `embedded string: ${loaderHint.slice(0, 200)}` } : {}),
+        }),
+      );
+    }
+    return out;
+  },
+};

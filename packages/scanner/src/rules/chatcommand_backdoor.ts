@@ -1,0 +1,69 @@
+// GB-006: a PlayerSay handler whose chat text reaches code execution or the console, or that
+// hands out ranks / runs code on a secret chat command without a rank check.
+import { PRIVILEGE_SINKS } from '../analysis/api.js';
+import { chainFor, decodedFor, guardOf, handlerOf, makeFinding, triggerOf } from './support.js';
+import { isExecSink, taintedSinks } from './flows.js';
+import type { Finding, Rule } from './types.js';
+
+const isChatHandler = (api: string) => api === 'hook.Add:PlayerSay' || api === 'hook.Add:PlayerSayTransform';
+
+export const rule: Rule = {
+  meta: {
+    id: 'chatcommand_backdoor',
+    category: 'backdoor',
+    severity: 'critical',
+    techniques: ['GB-006'],
+    verdictClass: 'backdoor',
+    text: {
+      en: {
+        title: 'Chat command backdoor',
+        description:
+          'A chat hook (PlayerSay) runs code, console commands or rank changes from what a player types, with no rank check. Typing the secret text in chat is enough to take over the server.',
+        recommendation: 'Remove the addon and audit your admin groups and bans.',
+      },
+      fr: {
+        title: 'Porte dérobée par commande de chat',
+        description:
+          "Un hook de chat (PlayerSay) exécute du code, des commandes console ou des changements de rang à partir de ce qu'un joueur tape, sans vérifier son rang. Taper le texte secret dans le chat suffit à prendre le contrôle du serveur.",
+        recommendation: "Supprimez l'addon et vérifiez vos groupes d'administration et vos bannissements.",
+      },
+    },
+  },
+  check({ analysis }) {
+    const out: Finding[] = [];
+    for (const { ev, sources } of taintedSinks(analysis, ['chat'], { exec: true, console: true, privilege: true })) {
+      if (ev.realm === 'client') continue;
+      const guarded = guardOf(ev.ctx) && !triggerOf(ev.ctx);
+      out.push(
+        makeFinding(rule, analysis, {
+          severity: guarded ? 'low' : 'critical',
+          confidence: guarded ? 0.4 : 0.9,
+          pattern: `${ev.api}(${sources[0]!.label})`.slice(0, 200),
+          file: ev.file,
+          line: ev.line,
+          decoded: decodedFor(ev),
+          chain: chainFor(ev, sources),
+          verdictClass: guarded ? 'informational' : 'backdoor',
+          techniques: triggerOf(ev.ctx) ? ['GB-006', 'GB-007'] : ['GB-006'],
+        }),
+      );
+    }
+    for (const ev of analysis.calls) {
+      if (!PRIVILEGE_SINKS.has(ev.api) && !isExecSink(ev.api)) continue;
+      const h = handlerOf(ev.ctx, isChatHandler);
+      if (!h || ev.realm === 'client' || (guardOf(ev.ctx) && !triggerOf(ev.ctx))) continue;
+      out.push(
+        makeFinding(rule, analysis, {
+          confidence: 0.85,
+          pattern: `PlayerSay → ${ev.api}`,
+          file: ev.file,
+          line: ev.line,
+          decoded: decodedFor(ev),
+          chain: chainFor(ev, []),
+          techniques: PRIVILEGE_SINKS.has(ev.api) ? ['GB-006', 'GB-008'] : ['GB-006'],
+        }),
+      );
+    }
+    return out;
+  },
+};

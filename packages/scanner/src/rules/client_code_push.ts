@@ -1,0 +1,88 @@
+// GB-021: code pushed to every client (BroadcastLua/SendLua) that is remote or networked, or
+// that installs a loader on clients; constant notification snippets are fine.
+import { EXEC_SINKS } from '../analysis/api.js';
+import { chainFor, decodedFor, makeFinding, sourcesOfKind } from './support.js';
+import { codeArgIndex } from './flows.js';
+import type { Finding, Rule } from './types.js';
+
+export const rule: Rule = {
+  meta: {
+    id: 'client_code_push',
+    category: 'code_execution',
+    severity: 'high',
+    techniques: ['GB-021'],
+    verdictClass: 'backdoor',
+    text: {
+      en: {
+        title: 'Code pushed to players',
+        description:
+          'The server sends Lua to clients (BroadcastLua/SendLua) that comes from the web or the network, or installs a loader that executes whatever is sent later. Your players run code they never agreed to.',
+        recommendation: 'Remove the addon unless the pushed code is a fixed, readable snippet.',
+      },
+      fr: {
+        title: 'Code envoyé aux joueurs',
+        description:
+          "Le serveur envoie aux clients du Lua (BroadcastLua/SendLua) venant du web ou du réseau, ou installe un chargeur qui exécute ce qui sera envoyé plus tard. Vos joueurs exécutent du code qu'ils n'ont jamais accepté.",
+        recommendation: "Supprimez l'addon, sauf si le code envoyé est un court extrait fixe et lisible.",
+      },
+    },
+  },
+  check({ analysis }) {
+    const out: Finding[] = [];
+    for (const ev of analysis.calls) {
+      if (ev.api === 'BroadcastLua' || ev.api === 'Player:SendLua') {
+        const arg = ev.args[codeArgIndex(ev.api)];
+        const sources = sourcesOfKind([arg], ['http', 'net', 'chat', 'concommand', 'file', 'sql']);
+        if (!sources.length) continue;
+        out.push(
+          makeFinding(rule, analysis, {
+            confidence: 0.85,
+            pattern: `${ev.api}(${sources[0]!.label})`.slice(0, 200),
+            file: ev.file,
+            line: ev.line,
+            decoded: decodedFor(ev),
+            chain: chainFor(ev, sources),
+          }),
+        );
+      } else if (ev.api in EXEC_SINKS && ev.realm === 'client') {
+        // A client-side net receiver executing what the server sends: a loader when it was
+        // itself pushed from the server as a payload, suspicious otherwise (anti-cheats do it).
+        const sources = sourcesOfKind([ev.args[0]], ['net']);
+        if (!sources.length) continue;
+        const pushed = ev.ctx.some((f) => f.kind === 'payload' && (f.label === 'BroadcastLua' || f.label === 'Player:SendLua'));
+        out.push(
+          makeFinding(rule, analysis, {
+            severity: pushed ? 'high' : 'medium',
+            confidence: pushed ? 0.85 : 0.5,
+            pattern: `client ${ev.api}(${sources[0]!.label})`.slice(0, 200),
+            file: ev.file,
+            line: ev.line,
+            decoded: decodedFor(ev),
+            chain: chainFor(ev, sources),
+            verdictClass: pushed ? 'backdoor' : 'suspicious',
+          }),
+        );
+      }
+    }
+    // Remote content relayed to clients over the net library, where a pushed loader runs it.
+    const loader = out.find((f) => f.pattern.startsWith('client ') && f.severity === 'high');
+    if (loader) {
+      for (const ev of analysis.calls) {
+        if (ev.api !== 'net.WriteString' && ev.api !== 'net.WriteData') continue;
+        const sources = sourcesOfKind([ev.args[0]], ['http']);
+        if (!sources.length) continue;
+        out.push(
+          makeFinding(rule, analysis, {
+            confidence: 0.85,
+            pattern: `${ev.api}(${sources[0]!.label}) to the pushed client loader`,
+            file: ev.file,
+            line: ev.line,
+            chain: [...chainFor(ev, sources, `${ev.api} → clients`), { role: 'sink', label: 'client loader RunString', file_path: loader.file, line_number: loader.line }],
+            techniques: ['GB-021', 'GB-001'],
+          }),
+        );
+      }
+    }
+    return out;
+  },
+};

@@ -1,0 +1,55 @@
+// GB-015: reading rcon_password / sv_password (server.cfg, convars): nothing legitimate does.
+import { textOf } from '../analysis/values.js';
+import { makeFinding } from './support.js';
+import type { Finding, Rule } from './types.js';
+
+const SECRET = /\b(rcon_password|sv_password)\b/i;
+const CFG = /(^|\/)cfg\/|\b(server|autoexec|game|gmod-server|listenserver)\.cfg\b/i;
+
+export const rule: Rule = {
+  meta: {
+    id: 'credential_theft',
+    category: 'data_exfiltration',
+    severity: 'critical',
+    techniques: ['GB-015'],
+    verdictClass: 'backdoor',
+    text: {
+      en: {
+        title: 'Server passwords read',
+        description:
+          'The addon reads rcon_password or sv_password (from server.cfg or the convars). With the RCON password an attacker controls the server remotely.',
+        recommendation: 'Remove the addon and change rcon_password and sv_password at once.',
+      },
+      fr: {
+        title: 'Lecture des mots de passe du serveur',
+        description:
+          "L'addon lit rcon_password ou sv_password (dans server.cfg ou les convars). Avec le mot de passe RCON, un attaquant contrôle le serveur à distance.",
+        recommendation: "Supprimez l'addon et changez immédiatement rcon_password et sv_password.",
+      },
+    },
+  },
+  check({ analysis }) {
+    const out: Finding[] = [];
+    let cfgRead = false;
+    for (const ev of analysis.calls) {
+      const a0 = ev.args[0] ? textOf(ev.args[0]) ?? '' : '';
+      if (/^(GetConVar|GetConVarString|GetConVarNumber|cvars\.String|cvars\.Number)$/.test(ev.api) && SECRET.test(a0)) {
+        out.push(makeFinding(rule, analysis, { confidence: 0.95, pattern: `${ev.api}("${a0}")`, file: ev.file, line: ev.line, decoded: ev.decoded }));
+      } else if (ev.api === 'file.Read' && CFG.test(a0)) {
+        cfgRead = true;
+        out.push(makeFinding(rule, analysis, { severity: 'high', confidence: 0.7, pattern: `file.Read("${a0}")`, file: ev.file, line: ev.line, decoded: ev.decoded }));
+      }
+    }
+    // Parsing the password lines out of a cfg read makes it certain.
+    if (cfgRead) {
+      for (const f of analysis.files) {
+        const idx = f.lines.findIndex((l) => SECRET.test(l));
+        if (idx >= 0) out.push(makeFinding(rule, analysis, { confidence: 0.95, pattern: 'rcon_password parsed from server.cfg', file: f.path, line: idx + 1 }));
+      }
+    }
+    for (const d of analysis.decodedStrings) {
+      if (SECRET.test(d.text) && cfgRead) out.push(makeFinding(rule, analysis, { confidence: 0.9, pattern: 'encoded rcon_password', file: d.file, line: d.line, decoded: d.text }));
+    }
+    return out;
+  },
+};

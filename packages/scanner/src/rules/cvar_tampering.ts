@@ -1,0 +1,55 @@
+// GB-023: server configuration changed from code: sv_allowcslua, rcon_password, sv_password,
+// sv_loadingurl… or any cvar whose name/value comes from the network or the web.
+import { asString } from '../analysis/values.js';
+import { chainFor, guardOf, makeFinding, sourcesOf } from './support.js';
+import type { Finding, Rule } from './types.js';
+
+const CRITICAL_CVARS = /^(sv_allowcslua|rcon_password|sv_password|sv_cheats|sv_loadingurl|sv_downloadurl|hostname|sv_allowupload|sv_allowdownload)$/i;
+
+export const rule: Rule = {
+  meta: {
+    id: 'cvar_tampering',
+    category: 'environment_manipulation',
+    severity: 'high',
+    techniques: ['GB-023'],
+    verdictClass: 'backdoor',
+    text: {
+      en: {
+        title: 'Server configuration tampered with',
+        description: 'The addon changes security-relevant server settings (such as sv_allowcslua or rcon_password) or lets remote input pick which setting to change.',
+        recommendation: 'Remove the addon and restore your server.cfg values (sv_allowcslua 0, new rcon_password).',
+      },
+      fr: {
+        title: 'Configuration du serveur modifiée',
+        description: "L'addon modifie des réglages du serveur liés à la sécurité (comme sv_allowcslua ou rcon_password) ou laisse une entrée distante choisir le réglage à changer.",
+        recommendation: "Supprimez l'addon et rétablissez les valeurs de votre server.cfg (sv_allowcslua 0, nouveau rcon_password).",
+      },
+    },
+  },
+  check({ analysis }) {
+    const out: Finding[] = [];
+    for (const ev of analysis.calls) {
+      if (ev.api !== 'RunConsoleCommand' && ev.api !== 'game.ConsoleCommand' && ev.api !== 'ConVar:SetString' && ev.api !== '?:SetString' && ev.api !== '?:SetInt') continue;
+      const first = (asString(ev.args[0] ?? { k: 'nil' }) ?? '').trim();
+      const name = first.split(/\s+/)[0] ?? '';
+      const remote = sourcesOf(ev.args).filter((s) => s.kind !== 'file' && s.kind !== 'sql');
+      const critical = CRITICAL_CVARS.test(name);
+      if (!critical && !remote.length) continue;
+      if (guardOf(ev.ctx) && !critical) continue;
+      const value = ev.args[1] ? asString(ev.args[1]) : first.split(/\s+/)[1];
+      if (name.toLowerCase() === 'sv_allowcslua' && value === '0') continue;
+      out.push(
+        makeFinding(rule, analysis, {
+          severity: critical && (name.toLowerCase() === 'sv_allowcslua' || /password/i.test(name) || remote.length) ? 'critical' : 'high',
+          confidence: 0.85,
+          pattern: `${ev.api}(${name ? JSON.stringify(name) : remote[0]!.label})`.slice(0, 200),
+          file: ev.file,
+          line: ev.line,
+          decoded: ev.decoded,
+          chain: chainFor(ev, remote),
+        }),
+      );
+    }
+    return out;
+  },
+};

@@ -1,0 +1,77 @@
+// GB-017: player IPs, SteamIDs and chat posted to a hard-coded remote host or webhook, with
+// no configuration toggle in front of it.
+import { textOf, type Value } from '../analysis/values.js';
+import type { CallEvent } from '../analysis/types.js';
+import { guardOf, makeFinding } from './support.js';
+import type { Finding, Rule } from './types.js';
+
+function deepValues(v: Value | undefined, depth = 0): Value[] {
+  if (!v) return [];
+  if (v.k === 'table' && depth < 3) return [...v.t.hash.values()].flatMap((x) => deepValues(x, depth + 1));
+  return [v];
+}
+
+/** The calls whose results flowed into this call's arguments, approximated by same-handler calls. */
+function personalDataNear(analysis: { calls: CallEvent[] }, ev: CallEvent): string[] {
+  const handler = [...ev.ctx].reverse().find((f) => f.kind === 'handler');
+  const found = new Set<string>();
+  for (const c of analysis.calls) {
+    if (c.file !== ev.file) continue;
+    const h = [...c.ctx].reverse().find((f) => f.kind === 'handler');
+    if (h?.id !== handler?.id) continue;
+    if (c.api === 'Player:IPAddress') found.add('IP address');
+  }
+  return [...found];
+}
+
+export const rule: Rule = {
+  meta: {
+    id: 'dataexfiltration',
+    category: 'data_exfiltration',
+    severity: 'high',
+    techniques: ['GB-017'],
+    verdictClass: 'backdoor',
+    text: {
+      en: {
+        title: 'Player data sent to a remote host',
+        description:
+          "Players' IP addresses, SteamIDs or chat are posted to a hard-coded web address or webhook that the server owner cannot turn off.",
+        recommendation: 'Remove the addon; if you need a relay, use one whose webhook you configure yourself and that never sends IP addresses.',
+      },
+      fr: {
+        title: 'Données des joueurs envoyées à un hôte distant',
+        description:
+          "Les adresses IP, SteamID ou messages de chat des joueurs sont envoyés à une adresse web ou un webhook écrits en dur, que le propriétaire du serveur ne peut pas désactiver.",
+        recommendation: "Supprimez l'addon ; si vous avez besoin d'un relais, utilisez-en un dont vous configurez vous-même le webhook et qui n'envoie jamais d'adresses IP.",
+      },
+    },
+  },
+  check({ analysis }) {
+    const out: Finding[] = [];
+    for (const ev of analysis.calls) {
+      if (ev.api !== 'http.Post' && ev.api !== 'HTTP' && ev.api !== 'http.Fetch') continue;
+      const url = ev.api === 'HTTP' ? (ev.args[0]?.k === 'table' ? textOf(ev.args[0].t.get({ k: 'str', v: 'url' })) : undefined) : textOf(ev.args[0] ?? { k: 'nil' });
+      if (!url || !/^https?:\/\//i.test(url)) continue; // URL from configuration: owner's choice
+      const values = ev.args.flatMap((a) => deepValues(a));
+      const chat = values.some((v) => 'taint' in v && v.taint?.some((s) => s.kind === 'chat'));
+      const ips = personalDataNear(analysis, ev);
+      const text = values.map((v) => textOf(v) ?? '').join(' ');
+      const ipInText = /\bip\b|IPAddress/i.test(text) || ips.length > 0;
+      if (!chat && !ipInText) continue;
+      if (guardOf(ev.ctx)) continue;
+      const webhook = /discord(app)?\.com\/api\/webhooks|\/api\/webhooks\//i.test(url);
+      out.push(
+        makeFinding(rule, analysis, {
+          severity: ipInText ? 'high' : 'medium',
+          confidence: ipInText ? 0.8 : 0.5,
+          pattern: `${ev.api}(${JSON.stringify(url.slice(0, 80))}) with ${[ipInText ? 'IP addresses' : '', chat ? 'chat' : ''].filter(Boolean).join(' and ')}`,
+          file: ev.file,
+          line: ev.line,
+          decoded: ev.decoded,
+          chain: [{ role: 'sink', label: `${webhook ? 'webhook' : 'remote host'} ${url.slice(0, 100)}`, file_path: ev.file, line_number: ev.line }],
+        }),
+      );
+    }
+    return out;
+  },
+};

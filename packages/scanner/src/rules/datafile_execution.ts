@@ -1,0 +1,85 @@
+// GB-009: code loaded from local data (data/ files, SQLite) and executed, and code written
+// into data files for a loader to run later (persistence).
+import type { TaintSource } from '../analysis/values.js';
+import { chainFor, decodedFor, guardOf, makeFinding, triggerOf } from './support.js';
+import { taintedSinks } from './flows.js';
+import type { Finding, Rule } from './types.js';
+
+const ASSET_EXT = /\.(vmt|vtf|ttf|otf|txt|dat|json|png|jpg|mp3|wav|ogg|mdl|pcf|cfg|db)\b/i;
+const DANGEROUS_IN_PAYLOAD = /\b(RunString|RunStringEx|CompileString|loadstring|http\.Fetch|http\.Post|HTTP|BroadcastLua|SendLua)\b/;
+
+function pathOf(s: TaintSource): string {
+  return /\("([^"]*)"/.exec(s.label)?.[1] ?? '';
+}
+
+export const rule: Rule = {
+  meta: {
+    id: 'datafile_execution',
+    category: 'persistence',
+    severity: 'high',
+    techniques: ['GB-009'],
+    verdictClass: 'suspicious',
+    text: {
+      en: {
+        title: 'Code executed from a data file or the database',
+        description:
+          'The addon runs code it reads from a file or from SQLite, or writes code into a data file. Backdoors use this to survive removal: a loader keeps running whatever was stored.',
+        recommendation:
+          'Look at the stored file or table (for example under data/), delete injected code, and remove the addon if it writes code for something else to run.',
+      },
+      fr: {
+        title: 'Code exécuté depuis un fichier de données ou la base',
+        description:
+          "L'addon exécute du code lu dans un fichier ou dans SQLite, ou écrit du code dans un fichier de données. Les portes dérobées s'en servent pour survivre à leur suppression : un chargeur exécute ce qui a été stocké.",
+        recommendation:
+          "Examinez le fichier ou la table concernés (par exemple sous data/), supprimez le code injecté, et retirez l'addon s'il écrit du code que quelque chose d'autre exécute.",
+      },
+    },
+  },
+  check({ analysis }) {
+    const out: Finding[] = [];
+    for (const { ev, sources } of taintedSinks(analysis, ['file', 'sql'], { exec: true, console: false })) {
+      const guarded = guardOf(ev.ctx) && !triggerOf(ev.ctx);
+      const shippedLua = sources.every((s) => s.kind === 'file' && /"LUA"|\.lua"/.test(s.label) && !/"DATA"/.test(s.label));
+      const assetPath = sources.some((s) => ASSET_EXT.test(pathOf(s)) && !/"DATA"/.test(s.label));
+      const sev = guarded || shippedLua ? 'low' : 'high';
+      out.push(
+        makeFinding(rule, analysis, {
+          severity: sev,
+          confidence: guarded || shippedLua ? 0.3 : 0.8,
+          pattern: `${ev.api}(${sources[0]!.label})`.slice(0, 200),
+          file: ev.file,
+          line: ev.line,
+          decoded: decodedFor(ev),
+          chain: chainFor(ev, sources),
+          verdictClass: sev === 'low' ? 'informational' : 'suspicious',
+          techniques: assetPath ? ['GB-009', 'GB-014'] : ['GB-009'],
+        }),
+      );
+    }
+    // Remote content or Lua code written into data files / the database.
+    for (const ev of analysis.calls) {
+      const write = ev.api === 'file.Write' || ev.api === 'file.Append';
+      const sqlWrite = ev.api === 'sql.Query' || ev.api === 'sql.QueryValue';
+      if (!write && !sqlWrite) continue;
+      const content = write ? ev.args[1] : ev.args[0];
+      const remote = content && 'taint' in content ? (content.taint ?? []).filter((s) => s.kind === 'http') : [];
+      const code = content?.k === 'str' && DANGEROUS_IN_PAYLOAD.test(content.v) ? content.v : undefined;
+      if (!remote.length && !code) continue;
+      out.push(
+        makeFinding(rule, analysis, {
+          severity: ev.api === 'file.Append' || code ? 'critical' : 'high',
+          confidence: 0.85,
+          pattern: `${ev.api}(${remote.length ? remote[0]!.label : 'Lua code'})`.slice(0, 200),
+          file: ev.file,
+          line: ev.line,
+          decoded: code ? code.slice(0, 1000) : decodedFor(ev),
+          chain: chainFor(ev, remote, `${ev.api} (stored for later execution)`),
+          verdictClass: 'backdoor',
+          techniques: sqlWrite ? ['GB-009', 'GB-025'] : ['GB-009'],
+        }),
+      );
+    }
+    return out;
+  },
+};

@@ -1,0 +1,45 @@
+// GB-024: destructive actions (DROP TABLE / DELETE FROM, file.Delete loops over data/, kicking
+// everyone) especially when triggered remotely.
+import { asString, textOf } from '../analysis/values.js';
+import { guardOf, handlerOf, makeFinding } from './support.js';
+import type { Finding, Rule } from './types.js';
+
+export const rule: Rule = {
+  meta: {
+    id: 'destructive_action',
+    category: 'file_system',
+    severity: 'high',
+    techniques: ['GB-024'],
+    verdictClass: 'backdoor',
+    text: {
+      en: {
+        title: 'Destructive action',
+        description: 'The addon deletes database tables, wipes data files or kicks every player, outside any admin-checked command.',
+        recommendation: 'Remove the addon and restore your database and data/ folder from a backup.',
+      },
+      fr: {
+        title: 'Action destructrice',
+        description: "L'addon supprime des tables de la base, efface des fichiers de données ou expulse tous les joueurs, en dehors de toute commande réservée aux administrateurs.",
+        recommendation: "Supprimez l'addon et restaurez votre base de données et votre dossier data/ depuis une sauvegarde.",
+      },
+    },
+  },
+  check({ analysis }) {
+    const out: Finding[] = [];
+    for (const ev of analysis.calls) {
+      if (guardOf(ev.ctx)) continue;
+      const remote = handlerOf(ev.ctx, (a) => a.startsWith('http') || a === 'HTTP' || a === 'net.Receive');
+      const q = ev.args[0] ? textOf(ev.args[0]) ?? '' : '';
+      if (/^sql\.Query/.test(ev.api) && /\b(DROP\s+TABLE|DELETE\s+FROM|TRUNCATE)\b/i.test(q)) {
+        const foreign = /darkrp_|playerpdata|utime|ulib|sam_|fadmin|pointshop/i.test(q);
+        if (!remote && !foreign) continue;
+        out.push(makeFinding(rule, analysis, { severity: remote ? 'high' : 'medium', confidence: remote ? 0.85 : 0.5, pattern: `${ev.api}(${JSON.stringify(q.slice(0, 60))})`, file: ev.file, line: ev.line, decoded: ev.decoded }));
+      } else if (ev.api === 'file.Delete' && remote) {
+        out.push(makeFinding(rule, analysis, { confidence: 0.8, pattern: `file.Delete(${asString(ev.args[0] ?? { k: 'nil' }) ?? '…'}) on remote order`, file: ev.file, line: ev.line, decoded: ev.decoded }));
+      } else if ((ev.api === 'Player:Kick' || ev.api === 'Player:Ban' || ev.api === 'game.CleanUpMap') && remote && remote.api !== 'net.Receive') {
+        out.push(makeFinding(rule, analysis, { confidence: 0.75, pattern: `${ev.api} on remote order`, file: ev.file, line: ev.line, decoded: ev.decoded }));
+      }
+    }
+    return out;
+  },
+};

@@ -1,0 +1,56 @@
+// GB-018: bulk reading of the server's files (file.Find over GAME/LUA + file.Read) with the
+// contents sent to a remote host.
+import { sourcesOfKind, makeFinding, chainFor } from './support.js';
+import { textOf } from '../analysis/values.js';
+import type { Finding, Rule } from './types.js';
+
+export const rule: Rule = {
+  meta: {
+    id: 'file_stealer',
+    category: 'data_exfiltration',
+    severity: 'critical',
+    techniques: ['GB-018'],
+    verdictClass: 'backdoor',
+    text: {
+      en: {
+        title: 'Server files uploaded to a remote host',
+        description:
+          "The addon walks the server's files (Lua, configuration, data) and sends their contents over HTTP: your code, configs and secrets leave the machine.",
+        recommendation: 'Remove the addon, change every password found in your configuration files and rotate API keys.',
+      },
+      fr: {
+        title: 'Fichiers du serveur envoyés à un hôte distant',
+        description:
+          "L'addon parcourt les fichiers du serveur (Lua, configuration, données) et envoie leur contenu en HTTP : votre code, vos configurations et vos secrets quittent la machine.",
+        recommendation: "Supprimez l'addon, changez tous les mots de passe présents dans vos fichiers de configuration et renouvelez vos clés d'API.",
+      },
+    },
+  },
+  check({ analysis }) {
+    const out: Finding[] = [];
+    const finds = analysis.calls.filter((e) => e.api === 'file.Find' && /^(GAME|LUA|MOD|lsv|BASE_PATH)$/i.test(textOf(e.args[1] ?? { k: 'nil' }) ?? ''));
+    if (!finds.length) return out;
+    for (const ev of analysis.calls) {
+      if (ev.api !== 'http.Post' && ev.api !== 'HTTP') continue;
+      const files = sourcesOfKind(ev.args, ['file']).concat(
+        ev.args[0]?.k === 'table' ? sourcesOfKind([...ev.args[0].t.hash.values()], ['file']) : [],
+      );
+      const fieldValues = ev.args.flatMap((a) => (a.k === 'table' ? [...a.t.hash.values()] : [a]));
+      const fromFiles = files.length ? files : sourcesOfKind(fieldValues, ['file']);
+      if (!fromFiles.length) continue;
+      out.push(
+        makeFinding(rule, analysis, {
+          confidence: 0.9,
+          pattern: `${ev.api}(file contents) after file.Find(…, "GAME")`,
+          file: ev.file,
+          line: ev.line,
+          chain: [
+            { role: 'source', label: `file.Find(${textOf(finds[0]!.args[0]!) ?? '…'})`, file_path: finds[0]!.file, line_number: finds[0]!.line },
+            ...chainFor(ev, fromFiles),
+          ],
+        }),
+      );
+    }
+    return out;
+  },
+};

@@ -1,0 +1,46 @@
+// Known C2 hosts, panel paths and obfuscator fingerprints (threat intel §6) found in any
+// string, decoded or not.
+import { findFingerprint, findIoc } from '../intel/index.js';
+import { makeFinding } from './support.js';
+import type { Finding, Rule } from './types.js';
+
+export const rule: Rule = {
+  meta: {
+    id: 'ioc_match',
+    category: 'backdoor',
+    severity: 'high',
+    techniques: ['GB-016'],
+    verdictClass: 'backdoor',
+    text: {
+      en: {
+        title: 'Known backdoor indicator',
+        description: 'A domain, URL path or code fingerprint of a known backdoor family (KVacDoor, Omega, Cipher-Panel…) appears in the addon.',
+        recommendation: 'Remove the addon, block the domain, rotate rcon_password and check data/ for persistence files.',
+      },
+      fr: {
+        title: 'Indicateur de porte dérobée connue',
+        description: "Un domaine, un chemin d'URL ou une empreinte de code d'une famille de portes dérobées connue (KVacDoor, Omega, Cipher-Panel…) apparaît dans l'addon.",
+        recommendation: "Supprimez l'addon, bloquez le domaine, changez rcon_password et cherchez dans data/ des fichiers de persistance.",
+      },
+    },
+  },
+  check({ analysis, intel }) {
+    const out: Finding[] = [];
+    for (const f of analysis.files) {
+      for (let i = 0; i < f.lines.length; i++) {
+        const line = f.lines[i]!;
+        if (line.length < 4) continue;
+        const ioc = findIoc(intel, line);
+        const fp = ioc ? undefined : findFingerprint(intel, line);
+        if (!ioc && !fp) continue;
+        out.push(makeFinding(rule, analysis, { confidence: ioc ? 0.85 : 0.6, severity: ioc ? 'high' : 'medium', pattern: ioc ? `IOC ${ioc}` : `fingerprint ${JSON.stringify(fp)}`, file: f.path, line: i + 1 }));
+        if (out.length > 200) return out;
+      }
+    }
+    for (const d of analysis.decodedStrings) {
+      const ioc = findIoc(intel, d.text);
+      if (ioc) out.push(makeFinding(rule, analysis, { confidence: 0.9, pattern: `encoded IOC ${ioc}`, file: d.file, line: d.line, decoded: d.text.slice(0, 500) }));
+    }
+    return out;
+  },
+};

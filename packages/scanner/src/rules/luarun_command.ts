@@ -1,0 +1,55 @@
+// GB-010: Lua run through the console (`lua_run`, `ulx luarun`) built by the addon.
+import { asString, textOf } from '../analysis/values.js';
+import { CONSOLE_SINKS } from '../analysis/api.js';
+import { chainFor, guardOf, makeFinding, sourcesOf, triggerOf } from './support.js';
+import type { Finding, Rule } from './types.js';
+
+export const rule: Rule = {
+  meta: {
+    id: 'luarun_command',
+    category: 'consoleCommand',
+    severity: 'high',
+    techniques: ['GB-010'],
+    verdictClass: 'backdoor',
+    text: {
+      en: {
+        title: 'Lua run through lua_run / ulx luarun',
+        description: 'The addon builds a lua_run or ulx luarun console command: arbitrary Lua executed through the console, a classic way to hide code execution.',
+        recommendation: 'Remove the addon and check who could trigger this command.',
+      },
+      fr: {
+        title: 'Lua exécuté via lua_run / ulx luarun',
+        description: "L'addon construit une commande console lua_run ou ulx luarun : du Lua arbitraire exécuté par la console, une façon classique de cacher une exécution de code.",
+        recommendation: "Supprimez l'addon et vérifiez qui pouvait déclencher cette commande.",
+      },
+    },
+  },
+  check({ analysis }) {
+    const out: Finding[] = [];
+    for (const ev of analysis.calls) {
+      if (!CONSOLE_SINKS.has(ev.api)) continue;
+      const args = ev.api === 'Player:ConCommand' ? ev.args.slice(1) : ev.args;
+      const first = (textOf(args[0] ?? { k: 'nil' }) ?? '').trim();
+      const second = args[1] ? asString(args[1]) : undefined;
+      const isLuaRun = /^lua_run(_cl)?\b/.test(first) || (first === 'ulx' && second === 'luarun') || /^ulx\s+luarun\b/.test(first);
+      if (!isLuaRun) continue;
+      const sources = sourcesOf(args);
+      const guarded = guardOf(ev.ctx) && !triggerOf(ev.ctx);
+      const sev = guarded ? 'low' : sources.length || triggerOf(ev.ctx) ? 'critical' : 'high';
+      out.push(
+        makeFinding(rule, analysis, {
+          severity: sev,
+          confidence: guarded ? 0.3 : 0.85,
+          pattern: `${ev.api}(${JSON.stringify(first.slice(0, 40))}${second ? `, "${second}"` : ''})`,
+          file: ev.file,
+          line: ev.line,
+          decoded: ev.decoded,
+          chain: chainFor(ev, sources),
+          verdictClass: guarded ? 'informational' : 'backdoor',
+          techniques: triggerOf(ev.ctx) ? ['GB-010', 'GB-007'] : ['GB-010'],
+        }),
+      );
+    }
+    return out;
+  },
+};

@@ -1,0 +1,53 @@
+// GB-020: detouring HTTP functions or RunString to block rivals, scanning net.Receivers for
+// other backdoors, or probing for security addons.
+import { asString } from '../analysis/values.js';
+import { makeFinding } from './support.js';
+import type { Finding, Rule } from './types.js';
+
+const DETOUR_TARGETS = /^(http\.Fetch|http\.Post|HTTP|RunString|RunStringEx|CompileString|net\.Receive|net\.Start|concommand\.Add|hook\.Add|debug\.getinfo|file\.Read|jit\.util\.funck)$/;
+const SECURITY_ADDONS = /say_no_to_exploits|\bsnte\b|nova|backdoor.?shield|\bbs\b|gac|glorified|cac|prometheus|gextension|hac/i;
+
+export const rule: Rule = {
+  meta: {
+    id: 'security_tampering',
+    category: 'hookManipulation',
+    severity: 'high',
+    techniques: ['GB-020'],
+    verdictClass: 'backdoor',
+    text: {
+      en: {
+        title: 'Core functions detoured or security tools probed',
+        description: 'The addon replaces core functions (HTTP, RunString, net) or inspects other addons\' receivers and security tools. Backdoors do this to block rival panels and hide from scanners.',
+        recommendation: 'Unless this is a security addon you installed on purpose, remove it.',
+      },
+      fr: {
+        title: 'Fonctions du moteur détournées ou outils de sécurité sondés',
+        description: "L'addon remplace des fonctions du moteur (HTTP, RunString, net) ou inspecte les récepteurs d'autres addons et les outils de sécurité. Les portes dérobées le font pour bloquer les panneaux concurrents et échapper aux scanners.",
+        recommendation: "Sauf s'il s'agit d'un addon de sécurité installé volontairement, supprimez-le.",
+      },
+    },
+  },
+  check({ analysis }) {
+    const out: Finding[] = [];
+    for (const ov of analysis.overrides) {
+      if (!DETOUR_TARGETS.test(ov.target)) continue;
+      out.push(makeFinding(rule, analysis, { severity: 'medium', confidence: 0.55, pattern: `${ov.target} replaced`, file: ov.file, line: ov.line, decoded: ov.decoded, verdictClass: 'suspicious' }));
+    }
+    for (const ev of analysis.calls) {
+      if (ev.api === 'jit.util.funck' || ev.api === 'jit.util.funcinfo') {
+        out.push(makeFinding(rule, analysis, { confidence: 0.8, pattern: `${ev.api} on other functions`, file: ev.file, line: ev.line }));
+      } else if (ev.api === 'file.Exists' && SECURITY_ADDONS.test(asString(ev.args[0] ?? { k: 'nil' }) ?? '')) {
+        out.push(makeFinding(rule, analysis, { severity: 'medium', confidence: 0.5, pattern: `probe for ${asString(ev.args[0]!)}`, file: ev.file, line: ev.line, verdictClass: 'suspicious' }));
+      }
+    }
+    // Several detours in one file: a rival-blocking firewall typical of panels.
+    const perFile = new Map<string, number>();
+    for (const f of out) perFile.set(f.file, (perFile.get(f.file) ?? 0) + 1);
+    for (const f of out) if ((perFile.get(f.file) ?? 0) >= 3 && f.severity === 'medium') {
+      f.severity = 'high';
+      f.confidence = 0.75;
+      f.verdictClass = 'backdoor';
+    }
+    return out;
+  },
+};

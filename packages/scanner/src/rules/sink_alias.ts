@@ -1,0 +1,49 @@
+// GB-029: aliases of execution/HTTP sinks (`local rs = RunString`, sinks in tables, sinks
+// passed as callbacks) that end up receiving remote or network data.
+import { EXEC_SINKS } from '../analysis/api.js';
+import { chainFor, makeFinding, sourcesOfKind } from './support.js';
+import type { Finding, Rule } from './types.js';
+
+export const rule: Rule = {
+  meta: {
+    id: 'sink_alias',
+    category: 'obfuscation',
+    severity: 'high',
+    techniques: ['GB-029'],
+    verdictClass: 'backdoor',
+    text: {
+      en: {
+        title: 'Execution function used under another name',
+        description: 'RunString or a similar function is stored under another name, in a table, or passed as a callback, and then receives remote or network data. This hides the call from simple searches.',
+        recommendation: 'Remove the addon.',
+      },
+      fr: {
+        title: "Fonction d'exécution utilisée sous un autre nom",
+        description: "RunString ou une fonction semblable est rangée sous un autre nom, dans une table, ou passée en rappel, puis reçoit des données distantes ou réseau. Cela cache l'appel aux recherches simples.",
+        recommendation: "Supprimez l'addon.",
+      },
+    },
+  },
+  check({ analysis }) {
+    const out: Finding[] = [];
+    for (const ev of analysis.calls) {
+      if (!(ev.api in EXEC_SINKS) || (ev.via !== 'alias' && ev.via !== 'callback' && ev.via !== 'table_field')) continue;
+      if (ev.via === 'alias' && ev.alias === ev.api) {
+        // `local RunString = RunString`: only suspicious when tainted (checked below).
+      }
+      const sources = sourcesOfKind([ev.args[0]], ['http', 'net', 'chat', 'concommand', 'clientinfo']);
+      if (!sources.length) continue;
+      out.push(
+        makeFinding(rule, analysis, {
+          confidence: 0.85,
+          pattern: `${ev.alias ?? ev.api} = ${ev.api} (${ev.via})`,
+          file: ev.file,
+          line: ev.line,
+          decoded: ev.decoded,
+          chain: chainFor(ev, sources),
+        }),
+      );
+    }
+    return out;
+  },
+};

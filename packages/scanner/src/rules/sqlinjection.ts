@@ -1,0 +1,60 @@
+// GB-025: SQL built from client input without sql.SQLStr (injection), and tables created or
+// filled by code fetched from the web.
+import { chainFor, guardOf, makeFinding, sourcesOfKind } from './support.js';
+import type { Finding, Rule } from './types.js';
+
+export const rule: Rule = {
+  meta: {
+    id: 'sqlinjection',
+    category: 'code_execution',
+    severity: 'medium',
+    techniques: ['GB-025'],
+    verdictClass: 'vulnerable',
+    text: {
+      en: {
+        title: 'SQL query built from player input',
+        description: 'Text a player controls (chat, net message, console arguments) is pasted into an SQL query without sql.SQLStr. Players can read or destroy the server database.',
+        recommendation: 'Escape every value with sql.SQLStr (or use a safe query builder), or update the addon.',
+      },
+      fr: {
+        title: 'Requête SQL construite à partir de données du joueur',
+        description: "Du texte contrôlé par un joueur (chat, message net, arguments console) est collé dans une requête SQL sans sql.SQLStr. Les joueurs peuvent lire ou détruire la base du serveur.",
+        recommendation: "Échappez chaque valeur avec sql.SQLStr (ou un constructeur de requêtes sûr), ou mettez l'addon à jour.",
+      },
+    },
+  },
+  check({ analysis }) {
+    const out: Finding[] = [];
+    for (const ev of analysis.calls) {
+      if (!/^sql\.Query/.test(ev.api)) continue;
+      const raw = sourcesOfKind([ev.args[0]], ['net', 'chat', 'concommand', 'clientinfo']).filter((s) => !s.escaped);
+      if (raw.length) {
+        out.push(
+          makeFinding(rule, analysis, {
+            severity: guardOf(ev.ctx) ? 'low' : 'medium',
+            confidence: 0.7,
+            pattern: `${ev.api}(… .. ${raw[0]!.label})`.slice(0, 200),
+            file: ev.file,
+            line: ev.line,
+            chain: chainFor(ev, raw),
+          }),
+        );
+      }
+      const remote = sourcesOfKind([ev.args[0]], ['http']);
+      if (remote.length) {
+        out.push(
+          makeFinding(rule, analysis, {
+            severity: 'high',
+            confidence: 0.75,
+            pattern: `${ev.api}(… remote content)`,
+            file: ev.file,
+            line: ev.line,
+            chain: chainFor(ev, remote),
+            verdictClass: 'backdoor',
+          }),
+        );
+      }
+    }
+    return out;
+  },
+};

@@ -1,0 +1,67 @@
+// GB-007: code gated on a literal SteamID or player name that grants ranks, runs code,
+// unbans or hands out god mode/money. A gate that only shows a badge stays low.
+import { CONSOLE_SINKS, EXEC_SINKS, PRIVILEGE_SINKS } from '../analysis/api.js';
+import type { CallEvent } from '../analysis/types.js';
+import { chainFor, decodedFor, makeFinding, triggerOf } from './support.js';
+import type { Finding, Rule } from './types.js';
+
+const SENSITIVE = /^(Player:(GodEnable|Give|SetHealth|SetArmor|addMoney|SetUserGroup|Ban|Kick|Kill)|ULib\.(unban|ucl\.\w+|ban|kick)|ulx\.\w+|game\.KickID|sql\.Query|file\.(Delete|Write))$/;
+
+function sensitive(ev: CallEvent): boolean {
+  return PRIVILEGE_SINKS.has(ev.api) || ev.api in EXEC_SINKS || CONSOLE_SINKS.has(ev.api) || SENSITIVE.test(ev.api);
+}
+
+export const rule: Rule = {
+  meta: {
+    id: 'steamid_gate',
+    category: 'backdoor',
+    severity: 'critical',
+    techniques: ['GB-007'],
+    verdictClass: 'backdoor',
+    text: {
+      en: {
+        title: 'Privileges reserved to a hard-coded SteamID',
+        description:
+          'Code runs only for a SteamID or player name written into the addon, and it grants ranks, runs code, unbans or gives advantages. This is how authors keep a private way into servers.',
+        recommendation:
+          'Remove the addon, ban the SteamIDs it names, and check your admin groups and ban list for changes.',
+      },
+      fr: {
+        title: 'Privilèges réservés à un SteamID écrit en dur',
+        description:
+          "Du code ne s'exécute que pour un SteamID ou un pseudo écrit dans l'addon, et il donne des rangs, exécute du code, débannit ou accorde des avantages. C'est ainsi que des auteurs gardent un accès privé aux serveurs.",
+        recommendation:
+          "Supprimez l'addon, bannissez les SteamID qu'il cite et vérifiez vos groupes d'administration et votre liste de bannissements.",
+      },
+    },
+  },
+  check({ analysis }) {
+    const out: Finding[] = [];
+    const byTrigger = new Map<string, CallEvent[]>();
+    for (const ev of analysis.calls) {
+      const t = triggerOf(ev.ctx);
+      if (!t) continue;
+      const key = `${t.file}:${t.line}:${t.label}`;
+      const list = byTrigger.get(key) ?? [];
+      list.push(ev);
+      byTrigger.set(key, list);
+    }
+    for (const events of byTrigger.values()) {
+      const t = triggerOf(events[0]!.ctx)!;
+      const hit = events.find(sensitive);
+      if (hit) {
+        out.push(
+          makeFinding(rule, analysis, {
+            confidence: 0.9,
+            pattern: `${t.label} → ${hit.api}`,
+            file: t.file,
+            line: t.line,
+            decoded: decodedFor(hit) ?? hit.decoded,
+            chain: chainFor(hit, []),
+          }),
+        );
+      }
+    }
+    return out;
+  },
+};

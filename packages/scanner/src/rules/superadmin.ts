@@ -1,0 +1,108 @@
+// GB-008: rank changes (SetUserGroup, ULib.ucl.addUser, `ulx adduser`) and overrides of
+// IsAdmin/IsSuperAdmin; medium alone, critical when a trigger or remote input reaches them.
+import { PRIVILEGE_SINKS } from '../analysis/api.js';
+import { identityTriggersIn } from '../analysis/guards.js';
+import type { CallEvent } from '../analysis/types.js';
+import { asString } from '../analysis/values.js';
+import { chainFor, decodedFor, guardOf, handlerOf, makeFinding, sourcesOfKind, triggerOf } from './support.js';
+import type { Finding, Rule } from './types.js';
+
+const PRIVILEGED_GROUP = /^(superadmin|owner|root|admin|headadmin|developer|founder|manager|staff)$/i;
+const RANK_METHODS = /^Player:(IsSuperAdmin|IsAdmin|IsUserGroup|GetUserGroup|CheckGroup|query)$/;
+
+/** `RunConsoleCommand("ulx", "adduser", …)` and `game.ConsoleCommand("ulx adduser …")`. */
+function consoleRankChange(ev: CallEvent): boolean {
+  if (ev.api !== 'RunConsoleCommand' && ev.api !== 'game.ConsoleCommand') return false;
+  const text = ev.args.map((a) => asString(a) ?? '').join(' ').toLowerCase();
+  return /\b(ulx|sam|fadmin|sg)\s+(adduser|adduserid|setrank|setgroup|addgroup|userallow|groupallow)\b/.test(text);
+}
+
+export const rule: Rule = {
+  meta: {
+    id: 'superadmin',
+    category: 'privilege_escalation',
+    severity: 'medium',
+    techniques: ['GB-008'],
+    verdictClass: 'suspicious',
+    text: {
+      en: {
+        title: 'Rank change or admin check override',
+        description:
+          "The addon gives players a rank (for example superadmin) or replaces the engine's IsAdmin/IsSuperAdmin checks. Reached from a secret trigger, chat, a net message or the web, this hands the server to someone.",
+        recommendation:
+          'Check who can reach this code. Remove the addon if ranks are granted without an admin decision, then audit your ULX/SAM groups.',
+      },
+      fr: {
+        title: 'Changement de rang ou contournement des vérifications admin',
+        description:
+          "L'addon donne un rang à des joueurs (par exemple superadmin) ou remplace les vérifications IsAdmin/IsSuperAdmin du moteur. Déclenché par un code secret, le chat, un message net ou le web, cela livre le serveur à quelqu'un.",
+        recommendation:
+          "Vérifiez qui peut atteindre ce code. Supprimez l'addon si des rangs sont attribués sans décision d'un administrateur, puis vérifiez vos groupes ULX/SAM.",
+      },
+    },
+  },
+  check({ analysis }) {
+    const out: Finding[] = [];
+    for (const ev of analysis.calls) {
+      if (!PRIVILEGE_SINKS.has(ev.api) && !consoleRankChange(ev)) continue;
+      const group = ev.args.map((a) => asString(a)).find((s) => s && PRIVILEGED_GROUP.test(s));
+      const trigger = triggerOf(ev.ctx);
+      const guard = guardOf(ev.ctx);
+      const remote = sourcesOfKind(ev.args, ['http', 'net', 'chat', 'concommand']);
+      const h = handlerOf(ev.ctx, (a) => a === 'net.Receive' || a.startsWith('http') || a === 'HTTP' || a === 'hook.Add:PlayerSay');
+      let severity: Finding['severity'];
+      let confidence: number;
+      const techniques = ['GB-008'];
+      if (trigger) {
+        severity = 'critical';
+        confidence = 0.93;
+        techniques.push('GB-007');
+      } else if (guard) {
+        severity = 'low';
+        confidence = 0.3;
+      } else if ((remote.length || h) && (group || remote.length)) {
+        severity = 'critical';
+        confidence = 0.85;
+      } else if (group) {
+        severity = 'medium';
+        confidence = 0.5;
+      } else continue;
+      out.push(
+        makeFinding(rule, analysis, {
+          severity,
+          confidence,
+          pattern: `${ev.api}(${group ? JSON.stringify(group) : '…'})`,
+          file: ev.file,
+          line: ev.line,
+          decoded: decodedFor(ev),
+          chain: chainFor(ev, remote),
+          techniques,
+          verdictClass: severity === 'low' ? 'informational' : severity === 'critical' ? 'backdoor' : 'suspicious',
+        }),
+      );
+    }
+    for (const ov of analysis.overrides) {
+      const m = /^(Player|meta:Player):?(IsSuperAdmin|IsAdmin|IsUserGroup|GetUserGroup|CheckGroup)$/.exec(ov.target.replace('.', ':'));
+      if (!m && !RANK_METHODS.test(`Player:${ov.target.split(/[.:]/).pop()}`)) continue;
+      if (!ov.target.startsWith('Player')) continue;
+      const triggers = ov.fn ? identityTriggersIn(ov.fn, () => true) : [];
+      out.push(
+        makeFinding(rule, analysis, {
+          severity: triggers.length ? 'critical' : 'high',
+          confidence: triggers.length ? 0.95 : 0.7,
+          pattern: `override of ${ov.target}`,
+          file: ov.file,
+          line: ov.line,
+          decoded: ov.decoded,
+          chain: [
+            ...triggers.slice(0, 2).map((t) => ({ role: 'trigger' as const, label: t, file_path: ov.file, line_number: ov.line })),
+            { role: 'sink', label: `${ov.target} replaced`, file_path: ov.file, line_number: ov.line },
+          ],
+          techniques: triggers.length ? ['GB-008', 'GB-007'] : ['GB-008'],
+          verdictClass: triggers.length ? 'backdoor' : 'suspicious',
+        }),
+      );
+    }
+    return out;
+  },
+};

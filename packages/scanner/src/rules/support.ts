@@ -1,0 +1,158 @@
+// Shared queries rules make on the analysis: tainted sink calls, guard/trigger context,
+// handlers, and turning an event into a Finding with snippet, decoded text and chain.
+import type { ChainStep, Severity } from '@sentinelle/contracts';
+import type { AddonAnalysis, CallEvent, Ctx, CtxFrame } from '../analysis/types.js';
+import { partialText, type TaintSource, taintOf, textOf, type Value } from '../analysis/values.js';
+import type { Finding, Rule } from './types.js';
+
+export const SEVERITY_ORDER: Record<Severity, number> = { low: 1, medium: 2, high: 3, critical: 4 };
+
+export function lower(sev: Severity, steps = 1): Severity {
+  const order: Severity[] = ['low', 'medium', 'high', 'critical'];
+  return order[Math.max(0, order.indexOf(sev) - steps)]!;
+}
+
+export function guardOf(ctx: Ctx): CtxFrame | undefined {
+  return ctx.find((f) => f.kind === 'guard');
+}
+
+export function triggerOf(ctx: Ctx): CtxFrame | undefined {
+  return ctx.find((f) => f.kind === 'trigger');
+}
+
+/** Innermost handler frame registered with one of the given APIs. */
+export function handlerOf(ctx: Ctx, apis?: (api: string) => boolean): CtxFrame | undefined {
+  for (let i = ctx.length - 1; i >= 0; i--) {
+    const f = ctx[i]!;
+    if (f.kind === 'handler' && (!apis || (f.api && apis(f.api)))) return f;
+  }
+  return undefined;
+}
+
+export function sourcesOf(values: readonly (Value | undefined)[]): TaintSource[] {
+  const out: TaintSource[] = [];
+  for (const v of values) if (v) for (const s of taintOf(v) ?? []) if (!out.includes(s)) out.push(s);
+  return out;
+}
+
+export function sourcesOfKind(values: readonly (Value | undefined)[], kinds: readonly TaintSource['kind'][]): TaintSource[] {
+  return sourcesOf(values).filter((s) => kinds.includes(s.kind));
+}
+
+export function snippetAt(analysis: AddonAnalysis, file: string, line: number): string {
+  const f = analysis.files.find((x) => x.path === file);
+  let text: string | undefined = f?.lines[line - 1];
+  if (text === undefined) {
+    const map = analysis.maps.find((m) => m.path === file);
+    text = map?.mapEntities?.split('\n')[line - 1];
+  }
+  return (text ?? '').trim().slice(0, 300);
+}
+
+/** The value as shown in a pattern: strings quoted, unknowns with their partial text. */
+export function show(v: Value | undefined): string {
+  if (!v) return '';
+  if (v.k === 'str') return JSON.stringify(v.v.length > 60 ? v.v.slice(0, 60) + '…' : v.v);
+  if (v.k === 'num') return String(v.v);
+  if (v.k === 'api') return v.name;
+  if (v.k === 'fn') return 'function';
+  if (v.k === 'table') return '{…}';
+  if (v.k === 'unk') {
+    if (v.taint?.length) return v.taint[0]!.label.slice(0, 80);
+    return v.partial ? JSON.stringify(v.partial.slice(0, 60)) : '…';
+  }
+  return v.k;
+}
+
+export function callPattern(ev: CallEvent, argCount = 2): string {
+  return `${ev.api}(${ev.args.slice(0, argCount).map(show).join(', ')})`.slice(0, 200);
+}
+
+export function chainFor(ev: CallEvent, sources: readonly TaintSource[], sinkLabel?: string): ChainStep[] {
+  const chain: ChainStep[] = [];
+  for (const s of sources.slice(0, 3)) chain.push({ role: 'source', label: s.label, file_path: s.file, line_number: s.line });
+  for (const f of ev.ctx) {
+    if (f.kind === 'handler') chain.push({ role: 'through', label: f.label, file_path: f.file, line_number: f.line });
+    else if (f.kind === 'payload') chain.push({ role: 'through', label: `decoded payload run by ${f.label}`, file_path: f.file, line_number: f.line });
+    else chain.push({ role: f.kind, label: f.label, file_path: f.file, line_number: f.line });
+  }
+  if (ev.via !== 'direct') chain.push({ role: 'through', label: `${ev.api} reached via ${ev.via}${ev.alias ? ` (${ev.alias})` : ''}`, file_path: ev.file, line_number: ev.line });
+  chain.push({ role: 'sink', label: sinkLabel ?? ev.api, file_path: ev.file, line_number: ev.line });
+  return chain;
+}
+
+export interface FindingInit {
+  severity?: Severity;
+  confidence: number;
+  pattern: string;
+  file: string;
+  line: number;
+  decoded?: string | undefined;
+  chain?: ChainStep[];
+  techniques?: string[];
+  verdictClass?: Finding['verdictClass'];
+  related?: Finding['related'];
+}
+
+export function makeFinding(rule: Rule, analysis: AddonAnalysis, init: FindingInit): Finding {
+  const f: Finding = {
+    ruleId: rule.meta.id,
+    severity: init.severity ?? rule.meta.severity,
+    confidence: Math.max(0, Math.min(1, init.confidence)),
+    pattern: init.pattern,
+    file: init.file,
+    line: init.line,
+    snippet: snippetAt(analysis, init.file, init.line),
+    chain: init.chain ?? [],
+  };
+  if (init.decoded) f.decoded = init.decoded.slice(0, 2000);
+  if (init.techniques) f.techniques = init.techniques;
+  if (init.verdictClass) f.verdictClass = init.verdictClass;
+  if (init.related?.length) f.related = init.related;
+  return f;
+}
+
+/** Decoded text for an event: the payload line, or the call with its decoded arguments. */
+export function decodedFor(ev: CallEvent): string | undefined {
+  if (ev.decoded) return ev.decoded;
+  const enc = ev.via === 'decoded' || ev.args.some((a) => a.k === 'str' && a.dec && a.dec !== 'concat');
+  if (!enc) return undefined;
+  return `${ev.api}(${ev.args.map((a) => (a.k === 'str' ? JSON.stringify(a.v.slice(0, 200)) : partialText(a).slice(0, 200))).join(', ')})`;
+}
+
+/** The event was written through obfuscation (decoded names, escaped strings, payloads). */
+export function isObfuscated(ev: CallEvent): boolean {
+  return ev.via === 'decoded' || ev.via === 'registry' || ev.payloadDepth > 0 || ev.args.some((a) => a.k === 'str' && !!a.dec && a.dec !== 'concat' && a.dec !== 'table');
+}
+
+export function argText(v: Value | undefined): string | undefined {
+  return v ? textOf(v) : undefined;
+}
+
+/** Events that ran inside the handler frame `id`. */
+export function eventsInHandler(analysis: AddonAnalysis, id: number | undefined): CallEvent[] {
+  if (id === undefined) return [];
+  return analysis.calls.filter((c) => c.ctx.some((f) => f.id === id));
+}
+
+const SANCTION = /^(Player:(Ban|Kick|Kill|KillSilent)|ULib\.(ban|kick|addBan)|ulx\.(ban|kick)|game\.KickID|RunConsoleCommand|sam\.player\.ban|serverguard\.|Nova_|nova\.|SNTE|\?:(Ban|Kick|ban|kick|BanPlayer|KickPlayer))/;
+
+/** A handler that bans or kicks (honeypots of anti-exploit addons). */
+export function sanctions(events: readonly CallEvent[]): CallEvent | undefined {
+  return events.find((e) => {
+    if (!SANCTION.test(e.api)) return false;
+    if (e.api === 'RunConsoleCommand') return /^(kickid|banid|ulx|sam|fadmin)$/i.test(argText(e.args[0]) ?? '') && /ban|kick/i.test(e.args.map(argText).join(' '));
+    return true;
+  });
+}
+
+/** One finding per (rule, file, line): keeps the most severe, then the most confident. */
+export function dedupe(findings: Finding[]): Finding[] {
+  const best = new Map<string, Finding>();
+  for (const f of findings) {
+    const key = `${f.ruleId}|${f.file}|${f.line}`;
+    const cur = best.get(key);
+    if (!cur || SEVERITY_ORDER[f.severity] > SEVERITY_ORDER[cur.severity] || (f.severity === cur.severity && f.confidence > cur.confidence)) best.set(key, f);
+  }
+  return [...best.values()];
+}

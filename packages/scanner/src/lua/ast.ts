@@ -326,6 +326,11 @@ export interface ParseResult {
   facts: LexicalFacts;
   /** Total number of syntax errors, present only when more were found than `errors` keeps. */
   errorCount?: number;
+  /**
+   * True when the file was too big to keep whole: the tree stops after the parser's token
+   * budget, or the comment list was capped. Facts and `lines` still cover the whole file.
+   */
+  truncated?: boolean;
 }
 
 export interface LexicalFacts {

@@ -5,7 +5,7 @@ import { decodeSource, hasUtf8Bom } from './source.js';
 
 export type * from './ast.js';
 export type { Token, TokenKind } from './lexer.js';
-export { parseLua, DEFAULT_MAX_DEPTH, type ParseOptions } from './parser.js';
+export { parseLua, DEFAULT_MAX_DEPTH, DEFAULT_MAX_TOKENS, type ParseOptions } from './parser.js';
 export { walk, childrenOf, type Visitor } from './walk.js';
 
 /**
@@ -13,12 +13,22 @@ export { walk, childrenOf, type Visitor } from './walk.js';
  * bytes, however broken: malformed parts become `Invalid` tokens.
  */
 export function tokenize(source: Uint8Array | string): Token[] {
+  const tokens: Token[] = [];
+  forEachToken(source, (t) => {
+    tokens.push(t);
+  });
+  return tokens;
+}
+
+/**
+ * Streams the tokens of the source to `visit` without keeping them, for token-level
+ * scanning of files too big for an array of tokens. Return false to stop early.
+ */
+export function forEachToken(source: Uint8Array | string, visit: (token: Token) => void | boolean): void {
   const text = decodeSource(source);
   const lexer = new Lexer(text, new Diagnostics(0), hasUtf8Bom(text) ? 3 : 0);
-  const tokens: Token[] = [];
   for (;;) {
     const t = lexer.next();
-    if (t.kind === 'EOF') return tokens;
-    tokens.push(t);
+    if (t.kind === 'EOF' || visit(t) === false) return;
   }
 }

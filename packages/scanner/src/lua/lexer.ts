@@ -1,6 +1,6 @@
 // The GLua lexer: turns the one-char-per-byte source text into tokens on demand, decoding
 // every string escape and long bracket, and noting GLua's C-style spellings as it goes.
-import type { Comment, ParseError } from './ast.js';
+import type { Comment, ParseError, Position } from './ast.js';
 
 export type TokenKind = 'Name' | 'Keyword' | 'String' | 'Number' | 'Punct' | 'Invalid' | 'EOF';
 
@@ -28,6 +28,12 @@ export interface Token {
   escaped: boolean;
   /** Number: the numeric value (NaN for a malformed numeral). */
   numericValue: number;
+  /**
+   * The parser's cached start/end positions, shared by every node that starts or ends at
+   * this token so that a big tree does not hold millions of identical small objects.
+   */
+  startPosition: Position | null;
+  endPosition: Position | null;
 }
 
 /** Collects syntax errors, dropping exact repeats and capping the list for garbage input. */
@@ -133,6 +139,9 @@ export function parseNumeral(text: string): number {
   return Number(text);
 }
 
+/** Comments kept per file; a file with more is a generated or hostile payload anyway. */
+export const MAX_COMMENTS = 100_000;
+
 export class Lexer {
   /** Position of the next unread byte, and line bookkeeping for columns. */
   pos: number;
@@ -141,6 +150,8 @@ export class Lexer {
   readonly comments: Comment[] = [];
   gluaOperatorCount = 0;
   cCommentCount = 0;
+  /** Comments beyond MAX_COMMENTS are counted here instead of kept, to bound memory. */
+  commentsDropped = 0;
   /** Longest line seen so far, in bytes; complete once EOF has been returned. */
   longestLineLength = 0;
   private readonly n: number;
@@ -312,7 +323,7 @@ export class Lexer {
     const value = src.slice(this.pos + prefix, p);
     this.pos = p;
     if (style === 'c-line') this.cCommentCount++;
-    this.comments.push({ value, style, loc: { start, end: this.endLoc() } });
+    this.keepComment({ value, style, loc: { start, end: this.endLoc() } });
   }
 
   private readLuaComment(): void {
@@ -324,7 +335,7 @@ export class Lexer {
     const start = this.startLoc();
     this.pos += 2;
     const value = this.readLongBracket(level, 'comment');
-    this.comments.push({
+    this.keepComment({
       value: value ?? this.src.slice(start.offset + level + 4),
       style: 'lua-block',
       loc: { start, end: this.endLoc() },
@@ -341,11 +352,16 @@ export class Lexer {
     this.pos = unterminated ? this.n : closeAt + 2;
     if (unterminated) this.error('unfinished /* comment', start.offset, start.line, start.column);
     this.cCommentCount++;
-    this.comments.push({
+    this.keepComment({
       value: this.src.slice(contentStart, closeAt),
       style: 'c-block',
       loc: { start, end: this.endLoc() },
     });
+  }
+
+  private keepComment(comment: Comment): void {
+    if (this.comments.length < MAX_COMMENTS) this.comments.push(comment);
+    else this.commentsDropped++;
   }
 
   private make(kind: TokenKind, value: string, line: number, column: number, offset: number): Token {
@@ -361,6 +377,8 @@ export class Lexer {
       glua: false,
       escaped: false,
       numericValue: 0,
+      startPosition: null,
+      endPosition: null,
     };
   }
 

@@ -31,7 +31,15 @@ export interface ParseOptions {
   maxDepth?: number;
   /** Most errors kept in the result (default 500); later ones are only counted. */
   maxErrors?: number;
+  /**
+   * Most tokens turned into syntax tree (default 1 000 000, 25x the largest file of the
+   * public addon corpus). A tree costs ~150 bytes per token, so this bounds memory on huge
+   * payloads; beyond it the result is marked `truncated` and the rest is only lexed.
+   */
+  maxTokens?: number;
 }
+
+export const DEFAULT_MAX_TOKENS = 1_000_000;
 
 export const DEFAULT_MAX_DEPTH = 200;
 /** Beyond this the JS stack itself could overflow, whatever the caller asks for. */
@@ -41,6 +49,9 @@ const HARD_MAX_DEPTH = 2000;
 class StatementAbort {
   constructor(readonly message: string) {}
 }
+
+/** Thrown when the token budget is spent; unwinds the whole parse, caught in parseChunk. */
+class BudgetExceeded {}
 
 type BlockEnd = 'end' | 'else' | 'elseif' | 'until';
 
@@ -124,12 +135,16 @@ export class Parser {
   /** The last consumed token: node ends are taken from it. */
   private prev: Token;
   private depth = 0;
+  private consumed = 0;
   private readonly src: string;
+  /** Set when the token budget ran out and the tree covers only the start of the file. */
+  truncated = false;
 
   constructor(
     private readonly lexer: Lexer,
     private readonly diagnostics: Diagnostics,
     private readonly maxDepth: number,
+    private readonly maxTokens: number = DEFAULT_MAX_TOKENS,
   ) {
     this.src = lexer.src;
     this.tok = lexer.next();
@@ -139,6 +154,7 @@ export class Parser {
   // ---- token helpers -------------------------------------------------------------------
 
   private next(): void {
+    if (++this.consumed > this.maxTokens) throw new BudgetExceeded();
     this.prev = this.tok;
     if (this.ahead !== null) {
       this.tok = this.ahead;
@@ -194,7 +210,21 @@ export class Parser {
   }
 
   private startOf(t: Token): Position {
-    return { line: t.line, column: t.column, offset: t.offset };
+    let p = t.startPosition;
+    if (p === null) {
+      p = { line: t.line, column: t.column, offset: t.offset };
+      t.startPosition = p;
+    }
+    return p;
+  }
+
+  private endOf(t: Token): Position {
+    let p = t.endPosition;
+    if (p === null) {
+      p = { line: t.endLine, column: t.endColumn, offset: t.end };
+      t.endPosition = p;
+    }
+    return p;
   }
 
   /** Loc from a start position to the end of the last consumed token. */
@@ -202,15 +232,11 @@ export class Parser {
     const p = this.prev;
     // When nothing was consumed since start, the node is empty at its start.
     if (p.end < start.offset) return { start, end: start };
-    return { start, end: { line: p.endLine, column: p.endColumn, offset: p.end } };
+    return { start, end: this.endOf(p) };
   }
 
   private identifierFrom(t: Token): Identifier {
-    return {
-      type: 'Identifier',
-      name: t.value,
-      loc: { start: this.startOf(t), end: { line: t.endLine, column: t.endColumn, offset: t.end } },
-    };
+    return { type: 'Identifier', name: t.value, loc: { start: this.startOf(t), end: this.endOf(t) } };
   }
 
   private expectName(context: string): Identifier {
@@ -264,15 +290,23 @@ export class Parser {
   parseChunk(): Chunk {
     const start = this.startOf(this.tok);
     const body: Statement[] = [];
-    for (;;) {
-      this.parseBlockInto(body);
-      if (this.tok.kind === 'EOF') break;
-      // A stray 'end'/'until'/'else' at top level: report it, skip it, carry on.
-      const t = this.tok;
-      const s = this.startOf(t);
-      this.errorAt(t, `unexpected ${describe(t)}`);
-      this.next();
-      body.push({ type: 'ErrorStatement', message: `unexpected ${describe(t)}`, loc: this.locFrom(s) });
+    try {
+      for (;;) {
+        this.parseBlockInto(body);
+        if (this.tok.kind === 'EOF') break;
+        // A stray 'end'/'until'/'else' at top level: report it, skip it, carry on.
+        const t = this.tok;
+        const s = this.startOf(t);
+        this.errorAt(t, `unexpected ${describe(t)}`);
+        this.next();
+        body.push({ type: 'ErrorStatement', message: `unexpected ${describe(t)}`, loc: this.locFrom(s) });
+      }
+    } catch (e) {
+      if (!(e instanceof BudgetExceeded)) throw e;
+      // Keep the complete top-level statements; the statement in progress is dropped.
+      this.truncated = true;
+      this.depth = 0;
+      this.errorAt(this.tok, `file too large: parsing stopped after ${this.maxTokens} tokens`);
     }
     return { type: 'Chunk', body, loc: { start, end: { line: this.tok.line, column: this.tok.column, offset: this.tok.offset } } };
   }
@@ -683,7 +717,7 @@ export class Parser {
       value: t.value,
       raw: this.src.slice(t.offset, t.end),
       escaped: t.escaped,
-      loc: { start: this.startOf(t), end: { line: t.endLine, column: t.endColumn, offset: t.end } },
+      loc: { start: this.startOf(t), end: this.endOf(t) },
     };
   }
 
@@ -829,7 +863,7 @@ export function parseLua(source: Uint8Array | string, options: ParseOptions = {}
   const diagnostics = new Diagnostics(options.maxErrors ?? 500);
   const lexer = new Lexer(text, diagnostics, hasBom ? 3 : 0);
   const maxDepth = Math.max(1, Math.min(options.maxDepth ?? DEFAULT_MAX_DEPTH, HARD_MAX_DEPTH));
-  const parser = new Parser(lexer, diagnostics, maxDepth);
+  const parser = new Parser(lexer, diagnostics, maxDepth, Math.max(1, options.maxTokens ?? DEFAULT_MAX_TOKENS));
   let chunk: Chunk;
   try {
     chunk = parser.parseChunk();
@@ -859,5 +893,6 @@ export function parseLua(source: Uint8Array | string, options: ParseOptions = {}
     },
   };
   if (diagnostics.total > errors.length) result.errorCount = diagnostics.total;
+  if (parser.truncated || lexer.commentsDropped > 0) result.truncated = true;
   return result;
 }

@@ -1,0 +1,423 @@
+// The GLua parser: every statement and expression form, precedence, GLua operators, node
+// positions, error recovery, hostile input (deep nesting, garbage, huge one-liners) and the
+// labelled sample addons, which must all parse cleanly.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { forEachToken, parseLua, tokenize, walk, type Expression, type Node, type ParseResult, type Statement } from './index.js';
+
+function clean(source: string): ParseResult {
+  const result = parseLua(source);
+  expect(result.errors, source).toEqual([]);
+  return result;
+}
+
+function firstStatement(source: string): Statement {
+  return clean(source).chunk.body[0]!;
+}
+
+/** The expression of `x = <expr>`. */
+function expr(source: string): Expression {
+  const s = firstStatement(`x = ${source}`);
+  if (s.type !== 'AssignmentStatement') throw new Error(s.type);
+  return s.init[0]!;
+}
+
+/** A compact Lisp-like rendering of an expression, to check tree shapes at a glance. */
+function show(e: Expression | Node): string {
+  switch (e.type) {
+    case 'Identifier':
+      return e.name;
+    case 'NumericLiteral':
+      return e.raw;
+    case 'StringLiteral':
+      return JSON.stringify(e.value);
+    case 'BinaryExpression':
+    case 'LogicalExpression':
+      return `(${e.operator} ${show(e.left)} ${show(e.right)})`;
+    case 'UnaryExpression':
+      return `(${e.operator} ${show(e.argument)})`;
+    case 'ParenthesizedExpression':
+      return `[${show(e.expression)}]`;
+    case 'MemberExpression':
+      return `${show(e.base)}${e.indexer}${e.identifier.name}`;
+    case 'IndexExpression':
+      return `${show(e.base)}[${show(e.index)}]`;
+    case 'CallExpression':
+      return `${show(e.base)}(${e.arguments.map(show).join(', ')})`;
+    case 'StringCallExpression':
+      return `${show(e.base)}<str ${show(e.argument)}>`;
+    case 'TableCallExpression':
+      return `${show(e.base)}<table ${e.arguments.fields.length}>`;
+    default:
+      return e.type;
+  }
+}
+
+describe('statements', () => {
+  it('parses local declarations and local functions', () => {
+    const s = firstStatement('local a, b = 1, "x"');
+    expect(s).toMatchObject({ type: 'LocalStatement', variables: [{ name: 'a' }, { name: 'b' }] });
+    expect(firstStatement('local c')).toMatchObject({ type: 'LocalStatement', init: [] });
+    expect(firstStatement('local function f(a, ...) return a end')).toMatchObject({
+      type: 'FunctionDeclaration',
+      isLocal: true,
+      identifier: { type: 'Identifier', name: 'f' },
+      parameters: [{ type: 'Identifier', name: 'a' }, { type: 'VarargLiteral' }],
+      body: [{ type: 'ReturnStatement' }],
+    });
+  });
+
+  it('parses function statements with dotted and method names', () => {
+    const s = firstStatement('function a.b.c:m(x) end');
+    expect(s.type).toBe('FunctionDeclaration');
+    if (s.type !== 'FunctionDeclaration') return;
+    expect(s.isLocal).toBe(false);
+    expect(show(s.identifier!)).toBe('a.b.c:m');
+    expect(s.parameters).toHaveLength(1);
+  });
+
+  it('parses assignments with several targets', () => {
+    const s = firstStatement('a, b.c, d[1] = 1, 2, 3');
+    expect(s.type).toBe('AssignmentStatement');
+    if (s.type !== 'AssignmentStatement') return;
+    expect(s.variables.map(show)).toEqual(['a', 'b.c', 'd[1]']);
+    expect(s.init).toHaveLength(3);
+  });
+
+  it('parses call statements, method calls and call sugar', () => {
+    const body = clean('f(1) obj:m(2) net.Receive"x" setmetatable{} a.b:c"s" f()()').chunk.body;
+    expect(body.map((s) => (s.type === 'CallStatement' ? show(s.expression) : s.type))).toEqual([
+      'f(1)',
+      'obj:m(2)',
+      'net.Receive<str "x">',
+      'setmetatable<table 0>',
+      'a.b:c<str "s">',
+      'f()()',
+    ]);
+  });
+
+  it('parses every control structure', () => {
+    const body = clean(`
+      if a then x() elseif b then y() else z() end
+      while i < 10 do i = i + 1 end
+      do local t = 1 end
+      repeat n = n - 1 until n == 0
+      for i = 1, 10, 2 do end
+      for i = 10, 1 do end
+      for k, v in pairs(t) do end
+      for _ = 1, 3 do break end
+      for _ = 1, 3 do if a then continue end end
+      goto skip
+      ::skip::
+      return 1, 2
+    `).chunk.body;
+    expect(body.map((s) => s.type)).toEqual([
+      'IfStatement',
+      'WhileStatement',
+      'DoStatement',
+      'RepeatStatement',
+      'ForNumericStatement',
+      'ForNumericStatement',
+      'ForGenericStatement',
+      'ForNumericStatement',
+      'ForNumericStatement',
+      'GotoStatement',
+      'LabelStatement',
+      'ReturnStatement',
+    ]);
+    const ifs = body[0]!;
+    if (ifs.type === 'IfStatement') {
+      expect(ifs.clauses.map((c) => c.type)).toEqual(['IfClause', 'ElseifClause', 'ElseClause']);
+      expect(ifs.clauses[2]!.condition).toBeNull();
+    }
+    expect(body[4]).toMatchObject({ step: { value: 2 } });
+    expect(body[5]).toMatchObject({ step: null });
+    expect(body[6]).toMatchObject({ variables: [{ name: 'k' }, { name: 'v' }] });
+    expect(body[8]).toMatchObject({ body: [{ clauses: [{ body: [{ type: 'ContinueStatement' }] }] }] });
+    expect(body[9]).toMatchObject({ label: { name: 'skip' } });
+    expect(body[11]).toMatchObject({ arguments: [{ value: 1 }, { value: 2 }] });
+  });
+
+  it('accepts empty statements, bare return and return with a semicolon', () => {
+    expect(clean(';;; local x = 1; ; return;').chunk.body.map((s) => s.type)).toEqual(['LocalStatement', 'ReturnStatement']);
+    expect(firstStatement('return')).toMatchObject({ type: 'ReturnStatement', arguments: [] });
+  });
+});
+
+describe('expressions', () => {
+  it('parses every literal', () => {
+    expect(expr('nil')).toMatchObject({ type: 'NilLiteral' });
+    expect(expr('true')).toMatchObject({ type: 'BooleanLiteral', value: true });
+    expect(expr('false')).toMatchObject({ type: 'BooleanLiteral', value: false });
+    expect(expr('0x10')).toMatchObject({ type: 'NumericLiteral', value: 16, raw: '0x10' });
+    expect(expr('"\\x41"')).toMatchObject({ type: 'StringLiteral', value: 'A', raw: '"\\x41"', escaped: true });
+    expect(expr('[[x]]')).toMatchObject({ type: 'StringLiteral', value: 'x', raw: '[[x]]', escaped: false });
+    expect(firstStatement('function f(...) return ... end')).toMatchObject({ body: [{ arguments: [{ type: 'VarargLiteral' }] }] });
+  });
+
+  it('follows Lua operator precedence', () => {
+    expect(show(expr('1 + 2 * 3'))).toBe('(+ 1 (* 2 3))');
+    expect(show(expr('1 * 2 + 3'))).toBe('(+ (* 1 2) 3)');
+    expect(show(expr('1 - 2 - 3'))).toBe('(- (- 1 2) 3)');
+    expect(show(expr('a or b and c'))).toBe('(or a (and b c))');
+    expect(show(expr('a < b == c'))).toBe('(== (< a b) c)');
+    expect(show(expr('not a == b'))).toBe('(== (not a) b)');
+    expect(show(expr('-x ^ 2'))).toBe('(- (^ x 2))');
+    expect(show(expr('2 ^ -3 ^ 2'))).toBe('(^ 2 (- (^ 3 2)))');
+    expect(show(expr('#t + 1'))).toBe('(+ (# t) 1)');
+    expect(show(expr('a .. b + c .. d'))).toBe('(.. a (.. (+ b c) d))');
+    expect(show(expr('a .. b == c'))).toBe('(== (.. a b) c)');
+    expect(show(expr('1 + 2 % 3 / 4'))).toBe('(+ 1 (/ (% 2 3) 4))');
+  });
+
+  it('makes .. and ^ right-associative', () => {
+    expect(show(expr('"a" .. "b" .. "c"'))).toBe('(.. "a" (.. "b" "c"))');
+    expect(show(expr('2 ^ 3 ^ 2'))).toBe('(^ 2 (^ 3 2))');
+  });
+
+  it('keeps parentheses and suffix chains', () => {
+    expect(show(expr('(f())'))).toBe('[f()]');
+    expect(show(expr('("x"):rep(3)'))).toBe('["x"]:rep(3)');
+    expect(show(expr('a.b[c].d:e(1)(2)'))).toBe('a.b[c].d:e(1)(2)');
+    expect(show(expr('_G["Run" .. "String"]'))).toBe('_G[(.. "Run" "String")]');
+  });
+
+  it('parses table constructors with every field kind and separator', () => {
+    const t = expr('{ 1, x = 2; ["k"] = 3, f(), }');
+    expect(t.type).toBe('TableConstructorExpression');
+    if (t.type !== 'TableConstructorExpression') return;
+    expect(t.fields.map((f) => f.type)).toEqual(['TableValue', 'TableKeyString', 'TableKey', 'TableValue']);
+    expect(expr('{}')).toMatchObject({ fields: [] });
+    expect(expr('{ x == 1 }')).toMatchObject({ fields: [{ type: 'TableValue', value: { operator: '==' } }] });
+  });
+
+  it('parses anonymous functions', () => {
+    expect(expr('function(a, b) return a + b end')).toMatchObject({
+      type: 'FunctionDeclaration',
+      identifier: null,
+      isLocal: false,
+      parameters: [{ name: 'a' }, { name: 'b' }],
+    });
+  });
+
+  it('normalises GLua operators to Lua spelling and marks them', () => {
+    const e = expr('a != b && !c || d');
+    expect(show(e)).toBe('(or (and (~= a b) (not c)) d)');
+    expect(e).toMatchObject({ glua: true, left: { glua: true, left: { glua: true }, right: { glua: true } } });
+    const lua = expr('a ~= b and not c or d');
+    expect(JSON.stringify(lua)).not.toContain('glua');
+  });
+});
+
+describe('positions', () => {
+  it('gives every node a 1-based start and an exclusive end with byte offsets', () => {
+    const source = 'local x = 1\nif x then\n  print("hi", x + 2)\nend';
+    const result = clean(source);
+    const [local, ifs] = result.chunk.body;
+    expect(local!.loc).toEqual({ start: { line: 1, column: 1, offset: 0 }, end: { line: 1, column: 12, offset: 11 } });
+    expect(ifs!.loc.start).toEqual({ line: 2, column: 1, offset: 12 });
+    expect(ifs!.loc.end).toEqual({ line: 4, column: 4, offset: source.length });
+    const seen: string[] = [];
+    walk(result.chunk, (node) => {
+      if (node.type === 'BinaryExpression' || node.type === 'StringLiteral') {
+        seen.push(`${node.type}@${node.loc.start.line}:${node.loc.start.column}-${source.slice(node.loc.start.offset, node.loc.end.offset)}`);
+      }
+    });
+    expect(seen).toEqual(['StringLiteral@3:9-"hi"', 'BinaryExpression@3:15-x + 2']);
+  });
+
+  it('walks every node once, parents first', () => {
+    const result = clean('local t = { a = f(1) } if t then return t.a end');
+    const types: string[] = [];
+    const parents = new Map<Node, Node | null>();
+    walk(result.chunk, (node, parent) => {
+      types.push(node.type);
+      parents.set(node, parent);
+    });
+    expect(types[0]).toBe('Chunk');
+    expect(types).toContain('TableKeyString');
+    expect(types).toContain('ElseClause' === 'x' ? 'never' : 'IfClause');
+    for (const [node, parent] of parents) if (node.type !== 'Chunk') expect(parent).not.toBeNull();
+  });
+});
+
+describe('error recovery', () => {
+  it('reports an error and keeps parsing the next statements', () => {
+    const result = parseLua('local x = = 1\nprint("after")\nfunction f() return 1 end');
+    expect(result.errors.length).toBeGreaterThan(0);
+    expect(result.errors[0]).toMatchObject({ line: 1, column: 11 });
+    const types = result.chunk.body.map((s) => s.type);
+    expect(types).toContain('CallStatement');
+    expect(types).toContain('FunctionDeclaration');
+  });
+
+  it('keeps the body of a function whose end is missing', () => {
+    const result = parseLua('function f()\n  RunString(x)\n');
+    expect(result.errors[0]!.message).toContain("'end' expected");
+    expect(result.chunk.body[0]).toMatchObject({ type: 'FunctionDeclaration', body: [{ type: 'CallStatement' }] });
+  });
+
+  it('leaves ErrorStatement placeholders for skipped code', () => {
+    const result = parseLua('x = 1\n) ) )\ny = 2\nend\nz = 3');
+    const types = result.chunk.body.map((s) => s.type);
+    expect(types.filter((t) => t === 'AssignmentStatement')).toHaveLength(3);
+    expect(types).toContain('ErrorStatement');
+    expect(result.errors.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('uses ErrorExpression where an expression is missing', () => {
+    const result = parseLua('if then foo() end');
+    expect(result.errors).toHaveLength(1);
+    expect(result.chunk.body[0]).toMatchObject({
+      type: 'IfStatement',
+      clauses: [{ condition: { type: 'ErrorExpression' }, body: [{ type: 'CallStatement' }] }],
+    });
+  });
+
+  it('rejects a non-call expression statement and a bad assignment target', () => {
+    expect(parseLua('x').errors.length).toBe(1);
+    expect(parseLua('f() = 1').errors.length).toBeGreaterThan(0);
+    expect(parseLua('a:b = 1').errors.length).toBeGreaterThan(0);
+  });
+
+  it('reports the Expression 2 preprocessor syntax as another dialect', () => {
+    const result = parseLua('e2function number operator+(number lhs, number rhs)\n  return lhs + rhs\nend');
+    expect(result.errors.length).toBeGreaterThan(0);
+    expect(tokenize('e2function number').length).toBe(2);
+  });
+});
+
+describe('hostile input', () => {
+  it('survives 10 000 nested parentheses with a depth error', () => {
+    const n = 10_000;
+    const result = parseLua(`x = ${'('.repeat(n)}1${')'.repeat(n)}\ny = 2`);
+    expect(result.errors.some((e) => e.message.includes('nesting'))).toBe(true);
+    expect(result.errors).toHaveLength(1);
+    expect(result.chunk.body.map((s) => s.type)).toEqual(['AssignmentStatement', 'AssignmentStatement']);
+  });
+
+  it('survives deep tables, functions, blocks and unary chains', () => {
+    const n = 20_000;
+    const sources = [
+      `x = ${'{'.repeat(n)}${'}'.repeat(n)}`,
+      `x = ${'function() return '.repeat(n)}1${' end'.repeat(n)}`,
+      `${'do '.repeat(n)}${'end '.repeat(n)}`,
+      `${'if a then '.repeat(n)}${'end '.repeat(n)}`,
+      `x = ${'not '.repeat(n)}y`,
+      `x = ${'-'.repeat(n)}y`,
+      `x = ${'a['.repeat(n)}1${']'.repeat(n)}`,
+      `f${'('.repeat(n)}`,
+    ];
+    for (const source of sources) {
+      const result = parseLua(source);
+      expect(result.errors.length, source.slice(0, 30)).toBeGreaterThan(0);
+      expect(result.errors[0]!.message).toMatch(/nesting|expected/);
+    }
+  });
+
+  it('honours a custom depth limit', () => {
+    expect(parseLua('x = ((((1))))', { maxDepth: 3 }).errors.length).toBe(1);
+    expect(parseLua('x = ((((1))))', { maxDepth: 10 }).errors.length).toBe(0);
+  });
+
+  it('does not recurse on long concatenation chains', () => {
+    const result = parseLua(`x = ${Array.from({ length: 50_000 }, (_, i) => `"${i}"`).join(' .. ')}`);
+    expect(result.errors).toEqual([]);
+  });
+
+  it('never throws on random binary garbage', () => {
+    let seed = 12345;
+    const random = () => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 16) & 0xff;
+    for (let round = 0; round < 20; round++) {
+      const bytes = new Uint8Array(20_000).map(() => random());
+      const result = parseLua(bytes);
+      expect(result.facts.invalidUtf8).toBe(true);
+      expect(result.errors.length).toBeGreaterThan(0);
+      expect(tokenize(bytes).length).toBeGreaterThan(0);
+    }
+  });
+
+  it('never throws on truncated prefixes of real code', () => {
+    const source = 'local t = { a = "x\\65", [1] = function(...) return #... end }\nif t then t.a:rep(2) end --[[ c ]]';
+    for (let i = 0; i <= source.length; i++) {
+      expect(() => parseLua(source.slice(0, i))).not.toThrow();
+    }
+  });
+
+  it('caps the error list on garbage and reports the total', () => {
+    const result = parseLua('x\n'.repeat(2000));
+    expect(result.errors).toHaveLength(500);
+    expect(result.errorCount).toBeGreaterThan(1000);
+  });
+
+  it('stops building the tree after the token budget, but still lexes the whole file', () => {
+    const source = 'a = 1\n'.repeat(1000) + 'b = "\\x41" -- end';
+    const result = parseLua(source, { maxTokens: 300 });
+    expect(result.truncated).toBe(true);
+    expect(result.chunk.body.length).toBe(100);
+    expect(result.errors.at(-1)!.message).toContain('too large');
+    expect(result.lines).toBe(1001);
+    expect(result.comments).toHaveLength(1);
+    expect(parseLua(source).truncated).toBeUndefined();
+  });
+
+  it('streams tokens and can stop early', () => {
+    const seen: string[] = [];
+    forEachToken('a b c d', (t) => {
+      seen.push(t.value);
+      return seen.length < 2;
+    });
+    expect(seen).toEqual(['a', 'b']);
+  });
+
+  it('lexes and parses a 5 MB one-line payload quickly', () => {
+    // The shape of a real obfuscated loader: code, a big numeric table, a big escaped string.
+    const code = 'local a=tbl["k"]..string.char(72,105)..("\\x41\\65"):rep(2);if a!=nil&&b then f(a,{1,2,x=3}) end ';
+    const codeUnits = Math.ceil(500_000 / code.length);
+    const numbers = '72,101,108,108,111,'.repeat(Math.ceil(600_000 / 19));
+    const escapes = '\\x52\\117\\110\\z '.repeat(Math.ceil(3_900_000 / 15));
+    const source = `${code.repeat(codeUnits)}local t={${numbers}0} RunString("${escapes}")`;
+    const started = performance.now();
+    const result = parseLua(source);
+    const elapsed = performance.now() - started;
+    expect(result.errors).toEqual([]);
+    expect(result.truncated).toBeUndefined();
+    expect(result.lines).toBe(1);
+    expect(result.facts.longestLineLength).toBe(source.length);
+    expect(result.chunk.body.length).toBe(2 * codeUnits + 2);
+    const call = result.chunk.body.at(-1)!;
+    expect(call.type === 'CallStatement' && call.expression.type === 'CallExpression' && call.expression.arguments[0]).toMatchObject({
+      type: 'StringLiteral',
+      escaped: true,
+      value: 'Run'.repeat(Math.ceil(3_900_000 / 15)),
+    });
+    expect(elapsed).toBeLessThan(20_000);
+  });
+});
+
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
+const samplesRoot = join(repoRoot, '..', 'shared', 'samples');
+
+function luaFilesUnder(dir: string): string[] {
+  const found: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) found.push(...luaFilesUnder(path));
+    else if (name.endsWith('.lua')) found.push(path);
+  }
+  return found;
+}
+
+describe.runIf(existsSync(samplesRoot))('sample addons', () => {
+  it('parses every .lua file of the labelled samples without errors', () => {
+    const files = luaFilesUnder(samplesRoot);
+    expect(files.length).toBeGreaterThan(50);
+    const failures = files
+      .map((file) => ({ file, errors: parseLua(readFileSync(file)).errors }))
+      .filter((r) => r.errors.length > 0)
+      .map((r) => `${r.file}: ${r.errors[0]!.message} at ${r.errors[0]!.line}:${r.errors[0]!.column}`);
+    expect(failures).toEqual([]);
+  });
+});

@@ -4,7 +4,10 @@ import type { Generated } from 'kysely';
 import type {
   CreditTransactionType,
   Language,
+  NotificationType,
   Rank,
+  ReportCategory,
+  ReportStatus,
   ScanStatus,
   ScanType,
 } from '@sentinelle/contracts';
@@ -83,7 +86,66 @@ export interface CreditTransactionsTable {
   scan_id: string | null;
   /** Who made an admin_add/admin_remove/reset (null for the system). */
   actor_user_id: number | null;
+  /** Set instead of actor_user_id when the change came from a staff username/password account. */
+  actor_staff_account_id: Generated<number | null>;
   created_at: string;
+}
+
+export interface StaffAccountsTable {
+  id: Generated<number>;
+  /** Unique without regard to case. */
+  username: string;
+  /** `scrypt$N$r$p$salt$hash` (base64url), see services/passwords.ts. */
+  password_hash: string;
+  rank: Rank;
+  created_at: string;
+  last_login: string | null;
+}
+
+export interface StaffSessionsTable {
+  id: Generated<number>;
+  token_hash: string;
+  staff_account_id: number;
+  created_at: string;
+  last_activity: string;
+  expires_at: string;
+  revoked_at: string | null;
+}
+
+export interface ReportsTable {
+  id: string;
+  category: ReportCategory;
+  status: ReportStatus;
+  message: string;
+  author_user_id: number | null;
+  /** Copied at sending time: the report keeps its author even if the member goes. */
+  author_steamid: string;
+  author_username: string;
+  language: Language;
+  scan_id: string;
+  filename: string;
+  managed_by: string | null;
+  managed_by_steamid: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface NotificationsTable {
+  id: string;
+  type: NotificationType;
+  steam_id: string;
+  steam_username: string;
+  scan_id: string;
+  category: string;
+  created_at: string;
+}
+
+export interface NotificationStatesTable {
+  notification_id: string;
+  /** 'member:<users.id>' or 'staff:<staff_accounts.id>'. */
+  reader: string;
+  read_at: string | null;
+  deleted_at: string | null;
 }
 
 export interface Database {
@@ -93,4 +155,9 @@ export interface Database {
   openid_nonces: OpenIdNoncesTable;
   scans: ScansTable;
   credit_transactions: CreditTransactionsTable;
+  staff_accounts: StaffAccountsTable;
+  staff_sessions: StaffSessionsTable;
+  reports: ReportsTable;
+  notifications: NotificationsTable;
+  notification_states: NotificationStatesTable;
 }

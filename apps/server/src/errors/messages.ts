@@ -72,6 +72,31 @@ export const MESSAGES = {
     en: 'Buying credits is not available',
     fr: "L'achat de crédits n'est pas disponible",
   },
+  member_not_found: { en: 'Member not found', fr: 'Membre introuvable' },
+  report_not_found: { en: 'Report not found', fr: 'Signalement introuvable' },
+  notification_not_found: { en: 'Notification not found', fr: 'Notification introuvable' },
+  archive_not_found: {
+    en: 'The original archive is no longer kept',
+    fr: "L'archive d'origine n'est plus conservée",
+  },
+  staff_not_member: {
+    en: 'A staff account cannot do this: sign in with Steam',
+    fr: 'Un compte du personnel ne peut pas faire cela : connectez-vous avec Steam',
+  },
+  super_admin_rank_locked: {
+    en: "A super administrator's rank cannot be changed",
+    fr: "Le rang d'un super administrateur ne peut pas être modifié",
+  },
+  field_required: { en: 'This field is required', fr: 'Ce champ est obligatoire' },
+  message_too_long: {
+    en: 'The message must not exceed {max} characters',
+    fr: 'Le message ne doit pas dépasser {max} caractères',
+  },
+  unknown_category: { en: 'Unknown category', fr: 'Catégorie inconnue' },
+  report_login_required: {
+    en: 'You must be logged in to report a problem',
+    fr: 'Vous devez être connecté pour signaler un problème',
+  },
   rate_limited: {
     en: 'Too many requests, please try again in a moment',
     fr: 'Trop de requêtes, veuillez réessayer dans un instant',

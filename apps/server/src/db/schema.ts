@@ -25,6 +25,8 @@ export interface UsersTable {
   xp: number;
   first_login: string;
   last_login: string;
+  /** Local date (CREDIT_RESET_TZ) of the last daily credit reset applied; null before the first. */
+  credits_reset_period: Generated<string | null>;
 }
 
 export interface SessionsTable {
@@ -74,6 +76,8 @@ export interface ScansTable {
   started_at: string | null;
   completed_at: string | null;
   expires_at: string;
+  /** When the retention sweeper deleted the archive and the result (the row stays as a record). */
+  purged_at: Generated<string | null>;
 }
 
 export interface CreditTransactionsTable {

@@ -4,8 +4,10 @@ import { availableParallelism } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import {
+  DEFAULT_DAILY_CREDITS,
   DEFAULT_STARTING_CREDITS,
   MAX_UPLOAD_BYTES,
+  SCAN_RETENTION_SECONDS,
   SESSION_INACTIVITY_SECONDS,
 } from '@sentinelle/contracts';
 import { REPO_ROOT, WEB_DIST_DIR } from './paths.js';
@@ -57,6 +59,22 @@ export interface Config {
   logLevel: string;
   /** JS entry of the scan worker; defaults to the built one beside the pool. */
   scanWorkerEntry?: URL;
+  /** Credits a member is topped up to at each daily reset. */
+  dailyCredits: number;
+  /** Local wall-clock time of the daily reset, HH:MM, in creditResetTimeZone. */
+  creditResetTime: string;
+  /** IANA time zone of the reset time (DST handled through Intl). */
+  creditResetTimeZone: string;
+  /** How long a scan's archive and result are kept after upload. */
+  scanRetentionSeconds: number;
+  /** Period of the maintenance job (credit resets, retention sweep). */
+  maintenanceIntervalMs: number;
+  /** On SIGTERM/SIGINT, running scans get this long to finish before going back to the queue. */
+  shutdownGraceMs: number;
+  /** Problem reports per minute and IP. */
+  reportRateLimitPerMinute: number;
+  /** Largest JSON (or other non-multipart) request body. */
+  jsonBodyLimitBytes: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -69,6 +87,24 @@ function integer(env: Env, name: string, fallback: number, min = 0): number {
     throw new Error(`${name} must be an integer ≥ ${min} (got "${raw}")`);
   }
   return value;
+}
+
+function resetTime(env: Env): string {
+  const raw = (env.CREDIT_RESET_TIME ?? '').trim() || '00:00';
+  const match = /^(\d{1,2}):(\d{2})$/.exec(raw);
+  if (!match || Number(match[1]) > 23 || Number(match[2]) > 59)
+    throw new Error(`CREDIT_RESET_TIME must be HH:MM (got "${raw}")`);
+  return `${match[1]!.padStart(2, '0')}:${match[2]}`;
+}
+
+function timeZone(env: Env): string {
+  const raw = (env.CREDIT_RESET_TZ ?? '').trim() || 'Europe/Paris';
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: raw });
+  } catch {
+    throw new Error(`CREDIT_RESET_TZ must be an IANA time zone such as Europe/Paris (got "${raw}")`);
+  }
+  return raw;
 }
 
 function trimSlash(url: string): string {
@@ -148,6 +184,14 @@ export function loadConfig(env: Env = process.env): Config {
     uploadRateLimitPerMinute: integer(env, 'UPLOAD_RATE_LIMIT_PER_MINUTE', 30, 1),
     trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
     logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
+    dailyCredits: integer(env, 'DAILY_CREDITS', DEFAULT_DAILY_CREDITS),
+    creditResetTime: resetTime(env),
+    creditResetTimeZone: timeZone(env),
+    scanRetentionSeconds: integer(env, 'SCAN_RETENTION_SECONDS', SCAN_RETENTION_SECONDS, 1),
+    maintenanceIntervalMs: integer(env, 'MAINTENANCE_INTERVAL_MS', 60_000, 1_000),
+    shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0),
+    reportRateLimitPerMinute: integer(env, 'REPORT_RATE_LIMIT_PER_MINUTE', 10, 1),
+    jsonBodyLimitBytes: integer(env, 'JSON_BODY_LIMIT_BYTES', 64 * 1024, 1_024),
   };
 }
 

@@ -13,6 +13,8 @@ export interface LedgerEntry {
   message: string;
   scanId?: string | null;
   actorUserId?: number | null;
+  /** When it happened (ms since epoch); the app's clock, Date.now() by default. */
+  at?: number;
 }
 
 export async function balanceOf(db: Kysely<Database>, userId: number): Promise<number> {
@@ -34,7 +36,7 @@ export async function record(db: Kysely<Database>, entry: LedgerEntry): Promise<
       message: entry.message,
       scan_id: entry.scanId ?? null,
       actor_user_id: entry.actorUserId ?? null,
-      created_at: nowIso(),
+      created_at: nowIso(entry.at),
     })
     .execute();
 }
@@ -46,6 +48,7 @@ export async function record(db: Kysely<Database>, entry: LedgerEntry): Promise<
 export async function refundScan(
   db: Kysely<Database>,
   scan: { id: string; user_id: number | null; cost: number; filename: string },
+  now = Date.now(),
 ): Promise<void> {
   if (scan.user_id === null || scan.cost <= 0) return;
   await db
@@ -57,7 +60,7 @@ export async function refundScan(
       message: `Refund for ${scan.filename}`,
       scan_id: scan.id,
       actor_user_id: null,
-      created_at: nowIso(),
+      created_at: nowIso(now),
     })
     .onConflict((oc) => oc.doNothing())
     .execute();

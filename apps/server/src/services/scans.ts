@@ -25,6 +25,8 @@ export interface AcceptedUpload {
   language: Language;
   archivePath: string;
   cost: number;
+  /** How long archive and result are kept; SCAN_RETENTION_SECONDS by default. */
+  retentionSeconds?: number;
 }
 
 /** Throws insufficient_credits when the member cannot pay `cost`. */
@@ -64,7 +66,7 @@ export async function acceptScan(db: Db, upload: AcceptedUpload, now = Date.now(
         created_at: nowIso(now),
         started_at: null,
         completed_at: null,
-        expires_at: nowIso(now + SCAN_RETENTION_SECONDS * 1000),
+        expires_at: nowIso(now + (upload.retentionSeconds ?? SCAN_RETENTION_SECONDS) * 1000),
       })
       .execute();
     await record(trx, {
@@ -73,6 +75,7 @@ export async function acceptScan(db: Db, upload: AcceptedUpload, now = Date.now(
       amount: -upload.cost,
       message: `Scan of ${upload.filename}`,
       scanId: upload.scanId,
+      at: now,
     });
   });
 }
@@ -96,7 +99,7 @@ export async function cancelScan(db: Db, scanId: string, now = Date.now()): Prom
       .returningAll()
       .executeTakeFirst();
     if (!scan) return false;
-    await refundScan(trx, scan);
+    await refundScan(trx, scan, now);
     return true;
   });
 }
@@ -175,7 +178,7 @@ export async function failScan(
       .returningAll()
       .executeTakeFirst();
     if (!scan) return false;
-    await refundScan(trx, scan);
+    await refundScan(trx, scan, now);
     return true;
   });
 }

@@ -58,36 +58,40 @@ export function extensionOf(path: string): string {
   return dot <= 0 ? '' : base.slice(dot + 1).toLowerCase();
 }
 
-// Calls that only make sense as code. Alone they are enough: these are what GB-014 loaders hide.
+// Calls that only make sense as code (call syntax required: a readme naming RunString is not
+// code). Alone they are enough: these are what GB-014 loaders hide.
 const CODE_EXECUTION_CALL =
-  /\b(RunString|RunStringEx|CompileString|CompileFile|loadstring|BroadcastLua|SendLua|RunConsoleCommand|setfenv|getfenv)\s*[([{"']|\bgame\.ConsoleCommand\s*\(|\bhttp\.(Fetch|Post)\s*\(|\bdebug\.getregistry\s*\(|\b_G\s*\[/;
+  /\b(RunString|RunStringEx|CompileString|CompileFile|loadstring|BroadcastLua|SendLua|RunConsoleCommand|setfenv|getfenv)(\s*\(|\[=*\[|")|\bgame\.ConsoleCommand\s*\(|\bhttp\.(Fetch|Post)\s*\(|\bdebug\.getregistry\s*\(|\b_G\s*\[/;
 
 // Lua structure: each pattern is one kind of evidence; prose rarely shows several.
 const LUA_STRUCTURE: RegExp[] = [
   /\bfunction\s*[\w.:]*\s*\([\w\s,.]*\)/, // definition with a parameter list
   /\blocal\s+[A-Za-z_]\w*\s*(=|,)/, // local declaration
-  /\bif\b[^\n]{0,200}\bthen\b/, // if … then
+  /\bif\b[^\n]{0,200}(?<!\.)\bthen\b/, // if … then (not a JavaScript promise's .then)
   /(^|[\s;)])end(\s*[),;]|\s*$)/m, // a closing `end`
   /\b(hook|net|timer|concommand|util|file|string|table|player|ents|sql|surface|draw|vgui)\.[A-Za-z_]\w*\s*\(/, // GMod library call
-  /\b[A-Za-z_]\w*:[A-Za-z_]\w*\s*\(/, // method call
-  /--\[\[|^\s*--[^\n]/m, // Lua comment
+  /(?<![{,]\s*)\b[A-Za-z_]\w*:(?!function\b)[A-Za-z_]\w*\s*\(/, // method call (not a JS object key)
+  /--\[\[|^\s*--[^\n-]/m, // Lua comment
 ];
+
+// JavaScript and shell share Lua's keywords; their own syntax asks for more evidence.
+const OTHER_LANGUAGE = /===|!==|=>|\b(var|const|let)\s+[A-Za-z_$][\w$]*\s*=|^#!\/|^\s*fi\s*$|^\s*esac\s*$/m;
 
 /** Bytes of text looked at by the Lua heuristic. */
 const LUA_SNIFF_CHARS = 1024 * 1024;
 
 /**
- * A cheap guess that text is Lua: one code-execution call, or three kinds of Lua structure.
- * A readme that merely names RunString (no call syntax) stays text.
+ * A cheap guess that text is Lua: one code-execution call, or three kinds of Lua structure;
+ * text that also shows JavaScript or shell syntax needs both.
  */
 export function looksLikeLua(bytes: Uint8Array): boolean {
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, LUA_SNIFF_CHARS)).toString('latin1');
-  if (CODE_EXECUTION_CALL.test(text)) return true;
+  const call = CODE_EXECUTION_CALL.test(text);
+  const otherLanguage = OTHER_LANGUAGE.test(text);
+  if (call && !otherLanguage) return true;
   let kinds = 0;
-  for (const pattern of LUA_STRUCTURE) {
-    if (pattern.test(text) && ++kinds >= 3) return true;
-  }
-  return false;
+  for (const pattern of LUA_STRUCTURE) if (pattern.test(text)) kinds++;
+  return otherLanguage ? call && kinds >= 4 : kinds >= 3;
 }
 
 export function startsWith(head: Uint8Array, ascii: string): boolean {

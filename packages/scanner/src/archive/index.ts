@@ -91,6 +91,10 @@ async function readTopLevelGma(ctx: ReadingContext, source: AsyncIterable<Uint8A
   async function* counted(): AsyncGenerator<Uint8Array> {
     for await (const chunk of source) {
       ctx.inflatedBytes += chunk.length;
+      if (ctx.inflatedBytes > ctx.limits.maxTotalInflatedBytes) {
+        ctx.stop('maxTotalInflatedBytes', '(addon.gma)', `more than ${ctx.limits.maxTotalInflatedBytes} bytes read in total; reading stopped`);
+        return;
+      }
       yield chunk;
     }
   }

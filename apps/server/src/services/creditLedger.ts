@@ -13,6 +13,8 @@ export interface LedgerEntry {
   message: string;
   scanId?: string | null;
   actorUserId?: number | null;
+  /** The staff username/password account that made the change (it is not a member). */
+  actorStaffAccountId?: number | null;
   /** When it happened (ms since epoch); the app's clock, Date.now() by default. */
   at?: number;
 }
@@ -36,6 +38,7 @@ export async function record(db: Kysely<Database>, entry: LedgerEntry): Promise<
       message: entry.message,
       scan_id: entry.scanId ?? null,
       actor_user_id: entry.actorUserId ?? null,
+      actor_staff_account_id: entry.actorStaffAccountId ?? null,
       created_at: nowIso(entry.at),
     })
     .execute();

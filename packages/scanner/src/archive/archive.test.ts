@@ -334,3 +334,38 @@ describe('readArchive on Garry’s Mod formats', () => {
     expect(contents.entries).toHaveLength(1);
   });
 });
+
+describe('readArchive on damaged bytes', () => {
+  it('never fails with anything but UnusableArchiveError, whatever bytes are flipped', async () => {
+    const gma = buildGma([{ name: 'lua/a.lua', data: BACKDOOR_LUA.repeat(20) }, { name: 'm/x.vmt', data: '"x" {}' }]);
+    const bsp = buildBsp('{\n"classname" "lua_run"\n}\n', buildZip([{ name: 'lua/p.lua', data: 'print(1)' }]));
+    const original = zipSync({
+      'lua/autorun/a.lua': text(BACKDOOR_LUA.repeat(30)),
+      'addon.gma': gma,
+      'maps/m.bsp': bsp,
+      'inner.zip': zipSync({ 'lua/b.lua': text('print(2)'), 'lua/bin/gmsv_x.dll': buildPeModule(['abcdefg']) }),
+    });
+    let seed = 12345;
+    const random = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const outcomes = { read: 0, unusable: 0 };
+    for (let round = 0; round < 200; round++) {
+      // Odd rounds damage a bare .gma, even rounds the zip that holds everything.
+      const damaged = Buffer.from(round % 2 === 1 ? gma : original);
+      const flips = 1 + random(8);
+      for (let i = 0; i < flips; i++) damaged[random(damaged.length)] = random(256);
+      if (round % 10 === 0) damaged.fill(0, random(damaged.length));
+      try {
+        await readArchive(damaged);
+        outcomes.read++;
+      } catch (err) {
+        expect(err).toBeInstanceOf(UnusableArchiveError);
+        outcomes.unusable++;
+      }
+    }
+    expect(outcomes.read).toBeGreaterThan(0);
+    expect(outcomes.unusable).toBeGreaterThan(0);
+  });
+});

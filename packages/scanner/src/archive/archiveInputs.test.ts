@@ -1,5 +1,6 @@
 // The archive layer reading from the file system: a .zip or .gma path, an unpacked addon
 // folder (symlinks never followed), and a large mostly-asset archive in bounded memory.
+import { execFileSync } from 'node:child_process';
 import { createHash, randomFillSync } from 'node:crypto';
 import { mkdtempSync, openSync, closeSync, writeSync, rmSync, symlinkSync, writeFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -73,13 +74,16 @@ describe('readArchive on a folder', () => {
     writeFileSync(join(root, 'lua/autorun/ok.lua'), 'print(1)');
     symlinkSync('/etc/passwd', join(root, 'lua/autorun/passwd.lua'));
     symlinkSync('/etc', join(root, 'lua/etc'));
+    // A named pipe would block a reader forever: it is reported, never opened.
+    execFileSync('mkfifo', [join(root, 'lua/pipe.lua')]);
     const contents = await readArchive(root);
     expect(contents.entries.map((e) => e.path)).toEqual(['lua/autorun/ok.lua']);
     expect(contents.findings.map((f) => [f.kind, f.path])).toEqual([
       ['symlink', 'lua/autorun/passwd.lua'],
       ['symlink', 'lua/etc'],
+      ['corrupt_entry', 'lua/pipe.lua'],
     ]);
-    expect(contents.fileCount).toBe(3);
+    expect(contents.fileCount).toBe(4);
   });
 });
 

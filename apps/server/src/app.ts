@@ -4,16 +4,17 @@
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
-import {
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import type { DestinationStream } from 'pino';
+import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import { DEMO_STEAM_PREFIX } from './config.js';
 import { migrateToLatest, openDatabase } from './db/database.js';
 import { demoSteamProvider } from './auth/demoSteamProvider.js';
 import { ScanQueue } from './jobs/scanQueue.js';
+import { Maintenance } from './jobs/maintenance.js';
+import { CreditResets } from './services/creditReset.js';
+import { loggerOptions } from './plugins/logging.js';
+import { strictValidatorCompiler } from './plugins/validation.js';
 import { apiDocs } from './plugins/apiDocs.js';
 import { authentication } from './plugins/auth.js';
 import { errorHandling } from './plugins/errors.js';
@@ -30,18 +31,28 @@ function removeUnfinishedUploads(archivesDir: string): void {
   }
 }
 
-export async function buildApp(config: Config): Promise<FastifyInstance> {
+/** What the app takes besides its Config; tests replace the clock and capture the logs. */
+export interface AppDeps {
+  /** Milliseconds since the epoch; everything time-based reads it (Date.now by default). */
+  clock?: () => number;
+  /** Where pino writes (stdout by default). */
+  logStream?: DestinationStream;
+}
+
+export async function buildApp(config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
+  const clock = deps.clock ?? Date.now;
   mkdirSync(config.archivesDir, { recursive: true });
   removeUnfinishedUploads(config.archivesDir);
   const db = openDatabase(config.databaseUrl);
   await migrateToLatest(db);
 
   const app = Fastify({
-    logger: { level: config.logLevel },
+    logger: loggerOptions(config.logLevel, deps.logStream),
     trustProxy: config.trustProxy,
-    bodyLimit: 1024 * 1024,
+    // JSON calls are small; uploads are multipart and limited by the multipart plugin.
+    bodyLimit: config.jsonBodyLimitBytes,
   }).withTypeProvider<ZodTypeProvider>();
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(strictValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
   // JSON calls without a body (e.g. a cancel posted with a JSON content type) are accepted.
@@ -62,12 +73,32 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
       size: config.scanWorkers,
       timeoutMs: config.scanTimeoutMs,
       workerEntry: config.scanWorkerEntry,
+      clock,
     },
+    app.log,
+  );
+  const creditResets = new CreditResets(
+    db,
+    {
+      time: config.creditResetTime,
+      timeZone: config.creditResetTimeZone,
+      allowance: config.dailyCredits,
+    },
+    clock,
+  );
+  const maintenance = new Maintenance(
+    db,
+    creditResets,
+    clock,
+    config.maintenanceIntervalMs,
     app.log,
   );
   app.decorate('config', config);
   app.decorate('db', db);
   app.decorate('scanQueue', scanQueue);
+  app.decorate('clock', clock);
+  app.decorate('creditResets', creditResets);
+  app.decorate('maintenance', maintenance);
 
   await app.register(errorHandling);
   await app.register(security);
@@ -80,8 +111,10 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
 
   app.addHook('onReady', async () => {
     await scanQueue.start();
+    await maintenance.start();
   });
   app.addHook('onClose', async () => {
+    await maintenance.stop();
     await scanQueue.close();
     await db.destroy();
   });

@@ -102,7 +102,9 @@ function timeZone(env: Env): string {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: raw });
   } catch {
-    throw new Error(`CREDIT_RESET_TZ must be an IANA time zone such as Europe/Paris (got "${raw}")`);
+    throw new Error(
+      `CREDIT_RESET_TZ must be an IANA time zone such as Europe/Paris (got "${raw}")`,
+    );
   }
   return raw;
 }

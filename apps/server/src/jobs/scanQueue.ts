@@ -9,6 +9,7 @@ import {
   completeScan,
   failScan,
   requeueInterrupted,
+  requeueScans,
   type ScanRow,
 } from '../services/scans.js';
 import { WorkerPool, type RunningTask, type ScanOutcome } from './workerPool.js';
@@ -17,6 +18,8 @@ export interface ScanQueueOptions {
   size: number;
   timeoutMs: number;
   workerEntry?: URL;
+  /** The app's clock (Date.now by default): stamps claims, results and failures. */
+  clock?: () => number;
 }
 
 export class ScanQueue {
@@ -26,6 +29,8 @@ export class ScanQueue {
   private claiming = false;
   private claimAgain = false;
   private closed = false;
+  private draining = false;
+  private readonly clock: () => number;
 
   constructor(
     private readonly db: Db,
@@ -33,6 +38,7 @@ export class ScanQueue {
     private readonly log: FastifyBaseLogger,
   ) {
     this.pool = new WorkerPool(options.workerEntry, options.size);
+    this.clock = options.clock ?? Date.now;
   }
 
   /** Puts interrupted scans back in line and starts working through the queue. */
@@ -45,7 +51,7 @@ export class ScanQueue {
 
   /** Fills free worker slots with queued scans. Safe to call at any time, from anywhere. */
   async kick(): Promise<void> {
-    if (this.closed) return;
+    if (this.closed || this.draining) return;
     if (this.claiming) {
       this.claimAgain = true;
       return;
@@ -54,12 +60,12 @@ export class ScanQueue {
     try {
       do {
         this.claimAgain = false;
-        while (!this.closed && this.running.size < this.options.size) {
-          const scan = await claimNextQueued(this.db);
+        while (!this.closed && !this.draining && this.running.size < this.options.size) {
+          const scan = await claimNextQueued(this.db, this.clock());
           if (!scan) break;
           this.run(scan);
         }
-      } while (this.claimAgain && !this.closed);
+      } while (this.claimAgain && !this.closed && !this.draining);
     } finally {
       this.claiming = false;
     }
@@ -113,14 +119,16 @@ export class ScanQueue {
             scan.id,
             'analysis_failed',
             'the scanner returned an invalid result',
+            this.clock(),
           );
           return;
         }
-        await completeScan(this.db, scan.id, {
-          ...parsed.data,
-          scan_id: scan.id,
-          filename: scan.filename,
-        });
+        await completeScan(
+          this.db,
+          scan.id,
+          { ...parsed.data, scan_id: scan.id, filename: scan.filename },
+          this.clock(),
+        );
         return;
       }
       case 'error': {
@@ -130,28 +138,61 @@ export class ScanQueue {
           scan.id,
           unusable ? 'archive_corrupt' : 'analysis_failed',
           outcome.message,
+          this.clock(),
         );
         if (!unusable) this.log.warn({ scanId: scan.id, error: outcome }, 'scan failed');
         return;
       }
       case 'timeout':
-        await failScan(this.db, scan.id, 'analysis_timed_out', `over ${this.options.timeoutMs} ms`);
+        await failScan(
+          this.db,
+          scan.id,
+          'analysis_timed_out',
+          `over ${this.options.timeoutMs} ms`,
+          this.clock(),
+        );
         return;
       case 'crashed':
         this.log.error({ scanId: scan.id, message: outcome.message }, 'scan worker crashed');
-        await failScan(this.db, scan.id, 'analysis_failed', outcome.message);
+        await failScan(this.db, scan.id, 'analysis_failed', outcome.message, this.clock());
         return;
       case 'aborted':
-        // Cancelled: the cancel already marked and refunded the scan.
+        // Cancelled: the cancel already marked and refunded the scan. Shut down: close()
+        // puts the scan back in the queue.
         return;
     }
   }
 
-  /** Stops taking work, ends running threads and waits until their outcomes are written. */
+  /**
+   * Graceful shutdown, first half: stops taking new scans and lets the running ones finish for
+   * up to `graceMs`. Returns how many are still running (close() puts those back in the queue).
+   */
+  async drain(graceMs: number): Promise<number> {
+    this.draining = true;
+    if (this.finished.size > 0 && graceMs > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.allSettled([...this.finished]),
+        new Promise((resolve) => (timer = setTimeout(resolve, graceMs))),
+      ]);
+      clearTimeout(timer);
+    }
+    return this.running.size;
+  }
+
+  /**
+   * Stops taking work, ends running threads, waits until their outcomes are written, and puts
+   * the scans they were running back in the queue, so the next start runs them again.
+   */
   async close(): Promise<void> {
     this.closed = true;
+    const interrupted = [...this.running.keys()];
     for (const task of this.running.values()) task.abort();
     await Promise.allSettled([...this.finished]);
     await this.pool.close();
+    if (interrupted.length > 0) {
+      await requeueScans(this.db, interrupted);
+      this.log.info({ scans: interrupted.length }, 'running scans put back in the queue');
+    }
   }
 }

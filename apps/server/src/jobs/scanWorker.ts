@@ -7,15 +7,25 @@ import type { ScanTask, ScanWorkerReply } from './scanTask.js';
 if (!parentPort) throw new Error('scanWorker must run in a worker thread');
 const port = parentPort;
 
+/**
+ * Test-only knob, inert unless set: holds each scan this many ms before scanning, so the
+ * restart tests can kill a server while a scan is surely running.
+ */
+const testDelayMs = Number(process.env.SENTINELLE_TEST_SCAN_DELAY_MS ?? 0) || 0;
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 port.on('message', (task: ScanTask) => {
-  scanArchive(task.archivePath, {
-    scanId: task.scanId,
-    filename: task.filename,
-    language: task.language,
-    scanType: task.scanType,
-    // Cancelling terminates the whole thread, so there is nothing to poll here.
-    isCancelled: () => false,
-  })
+  (testDelayMs > 0 ? pause(testDelayMs) : Promise.resolve())
+    .then(() =>
+      scanArchive(task.archivePath, {
+        scanId: task.scanId,
+        filename: task.filename,
+        language: task.language,
+        scanType: task.scanType,
+        // Cancelling terminates the whole thread, so there is nothing to poll here.
+        isCancelled: () => false,
+      }),
+    )
     .then((result) =>
       port.postMessage({ scanId: task.scanId, ok: true, result } satisfies ScanWorkerReply),
     )

@@ -29,7 +29,7 @@ export function requireMember(
     const token = bearerToken(request);
     if (!token) throw new ApiProblem('not_authenticated', 401, { messageKey: notSignedIn });
     const inactivity = app.config.sessionInactivitySeconds;
-    const session = await touchSession(app.db, token, inactivity);
+    const session = await touchSession(app.db, token, inactivity, app.clock());
     if (session.kind === 'expired') {
       throw new ApiProblem('session_expired', 401, {
         details: { minutes: Math.round(inactivity / 60) },
@@ -37,6 +37,11 @@ export function requireMember(
     }
     const member = session.kind === 'ok' ? await memberById(app.db, session.userId) : undefined;
     if (!member) throw new ApiProblem('not_authenticated', 401, { messageKey: notSignedIn });
+    // The daily credit reset is applied lazily here too, so whatever this call reads or spends
+    // already sees it, even if the maintenance job has not run since the reset time.
+    if (app.creditResets.isDue(member.credits_reset_period)) {
+      await app.creditResets.applyDue(member.id);
+    }
     request.member = member;
   };
 }

@@ -84,7 +84,9 @@ export function zonedTimeToUtc(
 ): number {
   const wall = Date.UTC(date.year, date.month - 1, date.day, hour, minute);
   // Zones change offset at most once within a day either side of a reset time.
-  const offsets = [...new Set([zoneOffsetMs(wall - DAY_MS, timeZone), zoneOffsetMs(wall + DAY_MS, timeZone)])];
+  const offsets = [
+    ...new Set([zoneOffsetMs(wall - DAY_MS, timeZone), zoneOffsetMs(wall + DAY_MS, timeZone)]),
+  ];
   const valid = offsets.map((o) => wall - o).filter((t) => zoneOffsetMs(t, timeZone) === wall - t);
   if (valid.length > 0) return Math.min(...valid);
   return wall - Math.min(...offsets);
@@ -99,7 +101,10 @@ const keyOf = (d: { year: number; month: number; day: number }) =>
   `${String(d.year).padStart(4, '0')}-${String(d.month).padStart(2, '0')}-${String(d.day).padStart(2, '0')}`;
 
 /** The reset period `now` falls in: from the last reset instant (inclusive) to the next one. */
-export function resetPeriodAt(now: number, schedule: Pick<ResetSchedule, 'time' | 'timeZone'>): ResetPeriod {
+export function resetPeriodAt(
+  now: number,
+  schedule: Pick<ResetSchedule, 'time' | 'timeZone'>,
+): ResetPeriod {
   const [hour, minute] = schedule.time.split(':').map(Number) as [number, number];
   const today = localTimeOf(now, schedule.timeZone);
   const at = (d: { year: number; month: number; day: number }) =>

@@ -193,6 +193,18 @@ export async function requeueInterrupted(db: Db): Promise<number> {
   return Number(result.numUpdatedRows);
 }
 
+/** At shutdown: the scans this process was still running go back to the queue. */
+export async function requeueScans(db: Db, scanIds: readonly string[]): Promise<number> {
+  if (scanIds.length === 0) return 0;
+  const result = await db
+    .updateTable('scans')
+    .set({ status: 'queued', started_at: null })
+    .where('id', 'in', scanIds)
+    .where('status', '=', 'running')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
 export async function queueCounts(db: Db): Promise<{ queued: number; running: number }> {
   const rows = await db
     .selectFrom('scans')

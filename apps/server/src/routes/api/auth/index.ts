@@ -94,7 +94,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
           ),
           new Promise((resolve) => setTimeout(resolve, PROFILE_WAIT_MS).unref()),
         ]);
-        const ticket = await issueLoginTicket(app.db, member.id);
+        const ticket = await issueLoginTicket(app.db, member.id, app.clock());
         return reply.redirect(`/auth/success?token=${encodeURIComponent(ticket)}`, 302);
       } catch (error) {
         if (error instanceof OpenIdRejected)
@@ -120,6 +120,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
         app.db,
         request.body.token,
         config.sessionInactivitySeconds,
+        app.clock(),
       );
       if (!token) throw new ApiProblem('login_failed', 401);
       return { access_token: token };

@@ -23,6 +23,7 @@ import {
   resultIn,
   scanOfOwner,
 } from '../../../services/scans.js';
+import { scanIsExpired } from '../../../services/retention.js';
 import { fileTooLarge, receiveArchive } from '../../../uploads/archiveUpload.js';
 import { errorResponses } from '../errorResponses.js';
 
@@ -66,16 +67,21 @@ const scanRoutes: FastifyPluginAsyncZod = async (app) => {
         maxUploadBytes: config.maxUploadBytes,
       });
       try {
-        await acceptScan(app.db, {
-          scanId,
-          userId: member.id,
-          filename: upload.filename,
-          fileSize: upload.size,
-          scanType: 'standard',
-          language: upload.language ?? requestLanguage(request),
-          archivePath: upload.path,
-          cost,
-        });
+        await acceptScan(
+          app.db,
+          {
+            scanId,
+            userId: member.id,
+            filename: upload.filename,
+            fileSize: upload.size,
+            scanType: 'standard',
+            language: upload.language ?? requestLanguage(request),
+            archivePath: upload.path,
+            cost,
+            retentionSeconds: config.scanRetentionSeconds,
+          },
+          app.clock(),
+        );
       } catch (error) {
         await rm(upload.path, { force: true });
         throw error;
@@ -131,6 +137,7 @@ const scanRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const scan = await scanOfOwner(app.db, request.params.id, request.member!.id);
+      if (scanIsExpired(scan, app.clock())) throw new ApiProblem('scan_expired', 404);
       switch (scan.status) {
         case 'completed':
           return resultIn(scan, requestLanguage(request));
@@ -159,7 +166,8 @@ const scanRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const scan = await scanOfOwner(app.db, request.params.id, request.member!.id);
-      if (!(await cancelScan(app.db, scan.id))) throw new ApiProblem('scan_not_cancellable', 409);
+      if (!(await cancelScan(app.db, scan.id, app.clock())))
+        throw new ApiProblem('scan_not_cancellable', 409);
       app.scanQueue.abort(scan.id);
       return { scan_id: scan.id, status: 'cancelled' as const };
     },

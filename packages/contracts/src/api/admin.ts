@@ -38,3 +38,17 @@ export const setReportStatusRequestSchema = z.object({
   managed_by_steamid: z.string().max(32).optional(),
 });
 export const setReportStatusResponseSchema = reportSchema;
+
+/**
+ * What PUT /api/members/:steam_id/rank accepts: any rank name, so that naming super_admin
+ * gets its own answer (400 rank_not_assignable) rather than a generic validation failure.
+ * Clients should build the request with setRankRequestSchema.
+ */
+export const rankChangeBodySchema = z.object({ rank: rankSchema });
+/** DELETE /api/admin/delete-scan/:scan_id: the scan that was deleted. */
+export const deleteScanResponseSchema = z.object({ success: z.literal(true), scan_id: z.string() });
+/** Bulk notification calls (read-all, delete all): how many notifications changed for the caller. */
+export const notificationsChangedResponseSchema = z.object({
+  success: z.literal(true),
+  changed: z.number().int().nonnegative(),
+});

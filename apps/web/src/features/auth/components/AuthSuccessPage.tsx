@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { CircleCheck } from 'lucide-react';
 import { AUTH_SUCCESS_LOADING_MS, AUTH_SUCCESS_REDIRECT_SECONDS } from '@sentinelle/contracts';
+import { Avatar } from '../../../components/ui/Avatar.js';
 import { Card } from '../../../components/ui/Card.js';
 import { Spinner } from '../../../components/ui/Spinner.js';
 import { useSession } from '../../../lib/session.js';
@@ -77,11 +78,7 @@ function TicketExchange({ ticket }: { ticket: string }) {
     <Card className="mx-auto mt-16 max-w-md text-center" data-testid="auth-success">
       <CircleCheck className="mx-auto size-12 text-emerald-500" aria-hidden />
       <h1 className="mt-3 text-2xl font-bold">{t('authSuccess.title')}</h1>
-      <img
-        src={user.avatar}
-        alt=""
-        className="mx-auto mt-5 size-20 rounded-full bg-gray-300 dark:bg-gray-700"
-      />
+      <Avatar src={user.avatar} className="mx-auto mt-5 size-20" />
       <p className="mt-3 text-lg font-semibold" data-testid="auth-success-username">
         {user.username}
       </p>

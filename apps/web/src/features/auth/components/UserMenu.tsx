@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ChevronDown, Coins, LogOut } from 'lucide-react';
 import type { User } from '@sentinelle/contracts';
+import { Avatar } from '../../../components/ui/Avatar.js';
 import { useLogout } from '../hooks/useLogout.js';
 
 export function UserMenu({ user }: { user: User }) {
@@ -36,11 +37,7 @@ export function UserMenu({ user }: { user: User }) {
         onClick={() => setOpen((value) => !value)}
         className="flex items-center gap-2 rounded-full py-1 pr-3 pl-1 hover:bg-gray-200 dark:hover:bg-gray-800"
       >
-        <img
-          src={user.avatar}
-          alt=""
-          className="size-8 rounded-full bg-gray-300 dark:bg-gray-700"
-        />
+        <Avatar src={user.avatar} className="size-8" />
         <span className="max-w-32 truncate text-sm font-medium" data-testid="user-name">
           {user.username}
         </span>
@@ -53,11 +50,7 @@ export function UserMenu({ user }: { user: User }) {
           className="absolute right-0 mt-2 w-72 rounded-xl border border-gray-200 bg-white p-4 shadow-xl dark:border-gray-700 dark:bg-gray-800"
         >
           <div className="flex items-center gap-3">
-            <img
-              src={user.avatar}
-              alt=""
-              className="size-12 rounded-full bg-gray-300 dark:bg-gray-700"
-            />
+            <Avatar src={user.avatar} className="size-12" />
             <div className="min-w-0">
               <p className="truncate font-semibold">{user.username}</p>
               <p className="text-sm text-gray-600 dark:text-gray-300" data-testid="user-rank">

@@ -23,25 +23,25 @@ const SEVERITY_STYLES: Record<
     Icon: OctagonAlert,
     icon: 'text-red-500',
     badge: 'bg-red-100 text-red-800 dark:bg-red-900/50 dark:text-red-200',
-    border: 'border-l-red-500',
+    border: 'border-l-red-500 dark:border-l-red-500',
   },
   high: {
     Icon: TriangleAlert,
     icon: 'text-orange-500',
     badge: 'bg-orange-100 text-orange-800 dark:bg-orange-900/50 dark:text-orange-200',
-    border: 'border-l-orange-500',
+    border: 'border-l-orange-500 dark:border-l-orange-500',
   },
   medium: {
     Icon: CircleAlert,
     icon: 'text-yellow-500',
     badge: 'bg-yellow-100 text-yellow-800 dark:bg-yellow-900/50 dark:text-yellow-200',
-    border: 'border-l-yellow-500',
+    border: 'border-l-yellow-500 dark:border-l-yellow-500',
   },
   low: {
     Icon: Info,
     icon: 'text-sky-500',
     badge: 'bg-sky-100 text-sky-800 dark:bg-sky-900/50 dark:text-sky-200',
-    border: 'border-l-sky-500',
+    border: 'border-l-sky-500 dark:border-l-sky-500',
   },
 };
 

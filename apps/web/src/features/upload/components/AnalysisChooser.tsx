@@ -26,8 +26,11 @@ export interface AnalysisChooserProps {
 }
 
 export function AnalysisChooser({ hasFile, onStart }: AnalysisChooserProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { user } = useCurrentUser();
+  const percent = new Intl.NumberFormat(i18n.resolvedLanguage ?? 'en', {
+    maximumFractionDigits: 1,
+  });
   const [message, setMessage] = useTransientMessage<ChooserMessage>();
 
   const chooseStandard = () => {
@@ -72,7 +75,7 @@ export function AnalysisChooser({ hasFile, onStart }: AnalysisChooserProps) {
             {t('upload.standard.details', {
               min: ANALYSIS_TYPES.standard.minSeconds,
               max: ANALYSIS_TYPES.standard.maxSeconds,
-              reliability: ANALYSIS_TYPES.standard.reliabilityPercent,
+              reliability: percent.format(ANALYSIS_TYPES.standard.reliabilityPercent),
             })}
           </span>
           <span
@@ -99,7 +102,7 @@ export function AnalysisChooser({ hasFile, onStart }: AnalysisChooserProps) {
             {t('upload.ai.details', {
               min: ANALYSIS_TYPES.ia.minSeconds / 60,
               max: ANALYSIS_TYPES.ia.maxSeconds / 60,
-              reliability: ANALYSIS_TYPES.ia.reliabilityPercent,
+              reliability: percent.format(ANALYSIS_TYPES.ia.reliabilityPercent),
             })}
           </span>
           <span className="text-xs font-medium text-gray-500 dark:text-gray-400">

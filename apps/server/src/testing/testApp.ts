@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { zipSync } from 'fflate';
-import { buildApp } from '../app.js';
+import { buildApp, type AppDeps } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
 import { startFakeSteamProvider, type FakeSteamProvider } from '../auth/fakeSteamProvider.js';
 import { REPO_ROOT } from '../paths.js';
@@ -27,6 +27,7 @@ export interface TestContext {
 export async function startTestApp(
   overrides: Partial<Config> = {},
   reuse?: { dataDir: string; fake: FakeSteamProvider },
+  deps: AppDeps = {},
 ): Promise<TestContext> {
   const fake = reuse?.fake ?? (await startFakeSteamProvider({ steamId: MEMBER_A }));
   const dataDir = reuse?.dataDir ?? mkdtempSync(join(tmpdir(), 'sentinelle-server-'));
@@ -42,7 +43,7 @@ export async function startTestApp(
     WEB_DIST_DIR: join(dataDir, 'no-web-build'),
   });
   const config: Config = { ...base, ...overrides };
-  const app = await buildApp(config);
+  const app = await buildApp(config, deps);
   await app.ready();
   return {
     app,
@@ -139,4 +140,22 @@ export async function waitFor<T>(
     if (Date.now() > deadline) throw new Error('timed out waiting');
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** A clock tests move by hand; starts at `start` (ms since the epoch). */
+export function manualClock(start: number): {
+  now: () => number;
+  advance(ms: number): void;
+  set(ms: number): void;
+} {
+  let current = start;
+  return {
+    now: () => current,
+    advance(ms) {
+      current += ms;
+    },
+    set(ms) {
+      current = ms;
+    },
+  };
 }

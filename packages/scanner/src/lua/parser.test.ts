@@ -270,6 +270,8 @@ describe('error recovery', () => {
   it('uses ErrorExpression where an expression is missing', () => {
     const result = parseLua('if then foo() end');
     expect(result.errors).toHaveLength(1);
+    const at = { line: 1, column: 3, offset: 2 };
+    expect(result.chunk.body[0]).toMatchObject({ clauses: [{ condition: { loc: { start: at, end: at } } }] });
     expect(result.chunk.body[0]).toMatchObject({
       type: 'IfStatement',
       clauses: [{ condition: { type: 'ErrorExpression' }, body: [{ type: 'CallStatement' }] }],
@@ -419,5 +421,26 @@ describe.runIf(existsSync(samplesRoot))('sample addons', () => {
       .filter((r) => r.errors.length > 0)
       .map((r) => `${r.file}: ${r.errors[0]!.message} at ${r.errors[0]!.line}:${r.errors[0]!.column}`);
     expect(failures).toEqual([]);
+  });
+
+  it('gives every node of the samples a position consistent with its offsets and parent', () => {
+    const problems: string[] = [];
+    for (const file of luaFilesUnder(samplesRoot)) {
+      const text = readFileSync(file).toString('latin1');
+      const lineStarts = [0];
+      for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c === 13 && text.charCodeAt(i + 1) === 10) i++;
+        if (c === 10 || c === 13) lineStarts.push(i + 1);
+      }
+      const consistent = (p: { line: number; column: number; offset: number }) => lineStarts[p.line - 1]! + p.column - 1 === p.offset;
+      walk(parseLua(text).chunk, (node, parent) => {
+        const { start, end } = node.loc;
+        if (!consistent(start) || !consistent(end) || start.offset > end.offset) problems.push(`${file} ${node.type}`);
+        if (parent && (start.offset < parent.loc.start.offset || end.offset > parent.loc.end.offset)) problems.push(`${file} ${node.type} outside ${parent.type}`);
+        if (node.type === 'Identifier' && text.slice(start.offset, end.offset) !== node.name) problems.push(`${file} ${node.name}`);
+      });
+    }
+    expect(problems).toEqual([]);
   });
 });

@@ -230,8 +230,12 @@ export class Parser {
   /** Loc from a start position to the end of the last consumed token. */
   private locFrom(start: Position): Loc {
     const p = this.prev;
-    // When nothing was consumed since start, the node is empty at its start.
-    if (p.end < start.offset) return { start, end: start };
+    // When nothing was consumed since start (an error placeholder), the node is empty and
+    // sits right after the last consumed token, inside its parent.
+    if (p.end < start.offset) {
+      const at = this.endOf(p);
+      return { start: at, end: at };
+    }
     return { start, end: this.endOf(p) };
   }
 

@@ -40,7 +40,7 @@ describe('scanArchive', () => {
     expect(result.archive_sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(result.files.map((f) => f.path)).toEqual(['lua/autorun/client/cl_hud.lua']);
     expect(result.total_lines_scanned).toBeGreaterThan(0);
-    expect(phases).toEqual(['reading', 'analysing', 'report']);
+    expect(phases).toEqual(['reading', 'analysing', 'rules', 'report']);
   });
 
   it('stops with ScanCancelledError when the caller cancels', async () => {

@@ -2,16 +2,16 @@
 // ScanResult out. A pure library: no HTTP, no database, never executes what it reads.
 //
 // Pipeline: archive → analysis → rules → score → report, under a time budget. Until the
-// analysis and rules layers land, a textual stager check stands in for them.
+// rules layer lands, a textual stager check stands in for it.
 import type { Language, ScannedFile, ScanResult, ScanType, Threat } from '@sentinelle/contracts';
+import { analyzeAddon, type AddonAnalysis } from './analysis/index.js';
 import {
   readArchive,
   ScanCancelledError,
   type ArchiveContents,
-  type ArchiveEntry,
   type EntryKind,
 } from './archive/index.js';
-import { INTEL_VERSION } from './intel/index.js';
+import { INTEL_VERSION, loadThreatIntel } from './intel/index.js';
 import { buildScanResult } from './report/index.js';
 
 export {
@@ -147,15 +147,31 @@ const LISTED_KINDS: Partial<Record<EntryKind, ScannedFile['kind']>> = {
   map: 'map',
 };
 
-function isLua(entry: ArchiveEntry): boolean {
-  return (entry.kind === 'lua' || entry.kind === 'lua_in_asset') && entry.bytes !== undefined;
-}
-
 function countLines(bytes: Uint8Array): number {
   if (bytes.length === 0) return 0;
   let lines = 1;
   for (const b of bytes) if (b === 10) lines++;
   return lines;
+}
+
+/** One row per listed entry: realm and parse status from the analysis when it reached the file. */
+function filesTable(contents: ArchiveContents, analysis: AddonAnalysis): ScannedFile[] {
+  const analysed = new Map(analysis.files.map((f) => [f.path, f]));
+  const files: ScannedFile[] = [];
+  for (const entry of contents.entries) {
+    const kind = LISTED_KINDS[entry.kind];
+    if (!kind) continue;
+    const file = analysed.get(entry.path);
+    files.push({
+      path: entry.path,
+      kind,
+      realm: file?.realm ?? null,
+      lines: file ? file.lines.length : entry.bytes ? countLines(entry.bytes) : 0,
+      parse: file?.parse ?? 'skipped',
+      ...(entry.sha256 ? { sha256: entry.sha256 } : {}),
+    });
+  }
+  return files;
 }
 
 export async function scanArchive(
@@ -180,33 +196,21 @@ export async function scanArchive(
   budget.check();
 
   options.onPhase?.('analysing');
+  const intel = loadThreatIntel();
+  // Past the deadline the analysis stops between files and hands back what it covered.
+  const analysis = analyzeAddon(contents.entries, { intel, isCancelled: budget.shouldStop });
+  budget.check();
+
+  options.onPhase?.('rules');
   const threats: Threat[] = [];
-  const files: ScannedFile[] = [];
-  let lines = 0;
-  for (const entry of contents.entries) {
-    budget.check();
-    const kind = LISTED_KINDS[entry.kind];
-    if (!kind) continue;
-    const fileLines = entry.bytes ? countLines(entry.bytes) : 0;
-    files.push({
-      path: entry.path,
-      kind,
-      realm: null,
-      lines: fileLines,
-      parse: 'skipped',
-      ...(entry.sha256 ? { sha256: entry.sha256 } : {}),
-    });
-    if (!isLua(entry) || budget.shouldStop()) continue;
-    lines += fileLines;
-    threats.push(
-      ...stagerThreats(entry.path, Buffer.from(entry.bytes!).toString('latin1'), language),
-    );
-  }
+  for (const file of analysis.files) threats.push(...stagerThreats(file.path, file.text, language));
+  const files = filesTable(contents, analysis);
+  const lines = analysis.files.reduce((sum, f) => sum + f.lines.length, 0);
   budget.check();
 
   options.onPhase?.('report');
   const limitsReached = [...contents.limitsReached];
-  if (budget.exhausted) limitsReached.push(TIME_BUDGET_LIMIT);
+  if (budget.exhausted || analysis.cancelled) limitsReached.push(TIME_BUDGET_LIMIT);
   return buildScanResult({
     scanId: options.scanId ?? contents.sha256.slice(0, 16),
     filename: options.filename ?? 'archive.zip',

@@ -233,13 +233,35 @@ describe('positions', () => {
     const types: string[] = [];
     const parents = new Map<Node, Node | null>();
     walk(result.chunk, (node, parent) => {
+      expect(parents.has(node)).toBe(false);
       types.push(node.type);
       parents.set(node, parent);
     });
-    expect(types[0]).toBe('Chunk');
-    expect(types).toContain('TableKeyString');
-    expect(types).toContain('ElseClause' === 'x' ? 'never' : 'IfClause');
+    expect(types).toEqual([
+      'Chunk',
+      'LocalStatement',
+      'Identifier',
+      'TableConstructorExpression',
+      'TableKeyString',
+      'Identifier',
+      'CallExpression',
+      'Identifier',
+      'NumericLiteral',
+      'IfStatement',
+      'IfClause',
+      'Identifier',
+      'ReturnStatement',
+      'MemberExpression',
+      'Identifier',
+      'Identifier',
+    ]);
     for (const [node, parent] of parents) if (node.type !== 'Chunk') expect(parent).not.toBeNull();
+    let visited = 0;
+    walk(result.chunk, (node) => {
+      visited++;
+      return node.type !== 'LocalStatement';
+    });
+    expect(visited).toBe(types.length - 7);
   });
 });
 

@@ -53,8 +53,6 @@ class StatementAbort {
 /** Thrown when the token budget is spent; unwinds the whole parse, caught in parseChunk. */
 class BudgetExceeded {}
 
-type BlockEnd = 'end' | 'else' | 'elseif' | 'until';
-
 // Binary operator priorities of Lua 5.1 (left, right); unary operators bind at 8.
 const UNARY_PRIORITY = 8;
 

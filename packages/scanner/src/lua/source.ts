@@ -8,7 +8,7 @@ export interface EncodingFacts {
   invisibleCharCount: number;
 }
 
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[\u0080-\uffff]/;
 
 /**
  * Bytes are decoded as latin1 so that every byte sequence survives and offsets stay byte

@@ -7,6 +7,8 @@ import { nowIso } from '../db/database.js';
 import type { UsersTable } from '../db/schema.js';
 import { balanceOf, record } from './creditLedger.js';
 import { levelOf } from './levels.js';
+import { dropMemberSessions } from './memberDirectory.js';
+import { notifyStaff } from './notifications.js';
 
 export type UserRow = Selectable<UsersTable>;
 
@@ -36,6 +38,8 @@ export async function signInSteamMember(
         .set({ last_login: now, rank })
         .where('id', '=', existing.id)
         .execute();
+      // Promoted by SENTINELLE_SUPER_ADMINS: sessions opened under the old rank end.
+      if (rank !== existing.rank) await dropMemberSessions(trx, existing.id);
       return { ...existing, last_login: now, rank };
     }
     const name = `Player ${steamId.slice(-5)}`;
@@ -56,6 +60,7 @@ export async function signInSteamMember(
       })
       .returningAll()
       .executeTakeFirstOrThrow();
+    await notifyStaff(trx, { type: 'new_member', steamId, steamUsername: name });
     if (policy.startingCredits > 0) {
       await record(trx, {
         userId: created.id,

@@ -11,24 +11,12 @@ import notificationRoutes from './notifications/index.js';
 import rankRoutes from './ranks/index.js';
 import reportProblemRoutes from './report-problem/index.js';
 import { staffAuthentication } from '../../plugins/staffAuth.js';
-import adminRoutes from './admin/index.js';
-import memberRoutes from './members/index.js';
-import notificationRoutes from './notifications/index.js';
-import rankRoutes from './ranks/index.js';
-import reportProblemRoutes from './report-problem/index.js';
-import { staffAuthentication } from '../../plugins/staffAuth.js';
 
 const apiRoutes: FastifyPluginAsync = async (app) => {
-  await app.register(staffAuthentication);
   await app.register(staffAuthentication);
   await app.register(healthRoutes);
   await app.register(authRoutes, { prefix: '/auth' });
   await app.register(scanRoutes, { prefix: '/scan' });
-  await app.register(adminRoutes, { prefix: '/admin' });
-  await app.register(memberRoutes, { prefix: '/members' });
-  await app.register(rankRoutes, { prefix: '/ranks' });
-  await app.register(notificationRoutes, { prefix: '/notifications' });
-  await app.register(reportProblemRoutes, { prefix: '/report-problem' });
   await app.register(adminRoutes, { prefix: '/admin' });
   await app.register(memberRoutes, { prefix: '/members' });
   await app.register(rankRoutes, { prefix: '/ranks' });

@@ -6,8 +6,8 @@ import { z } from 'zod';
 
 function strictBody(schema: unknown): unknown {
   if (schema instanceof z.ZodObject) return schema.strict();
-  if (schema instanceof z.ZodOptional && schema.unwrap() instanceof z.ZodObject)
-    return (schema.unwrap() as z.ZodObject).strict().optional();
+  if (schema instanceof z.ZodOptional) return (strictBody(schema.unwrap()) as z.ZodType).optional();
+  if (schema instanceof z.ZodNullable) return (strictBody(schema.unwrap()) as z.ZodType).nullable();
   return schema;
 }
 

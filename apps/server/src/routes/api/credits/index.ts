@@ -47,7 +47,8 @@ const creditRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['credits'],
         security: bearer,
         querystring: languageQuerySchema,
-        body: z.object({}).optional(),
+        // No fields: an empty or absent body only.
+        body: z.object({}).nullish(),
         response: { ...errorResponses, 501: apiErrorSchema },
       },
     },

@@ -258,20 +258,21 @@ describe('renderSarif', () => {
     const sarif = renderSarif(buildScanResult(input({ findings: [stager, vuln] })));
     expect(sarif.version).toBe('2.1.0');
     expect(sarif.$schema).toContain('sarif-2.1.0');
-    const run = sarif.runs[0] as any;
+    const run = sarif.runs[0]!;
     expect(run.tool.driver.name).toBe('Sentinelle');
-    expect(run.tool.driver.rules.map((r: any) => r.id)).toEqual(['runstring', 'exploitable_net']);
-    const [first, second] = run.results;
+    expect(run.tool.driver.rules.map((r) => r.id)).toEqual(['runstring', 'exploitable_net']);
+    const first = run.results[0]!;
+    const second = run.results[1]!;
     expect(first).toMatchObject({ ruleId: 'runstring', ruleIndex: 0, level: 'error' });
-    expect(first.locations[0].physicalLocation).toEqual({
+    expect(first.locations[0]!.physicalLocation).toEqual({
       artifactLocation: { uri: 'lua/autorun/server/sv_hud.lua', uriBaseId: 'ADDONROOT' },
       region: { startLine: 12 },
     });
-    expect(first.codeFlows[0].threadFlows[0].locations).toHaveLength(2);
-    expect(first.relatedLocations[0].physicalLocation.region.startLine).toBe(3);
+    expect(first.codeFlows?.[0]?.threadFlows[0]?.locations).toHaveLength(2);
+    expect(first.relatedLocations?.[0]?.physicalLocation.region?.startLine).toBe(3);
     expect(second).toMatchObject({ ruleId: 'exploitable_net', ruleIndex: 1, level: 'warning' });
     // Line 0 (whole file) has no region, since SARIF lines start at 1; spaces are encoded.
-    expect(second.locations[0].physicalLocation).toEqual({
+    expect(second.locations[0]!.physicalLocation).toEqual({
       artifactLocation: { uri: 'lua/my%20addon/sv.lua', uriBaseId: 'ADDONROOT' },
     });
     expect(JSON.parse(JSON.stringify(sarif))).toEqual(sarif);

@@ -17,10 +17,56 @@ const SECURITY_SEVERITY: Record<Severity, string> = {
   low: '2.0',
 };
 
+/** The subset of SARIF 2.1.0 Sentinelle writes. */
+export interface SarifPhysicalLocation {
+  artifactLocation: { uri: string; uriBaseId: string };
+  region?: { startLine: number };
+}
+export interface SarifLocation {
+  physicalLocation: SarifPhysicalLocation;
+  message?: { text: string };
+  id?: number;
+}
+export interface SarifRule {
+  id: string;
+  name: string;
+  shortDescription: { text: string };
+  fullDescription: { text: string };
+  help: { text: string };
+  defaultConfiguration: { level: SarifLevel };
+  properties: Record<string, unknown>;
+}
+export interface SarifResult {
+  ruleId: string;
+  ruleIndex: number;
+  level: SarifLevel;
+  message: { text: string };
+  locations: SarifLocation[];
+  relatedLocations?: SarifLocation[];
+  codeFlows?: Array<{ threadFlows: Array<{ locations: Array<{ location: SarifLocation }> }> }>;
+  properties: Record<string, unknown>;
+}
+export interface SarifRun {
+  tool: {
+    driver: {
+      name: string;
+      version: string;
+      rules: SarifRule[];
+      properties: Record<string, unknown>;
+    };
+  };
+  originalUriBaseIds: Record<string, { description: { text: string } }>;
+  artifacts: Array<{
+    location: { uri: string; uriBaseId: string };
+    hashes?: Record<string, string>;
+  }>;
+  results: SarifResult[];
+  properties: Record<string, unknown>;
+}
 export interface SarifLog {
   $schema: string;
   version: '2.1.0';
-  runs: Array<Record<string, unknown>>;
+  runs: SarifRun[];
 }
 
 /** A relative URI for an archive path: `/` kept, everything else percent-encoded. */
@@ -32,8 +78,8 @@ function artifactUri(path: string): string {
     .join('/');
 }
 
-function location(filePath: string, line: number): Record<string, unknown> {
-  const physicalLocation: Record<string, unknown> = {
+function location(filePath: string, line: number): SarifLocation {
+  const physicalLocation: SarifPhysicalLocation = {
     artifactLocation: { uri: artifactUri(filePath), uriBaseId: 'ADDONROOT' },
   };
   // SARIF lines start at 1; line 0 means "the whole file" (archive-level findings).
@@ -42,7 +88,7 @@ function location(filePath: string, line: number): Record<string, unknown> {
 }
 
 export function renderSarif(result: ScanResult): SarifLog {
-  const rules: Array<Record<string, unknown>> = [];
+  const rules: SarifRule[] = [];
   const ruleIndex = new Map<string, number>();
   const strongest = new Map<string, Threat>();
   for (const t of result.threats) {
@@ -67,9 +113,9 @@ export function renderSarif(result: ScanResult): SarifLog {
   }
   const results = result.threats.map((t) => {
     const [first, ...others] = t.locations;
-    const entry: Record<string, unknown> = {
+    const entry: SarifResult = {
       ruleId: t.pattern_key,
-      ruleIndex: ruleIndex.get(t.pattern_key),
+      ruleIndex: ruleIndex.get(t.pattern_key) ?? -1,
       level: LEVEL[t.severity],
       message: { text: `${t.localized.en.title}: ${t.pattern}` },
       locations: first ? [location(first.file_path, first.line_number)] : [],

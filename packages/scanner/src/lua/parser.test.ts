@@ -344,6 +344,10 @@ describe('hostile input', () => {
   it('honours a custom depth limit', () => {
     expect(parseLua('x = ((((1))))', { maxDepth: 3 }).errors.length).toBe(1);
     expect(parseLua('x = ((((1))))', { maxDepth: 10 }).errors.length).toBe(0);
+    // A limit above what the JS stack can take is clamped rather than obeyed.
+    const deep = parseLua(`x = ${'f('.repeat(10_000)}${')'.repeat(10_000)} y = 1`, { maxDepth: 1_000_000 });
+    expect(deep.errors[0]!.message).toContain('nesting deeper than 1000');
+    expect(deep.chunk.body).toHaveLength(2);
   });
 
   it('does not recurse on long concatenation chains', () => {

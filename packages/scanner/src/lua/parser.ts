@@ -43,7 +43,7 @@ export const DEFAULT_MAX_TOKENS = 1_000_000;
 
 export const DEFAULT_MAX_DEPTH = 200;
 /** Beyond this the JS stack itself could overflow, whatever the caller asks for. */
-const HARD_MAX_DEPTH = 2000;
+const HARD_MAX_DEPTH = 1000;
 
 /** Thrown inside the parser to unwind a statement that cannot be parsed; never escapes. */
 class StatementAbort {
@@ -304,11 +304,17 @@ export class Parser {
         body.push({ type: 'ErrorStatement', message: `unexpected ${describe(t)}`, loc: this.locFrom(s) });
       }
     } catch (e) {
-      if (!(e instanceof BudgetExceeded)) throw e;
-      // Keep the complete top-level statements; the statement in progress is dropped.
+      // Keep the complete top-level statements; the statement in progress is dropped. A
+      // stack overflow should be impossible under the depth limit, but is contained the same way.
+      if (e instanceof BudgetExceeded) {
+        this.errorAt(this.tok, `file too large: parsing stopped after ${this.maxTokens} tokens`);
+      } else if (e instanceof RangeError) {
+        this.errorAt(this.tok, `parser stopped: ${e.message}`);
+      } else {
+        throw e;
+      }
       this.truncated = true;
       this.depth = 0;
-      this.errorAt(this.tok, `file too large: parsing stopped after ${this.maxTokens} tokens`);
     }
     return { type: 'Chunk', body, loc: { start, end: { line: this.tok.line, column: this.tok.column, offset: this.tok.offset } } };
   }

@@ -5,6 +5,7 @@ import { ApiProblem } from '../errors/apiProblem.js';
 import type { MessageKey } from '../errors/messages.js';
 import { memberById, type UserRow } from '../services/members.js';
 import { touchSession } from '../services/sessions.js';
+import { isLiveStaffToken } from '../services/staffAccounts.js';
 import { shared } from './shared.js';
 
 declare module 'fastify' {
@@ -36,6 +37,9 @@ export function requireMember(
       });
     }
     const member = session.kind === 'ok' ? await memberById(app.db, session.userId) : undefined;
+    // A staff username/password account is signed in but is not a member (no credits, no scans).
+    if (!member && (await isLiveStaffToken(app.db, token, app.clock())))
+      throw new ApiProblem('forbidden', 403, { messageKey: 'staff_not_member' });
     if (!member) throw new ApiProblem('not_authenticated', 401, { messageKey: notSignedIn });
     // The daily credit reset is applied lazily here too, so whatever this call reads or spends
     // already sees it, even if the maintenance job has not run since the reset time.

@@ -1,7 +1,12 @@
 // Who is calling a staff route: a Steam member whose rank holds admin_access, or a staff
 // username/password account acting with its own rank. `requireStaff` runs as an onRequest
 // hook, so an anonymous or unauthorised caller is refused before the body is even read.
-import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyRequest,
+  onRequestAsyncHookHandler,
+  preHandlerAsyncHookHandler,
+} from 'fastify';
 import { hasPermission, type Permission, type Rank } from '@sentinelle/contracts';
 import { ApiProblem } from '../errors/apiProblem.js';
 import { memberById, type UserRow } from '../services/members.js';
@@ -11,7 +16,7 @@ import {
   touchStaffSession,
   type StaffAccountRow,
 } from '../services/staffAccounts.js';
-import { bearerToken } from './auth.js';
+import { bearerToken, requireMember } from './auth.js';
 import { shared } from './shared.js';
 
 /** The signed-in person behind a request, whichever way they signed in. */
@@ -65,14 +70,15 @@ export async function signedInActor(app: FastifyInstance, request: FastifyReques
   const expired = () =>
     new ApiProblem('session_expired', 401, { details: { minutes: Math.round(inactivity / 60) } });
 
-  const member = await touchSession(app.db, token, inactivity);
+  const now = app.clock();
+  const member = await touchSession(app.db, token, inactivity, now);
   if (member.kind === 'expired') throw expired();
   if (member.kind === 'ok') {
     const user = await memberById(app.db, member.userId);
     if (user) return memberActor(user);
     throw new ApiProblem('not_authenticated', 401);
   }
-  const staff = await touchStaffSession(app.db, token, inactivity);
+  const staff = await touchStaffSession(app.db, token, inactivity, now);
   if (staff.kind === 'expired') throw expired();
   if (staff.kind === 'ok') {
     const account = await staffAccountById(app.db, staff.userId);
@@ -99,12 +105,29 @@ export function requireStaff(
   };
 }
 
-/** onRequest hook for calls open to anyone signed in, member or staff account (/auth/me). */
-export function requireSignedIn(app: FastifyInstance): onRequestAsyncHookHandler {
-  return async function requireSignedInHook(request) {
-    const actor = await signedInActor(app, request);
-    request.actor = actor;
-    if (actor.kind === 'member') request.member = actor.user;
+/**
+ * preHandler of calls open to anyone signed in, member or staff account (/auth/me). A member
+ * goes through requireMember exactly as on the member calls (lazy credit reset included).
+ */
+export function requireSignedIn(app: FastifyInstance): preHandlerAsyncHookHandler {
+  const memberHook = requireMember(app);
+  return async function requireSignedInHook(request, reply) {
+    const token = bearerToken(request);
+    if (token) {
+      const inactivity = app.config.sessionInactivitySeconds;
+      const staff = await touchStaffSession(app.db, token, inactivity, app.clock());
+      if (staff.kind === 'expired')
+        throw new ApiProblem('session_expired', 401, {
+          details: { minutes: Math.round(inactivity / 60) },
+        });
+      const account =
+        staff.kind === 'ok' ? await staffAccountById(app.db, staff.userId) : undefined;
+      if (account) {
+        request.actor = staffActor(account);
+        return;
+      }
+    }
+    await memberHook.call(this, request, reply);
   };
 }
 

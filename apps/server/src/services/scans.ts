@@ -13,6 +13,7 @@ import { nowIso } from '../db/database.js';
 import type { ScansTable } from '../db/schema.js';
 import { ApiProblem } from '../errors/apiProblem.js';
 import { balanceOf, record, refundScan } from './creditLedger.js';
+import { notifyStaff } from './notifications.js';
 
 export type ScanRow = Selectable<ScansTable>;
 
@@ -77,6 +78,21 @@ export async function acceptScan(db: Db, upload: AcceptedUpload, now = Date.now(
       scanId: upload.scanId,
       at: now,
     });
+    const member = await trx
+      .selectFrom('users')
+      .select(['steam_id', 'username'])
+      .where('id', '=', upload.userId)
+      .executeTakeFirst();
+    await notifyStaff(
+      trx,
+      {
+        type: 'new_scan',
+        scanId: upload.scanId,
+        steamId: member?.steam_id,
+        steamUsername: member?.username,
+      },
+      now,
+    );
   });
 }
 

@@ -16,7 +16,7 @@ import {
   verifySteamAssertion,
 } from '../../../auth/steamOpenId.js';
 import { ApiProblem } from '../../../errors/apiProblem.js';
-import { bearerToken, requireMember } from '../../../plugins/auth.js';
+import { bearerToken } from '../../../plugins/auth.js';
 import { signInSteamMember, toUser } from '../../../services/members.js';
 import {
   claimOpenIdNonce,
@@ -25,6 +25,8 @@ import {
   revokeSession,
 } from '../../../services/sessions.js';
 import { refreshSteamProfile } from '../../../services/steamProfiles.js';
+import { revokeStaffSession, staffUser } from '../../../services/staffAccounts.js';
+import { requireSignedIn } from '../../../plugins/staffAuth.js';
 import { errorResponses } from '../errorResponses.js';
 
 const STATE_COOKIE = 'sentinelle_openid_state';
@@ -130,14 +132,17 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/me',
     {
-      preHandler: requireMember(app),
+      preHandler: requireSignedIn(app),
       schema: {
         tags: ['auth'],
         security: [{ bearer: [] }],
         response: { 200: meResponseSchema, ...errorResponses },
       },
     },
-    async (request) => toUser(app.db, request.member!),
+    async (request) =>
+      request.actor?.kind === 'staff'
+        ? staffUser(request.actor.account)
+        : toUser(app.db, request.member!),
   );
 
   app.post(
@@ -151,7 +156,10 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const token = bearerToken(request);
-      if (token) await revokeSession(app.db, token);
+      if (token) {
+        await revokeSession(app.db, token);
+        await revokeStaffSession(app.db, token);
+      }
       return { success: true as const };
     },
   );

@@ -50,7 +50,8 @@ export async function apiFetch(path: string, init: ApiRequestInit = {}): Promise
 
   let response: Response;
   try {
-    response = await fetch(path, {
+    // Resolved against the page so the same call works in the browser and under jsdom.
+    response = await fetch(new URL(path, window.location.href), {
       method: init.method ?? 'GET',
       headers,
       body,

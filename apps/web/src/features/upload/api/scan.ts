@@ -8,6 +8,7 @@ import {
   type ScanType,
 } from '@sentinelle/contracts';
 import { apiFetch, apiRequest, parseAnswer } from '../../../lib/apiClient.js';
+import { currentLanguage } from '../../../lib/i18n.js';
 
 /** The server either queues the scan (202) or answers at once with the result (200). */
 export type ScanStart =
@@ -19,7 +20,9 @@ export async function startScan(
   signal?: AbortSignal,
 ): Promise<ScanStart> {
   const form = new FormData();
+  // Text fields first: the server reads the multipart stream in order and stops at the file.
   form.append('deep_scan', scanType === 'ia' ? 'true' : 'false');
+  form.append('language', currentLanguage());
   form.append('file', file, file.name);
   const answer = await apiFetch('/api/scan', { method: 'POST', form, signal });
   if (answer.status === 202)

@@ -84,9 +84,11 @@ export function useScanRun() {
       stopTimers();
       setRun(null);
       showErrorToast(message);
+      // A failed scan is refunded, and a refused session must be noticed: re-read the member.
+      void queryClient.invalidateQueries({ queryKey: CURRENT_USER_KEY });
       void navigate('/');
     },
-    [stopTimers, navigate],
+    [stopTimers, queryClient, navigate],
   );
 
   const finish = useCallback(

@@ -6,13 +6,26 @@ import { loadConfig } from './config.js';
 const config = loadConfig();
 const app = await buildApp(config);
 
+// Graceful shutdown: no new scan starts, running scans get SHUTDOWN_GRACE_MS to finish, then
+// the server closes and whatever still runs goes back to the queue for the next start. A
+// second signal stops at once (the queue is in the database, so nothing is lost).
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    app.log.info({ signal }, 'shutting down');
-    app.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
+    app.log.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down');
+    for (const again of ['SIGINT', 'SIGTERM'] as const) process.once(again, () => process.exit(1));
+    app.scanQueue
+      .drain(config.shutdownGraceMs)
+      .then((stillRunning) => {
+        if (stillRunning > 0) app.log.info({ stillRunning }, 'grace period over');
+        return app.close();
+      })
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          app.log.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
   });
 }
 

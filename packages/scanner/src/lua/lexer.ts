@@ -397,7 +397,10 @@ export class Lexer {
 
   /** Reads the next token; at the end of input returns EOF tokens forever. */
   next(): Token {
-    this.skipTrivia();
+    // Only whitespace, '-' and '/' can begin trivia; skip the call for the common token
+    // that directly follows another.
+    const first = this.src.charCodeAt(this.pos);
+    if (first <= 32 || first === 45 || first === 47) this.skipTrivia();
     const src = this.src;
     const offset = this.pos;
     const line = this.line;
@@ -528,6 +531,21 @@ export class Lexer {
     }
     this.pos = p;
     const raw = src.slice(offset, p);
+    // Fast path: plain decimal integers, the bulk of numeric tables in payloads.
+    if (p - offset < 16) {
+      let v = 0;
+      let k = offset;
+      for (; k < p; k++) {
+        const d = src.charCodeAt(k) - 48;
+        if (d < 0 || d > 9) break;
+        v = v * 10 + d;
+      }
+      if (k === p) {
+        const t = this.make('Number', raw, line, column, offset);
+        t.numericValue = v;
+        return t;
+      }
+    }
     let body = raw;
     // LuaJIT suffixes: LL / ULL (64-bit integers) and i (imaginary).
     const lower = raw.length > 1 ? raw.toLowerCase() : raw;

@@ -8,14 +8,20 @@ export type { Token, TokenKind } from './lexer.js';
 export { parseLua, DEFAULT_MAX_DEPTH, DEFAULT_MAX_TOKENS, type ParseOptions } from './parser.js';
 export { walk, childrenOf, type Visitor } from './walk.js';
 
+/** Tokens kept by `tokenize` unless told otherwise: ~250 MB of token objects at most. */
+export const DEFAULT_TOKENIZE_LIMIT = 2_000_000;
+
 /**
- * Every token of the source (EOF excluded), comments and whitespace skipped. Works on any
- * bytes, however broken: malformed parts become `Invalid` tokens.
+ * The tokens of the source (EOF excluded), comments and whitespace skipped, at most
+ * `maxTokens` of them so that a huge hostile file cannot exhaust memory (use forEachToken
+ * to see them all). Works on any bytes, however broken: malformed parts become `Invalid`.
  */
-export function tokenize(source: Uint8Array | string): Token[] {
+export function tokenize(source: Uint8Array | string, options: { maxTokens?: number } = {}): Token[] {
+  const limit = options.maxTokens ?? DEFAULT_TOKENIZE_LIMIT;
   const tokens: Token[] = [];
   forEachToken(source, (t) => {
     tokens.push(t);
+    return tokens.length < limit;
   });
   return tokens;
 }

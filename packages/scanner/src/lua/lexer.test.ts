@@ -277,6 +277,11 @@ describe('positions and byte input', () => {
     expect(parseLua('x = [[\n' + 'y'.repeat(50) + '\n]]').facts.longestLineLength).toBe(50);
   });
 
+  it('caps the token list of tokenize', () => {
+    expect(tokenize('a '.repeat(100), { maxTokens: 10 })).toHaveLength(10);
+    expect(tokenize('a '.repeat(100))).toHaveLength(100);
+  });
+
   it('turns stray bytes into Invalid tokens without stopping', () => {
     const tokens = tokenize(new Uint8Array([0x61, 0x00, 0x01, 0x24, 0x62, 0x7e, 0x60]));
     expect(tokens.map((t) => t.kind)).toEqual(['Name', 'Invalid', 'Name', 'Invalid']);

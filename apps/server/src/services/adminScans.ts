@@ -44,10 +44,7 @@ export async function allScans(db: Db): Promise<AdminScanItem[]> {
 export async function scanStats(db: Db): Promise<ScanStats> {
   const row = await db
     .selectFrom('scans')
-    .select([
-      sql<number>`count(*)`.as('total'),
-      sql<number>`count(user_id)`.as('authenticated'),
-    ])
+    .select([sql<number>`count(*)`.as('total'), sql<number>`count(user_id)`.as('authenticated')])
     .executeTakeFirst();
   const total = Number(row?.total ?? 0);
   const authenticated = Number(row?.authenticated ?? 0);

@@ -1,6 +1,11 @@
 // Password hashes for staff accounts: scrypt from node:crypto with a random salt per account,
 // stored with its cost parameters so they can be raised later without breaking old hashes.
-import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import {
+  randomBytes,
+  scrypt as scryptCallback,
+  timingSafeEqual,
+  type ScryptOptions,
+} from 'node:crypto';
 
 const KEY_LENGTH = 64;
 const SALT_BYTES = 16;
@@ -14,8 +19,12 @@ const MAX_MEMORY = 128 * 1024 * 1024;
 
 function scrypt(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    scryptCallback(password.normalize('NFC'), salt, KEY_LENGTH, { ...options, maxmem: MAX_MEMORY }, (error, key) =>
-      error ? reject(error) : resolve(key),
+    scryptCallback(
+      password.normalize('NFC'),
+      salt,
+      KEY_LENGTH,
+      { ...options, maxmem: MAX_MEMORY },
+      (error, key) => (error ? reject(error) : resolve(key)),
     );
   });
 }

@@ -21,7 +21,12 @@ type ReportRow = Selectable<ReportsTable>;
 
 const snakeCase = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 const fold = (text: string) =>
-  text.normalize('NFD').replace(/\p{Mn}/gu, '').trim().toLowerCase().replace(/\s+/g, ' ');
+  text
+    .normalize('NFD')
+    .replace(/\p{Mn}/gu, '')
+    .trim()
+    .toLowerCase()
+    .replace(/\s+/g, ' ');
 
 /** Every accepted spelling → key: the key, its snake_case, its French label (any case/accents). */
 const CATEGORY_SPELLINGS = new Map<string, ReportCategory>(

@@ -13,7 +13,11 @@ import { hashToken, type SessionCheck } from './sessions.js';
 export type StaffAccountRow = Selectable<StaffAccountsTable>;
 
 /** Ranks a staff account may hold: a staff account with no staff rights would be useless. */
-export const STAFF_ACCOUNT_RANKS = ['support', 'administrator', 'super_admin'] as const satisfies readonly Rank[];
+export const STAFF_ACCOUNT_RANKS = [
+  'support',
+  'administrator',
+  'super_admin',
+] as const satisfies readonly Rank[];
 export type StaffAccountRank = (typeof STAFF_ACCOUNT_RANKS)[number];
 export const STAFF_USERNAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{2,63}$/;
 export const STAFF_PASSWORD_MIN_LENGTH = 12;
@@ -31,13 +35,18 @@ export async function createStaffAccount(
       'the username must be 3 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit',
     );
   if (input.password.length < STAFF_PASSWORD_MIN_LENGTH)
-    throw new StaffAccountError(`the password must have at least ${STAFF_PASSWORD_MIN_LENGTH} characters`);
+    throw new StaffAccountError(
+      `the password must have at least ${STAFF_PASSWORD_MIN_LENGTH} characters`,
+    );
   if (input.password.length > STAFF_PASSWORD_MAX_LENGTH)
-    throw new StaffAccountError(`the password must have at most ${STAFF_PASSWORD_MAX_LENGTH} characters`);
+    throw new StaffAccountError(
+      `the password must have at most ${STAFF_PASSWORD_MAX_LENGTH} characters`,
+    );
   if (!(STAFF_ACCOUNT_RANKS as readonly string[]).includes(input.rank))
     throw new StaffAccountError(`the rank must be one of ${STAFF_ACCOUNT_RANKS.join(', ')}`);
   const existing = await staffAccountByUsername(db, input.username);
-  if (existing) throw new StaffAccountError(`the staff account "${existing.username}" already exists`);
+  if (existing)
+    throw new StaffAccountError(`the staff account "${existing.username}" already exists`);
   return db
     .insertInto('staff_accounts')
     .values({
@@ -72,12 +81,19 @@ export async function listStaffAccounts(db: Db): Promise<StaffAccountRow[]> {
 
 /** Deletes the account; its sessions go with it (foreign-key cascade). */
 export async function deleteStaffAccount(db: Db, username: string): Promise<boolean> {
-  const result = await db.deleteFrom('staff_accounts').where('username', '=', username).executeTakeFirst();
+  const result = await db
+    .deleteFrom('staff_accounts')
+    .where('username', '=', username)
+    .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
 
 /** Sets a new password and drops every open session of the account. */
-export async function setStaffPassword(db: Db, username: string, password: string): Promise<boolean> {
+export async function setStaffPassword(
+  db: Db,
+  username: string,
+  password: string,
+): Promise<boolean> {
   if (password.length < STAFF_PASSWORD_MIN_LENGTH || password.length > STAFF_PASSWORD_MAX_LENGTH)
     throw new StaffAccountError(
       `the password must have ${STAFF_PASSWORD_MIN_LENGTH} to ${STAFF_PASSWORD_MAX_LENGTH} characters`,
@@ -86,7 +102,11 @@ export async function setStaffPassword(db: Db, username: string, password: strin
   if (!account) return false;
   const password_hash = await hashPassword(password);
   await db.transaction().execute(async (trx) => {
-    await trx.updateTable('staff_accounts').set({ password_hash }).where('id', '=', account.id).execute();
+    await trx
+      .updateTable('staff_accounts')
+      .set({ password_hash })
+      .where('id', '=', account.id)
+      .execute();
     await trx.deleteFrom('staff_sessions').where('staff_account_id', '=', account.id).execute();
   });
   return true;
@@ -120,7 +140,11 @@ export async function staffLogin(
         revoked_at: null,
       })
       .execute();
-    await trx.updateTable('staff_accounts').set({ last_login: nowIso(now) }).where('id', '=', account.id).execute();
+    await trx
+      .updateTable('staff_accounts')
+      .set({ last_login: nowIso(now) })
+      .where('id', '=', account.id)
+      .execute();
   });
   return token;
 }

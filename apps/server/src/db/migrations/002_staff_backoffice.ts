@@ -8,7 +8,12 @@ export const staffBackoffice: Migration = {
       .createTable('staff_accounts')
       .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
       // NOCASE: "Admin" and "admin" are the same account, at creation and at login.
-      .addColumn('username', 'text', (c) => c.notNull().unique().modifyEnd(sql`collate nocase`))
+      .addColumn('username', 'text', (c) =>
+        c
+          .notNull()
+          .unique()
+          .modifyEnd(sql`collate nocase`),
+      )
       .addColumn('password_hash', 'text', (c) => c.notNull())
       .addColumn('rank', 'text', (c) => c.notNull())
       .addColumn('created_at', 'text', (c) => c.notNull())
@@ -89,7 +94,10 @@ export const staffBackoffice: Migration = {
       .execute();
   },
   async down(db: Kysely<unknown>) {
-    await db.schema.alterTable('credit_transactions').dropColumn('actor_staff_account_id').execute();
+    await db.schema
+      .alterTable('credit_transactions')
+      .dropColumn('actor_staff_account_id')
+      .execute();
     for (const table of [
       'notification_states',
       'notifications',

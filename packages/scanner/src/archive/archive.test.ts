@@ -4,11 +4,17 @@ import { readFileSync } from 'node:fs';
 import { zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { buildBsp, buildGma, buildPeModule, buildZip } from './archiveFixtures.js';
-import { DEFAULT_ARCHIVE_LIMITS, readArchive, UnusableArchiveError, type ArchiveContents } from './index.js';
+import {
+  DEFAULT_ARCHIVE_LIMITS,
+  readArchive,
+  UnusableArchiveError,
+  type ArchiveContents,
+} from './index.js';
 
 const MiB = 1024 * 1024;
 const text = (s: string): Uint8Array => new TextEncoder().encode(s);
-const entry = (contents: ArchiveContents, path: string) => contents.entries.find((e) => e.path === path);
+const entry = (contents: ArchiveContents, path: string) =>
+  contents.entries.find((e) => e.path === path);
 const kinds = (contents: ArchiveContents) => contents.findings.map((f) => f.kind);
 
 async function unusable(input: Uint8Array | string, limits = {}): Promise<UnusableArchiveError> {
@@ -40,10 +46,24 @@ describe('readArchive on an ordinary addon', () => {
     'lua/': {},
     'lua/autorun/server/sv_hud.lua': text(hud),
     'materials/crate/glow.vmt': text(`"UnlitGeneric"\n{\n}\n${BACKDOOR_LUA}`),
-    'materials/crate/diffuse.vmt': text('"VertexLitGeneric"\n{\n\t"$basetexture" "models/crate"\n}\n'),
-    'readme.txt': text('This addon uses RunString for nothing. The end of the local function list.\n'),
+    'materials/crate/diffuse.vmt': text(
+      '"VertexLitGeneric"\n{\n\t"$basetexture" "models/crate"\n}\n',
+    ),
+    'readme.txt': text(
+      'This addon uses RunString for nothing. The end of the local function list.\n',
+    ),
     'lua/bin/gmsv_chttp_win32.dll': buildPeModule(['gmod13_open', 'https://loader.invalid/s.php']),
-    'materials/crate/crate.png': new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 13, ...new Array(5000).fill(0)]),
+    'materials/crate/crate.png': new Uint8Array([
+      0x89,
+      0x50,
+      0x4e,
+      0x47,
+      0,
+      0,
+      0,
+      13,
+      ...new Array(5000).fill(0),
+    ]),
     'data/config.json': text('{"enabled": true, "name": "crate"}'),
   });
 
@@ -66,7 +86,9 @@ describe('readArchive on an ordinary addon', () => {
 
     const module = entry(contents, 'lua/bin/gmsv_chttp_win32.dll')!;
     expect(module.kind).toBe('binary_module');
-    expect(module.strings).toEqual(expect.arrayContaining(['gmod13_open', 'https://loader.invalid/s.php']));
+    expect(module.strings).toEqual(
+      expect.arrayContaining(['gmod13_open', 'https://loader.invalid/s.php']),
+    );
     expect(module.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(module.bytes).toBeUndefined();
 
@@ -76,22 +98,41 @@ describe('readArchive on an ordinary addon', () => {
   });
 
   it('recognises native code by its header whatever its name', async () => {
-    const elf = new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, ...text('\0\0\0hidden_payload_string\0')]);
+    const elf = new Uint8Array([
+      0x7f,
+      0x45,
+      0x4c,
+      0x46,
+      2,
+      1,
+      1,
+      0,
+      ...text('\0\0\0hidden_payload_string\0'),
+    ]);
     const contents = await readArchive(zipSync({ 'sound/ambience.wav': elf }));
-    expect(contents.entries[0]).toMatchObject({ kind: 'binary_module', strings: ['hidden_payload_string'] });
+    expect(contents.entries[0]).toMatchObject({
+      kind: 'binary_module',
+      strings: ['hidden_payload_string'],
+    });
   });
 
   it('finds Lua appended to a binary asset (GB-014)', async () => {
-    const noise = new Uint8Array(3000).map((_, i) => (i * 7) % 256 | 0x80);
-    const payload = text(`\n${BACKDOOR_LUA}${'-- padding comment to make the run long enough\n'.repeat(2)}`);
-    const contents = await readArchive(zipSync({ 'materials/logo.png': new Uint8Array([...noise, ...payload, 0, ...noise]) }));
+    const noise = new Uint8Array(3000).map((_, i) => ((i * 7) % 256) | 0x80);
+    const payload = text(
+      `\n${BACKDOOR_LUA}${'-- padding comment to make the run long enough\n'.repeat(2)}`,
+    );
+    const contents = await readArchive(
+      zipSync({ 'materials/logo.png': new Uint8Array([...noise, ...payload, 0, ...noise]) }),
+    );
     const logo = entry(contents, 'materials/logo.png')!;
     expect(logo.kind).toBe('lua_in_asset');
     expect(new TextDecoder().decode(logo.bytes)).toContain('RunString(b)');
   });
 
   it('keeps a .lua file as Lua even when it is binary garbage', async () => {
-    const contents = await readArchive(zipSync({ 'lua/autorun/x.lua': new Uint8Array([0x1b, 0x4c, 0x4a, 0, 0, 1, 2]) }));
+    const contents = await readArchive(
+      zipSync({ 'lua/autorun/x.lua': new Uint8Array([0x1b, 0x4c, 0x4a, 0, 0, 1, 2]) }),
+    );
     expect(contents.entries[0]).toMatchObject({ kind: 'lua', size: 7 });
   });
 });
@@ -107,12 +148,17 @@ describe('readArchive on unusable input', () => {
   });
 
   it('rejects a truncated ZIP as corrupt', async () => {
-    const zip = zipSync({ 'lua/a.lua': text(BACKDOOR_LUA.repeat(50)), 'lua/b.lua': text('print(1)') });
+    const zip = zipSync({
+      'lua/a.lua': text(BACKDOOR_LUA.repeat(50)),
+      'lua/b.lua': text('print(1)'),
+    });
     expect((await unusable(zip.subarray(0, Math.floor(zip.length / 2)))).code).toBe('corrupt');
   });
 
   it('rejects a ZIP whose central directory is broken as corrupt', async () => {
-    const zip = Buffer.from(zipSync({ 'lua/a.lua': text('print(1)'), 'lua/b.lua': text('print(2)') }));
+    const zip = Buffer.from(
+      zipSync({ 'lua/a.lua': text('print(1)'), 'lua/b.lua': text('print(2)') }),
+    );
     const central = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 1, 2]));
     zip.writeUInt32LE(0xdeadbeef, central);
     expect((await unusable(zip)).code).toBe('corrupt');
@@ -154,7 +200,9 @@ describe('readArchive on hostile entries', () => {
     );
     expect(contents.fileCount).toBe(2);
     expect(contents.entries.map((e) => e.path)).toEqual(['lua/ok.lua']);
-    expect(contents.findings).toEqual([expect.objectContaining({ kind: 'encrypted_entry', path: 'lua/secret.lua' })]);
+    expect(contents.findings).toEqual([
+      expect.objectContaining({ kind: 'encrypted_entry', path: 'lua/secret.lua' }),
+    ]);
   });
 
   it('reports a symlink entry and does not follow it', async () => {
@@ -165,22 +213,34 @@ describe('readArchive on hostile entries', () => {
       ]),
     );
     expect(contents.entries.map((e) => e.path)).toEqual(['lua/ok.lua']);
-    expect(contents.findings).toEqual([expect.objectContaining({ kind: 'symlink', path: 'lua/link.lua' })]);
+    expect(contents.findings).toEqual([
+      expect.objectContaining({ kind: 'symlink', path: 'lua/link.lua' }),
+    ]);
   });
 
   it('refuses overlapping entries: the shared bytes are inflated once', async () => {
     const kernel = new Uint8Array(4 * MiB);
-    const entries = [{ name: 'k/0.bin', data: kernel }, ...Array.from({ length: 500 }, (_, i) => ({ name: `k/${i + 1}.bin`, shareLocalHeaderOf: 0 }))];
+    const entries = [
+      { name: 'k/0.bin', data: kernel },
+      ...Array.from({ length: 500 }, (_, i) => ({ name: `k/${i + 1}.bin`, shareLocalHeaderOf: 0 })),
+    ];
     const contents = await readArchive(buildZip(entries));
     expect(contents.fileCount).toBe(501);
     expect(contents.entries).toHaveLength(1);
-    expect(contents.findings).toEqual([expect.objectContaining({ kind: 'overlapping_entries', path: 'k/1.bin' })]);
+    expect(contents.findings).toEqual([
+      expect.objectContaining({ kind: 'overlapping_entries', path: 'k/1.bin' }),
+    ]);
     expect(contents.findings[0]!.detail).toMatch(/^500 entries/);
   });
 
   it('stops a high-ratio entry (zip bomb) cleanly', async () => {
     const started = performance.now();
-    const contents = await readArchive(buildZip([{ name: 'sound/silence.wav', data: new Uint8Array(48 * MiB) }, { name: 'lua/a.lua', data: 'print(1)' }]));
+    const contents = await readArchive(
+      buildZip([
+        { name: 'sound/silence.wav', data: new Uint8Array(48 * MiB) },
+        { name: 'lua/a.lua', data: 'print(1)' },
+      ]),
+    );
     expect(kinds(contents)).toEqual(['zip_bomb']);
     expect(entry(contents, 'sound/silence.wav')!.size).toBeLessThanOrEqual(48 * MiB);
     expect(entry(contents, 'lua/a.lua')?.kind).toBe('lua');
@@ -188,14 +248,18 @@ describe('readArchive on hostile entries', () => {
   });
 
   it('cuts an entry that inflates past its declared size', async () => {
-    const contents = await readArchive(buildZip([{ name: 'lua/a.lua', data: 'x'.repeat(100_000), declaredSize: 10 }]));
+    const contents = await readArchive(
+      buildZip([{ name: 'lua/a.lua', data: 'x'.repeat(100_000), declaredSize: 10 }]),
+    );
     expect(entry(contents, 'lua/a.lua')).toMatchObject({ size: 10 });
     expect(entry(contents, 'lua/a.lua')!.bytes).toHaveLength(10);
     expect(kinds(contents)).toEqual(['zip_bomb']);
   });
 
   it('stops the whole read at the total-inflated limit', async () => {
-    const files = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`models/m${i}.mdl`, new Uint8Array(MiB).fill(i + 1)]));
+    const files = Object.fromEntries(
+      Array.from({ length: 20 }, (_, i) => [`models/m${i}.mdl`, new Uint8Array(MiB).fill(i + 1)]),
+    );
     const contents = await readArchive(zipSync(files), { maxTotalInflatedBytes: 5 * MiB });
     expect(contents.limitsReached).toEqual(['maxTotalInflatedBytes']);
     expect(contents.entries.length).toBeLessThanOrEqual(6);
@@ -204,19 +268,30 @@ describe('readArchive on hostile entries', () => {
 
   it('survives a nested zip bomb within the limits', async () => {
     const layer0 = zipSync({ 'zeros.bin': new Uint8Array(16 * MiB) }, { level: 9 });
-    const layer1 = zipSync(Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`l0_${i}.zip`, layer0])), { level: 0 });
-    const layer2 = zipSync(Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`l1_${i}.zip`, layer1])), { level: 9 });
+    const layer1 = zipSync(
+      Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`l0_${i}.zip`, layer0])),
+      { level: 0 },
+    );
+    const layer2 = zipSync(
+      Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`l1_${i}.zip`, layer1])),
+      { level: 9 },
+    );
     const started = performance.now();
     const contents = await readArchive(layer2, { maxTotalInflatedBytes: 256 * MiB });
     expect(contents.limitsReached).toContain('maxTotalInflatedBytes');
     expect(performance.now() - started).toBeLessThan(20_000);
-    expect(contents.entries.some((e) => e.path === 'l1_0.zip/l0_0.zip/zeros.bin' && e.depth === 2)).toBe(true);
+    expect(
+      contents.entries.some((e) => e.path === 'l1_0.zip/l0_0.zip/zeros.bin' && e.depth === 2),
+    ).toBe(true);
   });
 
   it('opens nested archives to depth 3 and reports deeper ones', async () => {
     let inner: Uint8Array = zipSync({ 'lua/level4.lua': text('print(4)') });
     for (let level = 3; level >= 0; level--) {
-      inner = zipSync({ [`lua/level${level}.lua`]: text(`print(${level})`), [`n${level + 1}.zip`]: inner });
+      inner = zipSync({
+        [`lua/level${level}.lua`]: text(`print(${level})`),
+        [`n${level + 1}.zip`]: inner,
+      });
     }
     const contents = await readArchive(inner);
     const lua = contents.entries.filter((e) => e.kind === 'lua').map((e) => [e.path, e.depth]);
@@ -226,11 +301,20 @@ describe('readArchive on hostile entries', () => {
       ['n1.zip/n2.zip/lua/level2.lua', 2],
       ['n1.zip/n2.zip/n3.zip/lua/level3.lua', 3],
     ]);
-    expect(contents.findings).toEqual([expect.objectContaining({ kind: 'nested_too_deep', path: 'n1.zip/n2.zip/n3.zip/n4.zip' })]);
+    expect(contents.findings).toEqual([
+      expect.objectContaining({ kind: 'nested_too_deep', path: 'n1.zip/n2.zip/n3.zip/n4.zip' }),
+    ]);
   });
 
   it('reads 100 000 tiny entries, and stops cleanly one past the limit', async () => {
-    const many = (n: number) => buildZip(Array.from({ length: n }, (_, i) => ({ name: `m/${i}.mdl`, data: 'x', method: 'store' as const })));
+    const many = (n: number) =>
+      buildZip(
+        Array.from({ length: n }, (_, i) => ({
+          name: `m/${i}.mdl`,
+          data: 'x',
+          method: 'store' as const,
+        })),
+      );
     let started = performance.now();
     const full = await readArchive(many(100_000));
     expect(full.fileCount).toBe(100_000);
@@ -244,16 +328,21 @@ describe('readArchive on hostile entries', () => {
   });
 
   it('cuts a text entry at the per-entry limit', async () => {
-    const contents = await readArchive(zipSync({ 'lua/big.lua': text('-- filler\n'.repeat(10_000)) }), { maxTextEntryBytes: 1000 });
+    const contents = await readArchive(
+      zipSync({ 'lua/big.lua': text('-- filler\n'.repeat(10_000)) }),
+      { maxTextEntryBytes: 1000 },
+    );
     expect(entry(contents, 'lua/big.lua')!.bytes).toHaveLength(1000);
     expect(contents.limitsReached).toEqual(['maxTextEntryBytes']);
   });
 
   it('stops with a ScanCancelledError when cancelled between entries', async () => {
     let asked = 0;
-    const err = await readArchive(zipSync({ 'a.lua': text('print(1)'), 'b.lua': text('print(2)') }), {}, { isCancelled: () => ++asked > 1 }).catch(
-      (e: unknown) => e,
-    );
+    const err = await readArchive(
+      zipSync({ 'a.lua': text('print(1)'), 'b.lua': text('print(2)') }),
+      {},
+      { isCancelled: () => ++asked > 1 },
+    ).catch((e: unknown) => e);
     expect((err as Error).name).toBe('ScanCancelledError');
   });
 });
@@ -266,7 +355,9 @@ describe('readArchive on Garry’s Mod formats', () => {
   ]);
 
   it('opens a .gma inside a zip', async () => {
-    const contents = await readArchive(zipSync({ 'addons/tags.gma': gma, 'readme.txt': text('hello') }));
+    const contents = await readArchive(
+      zipSync({ 'addons/tags.gma': gma, 'readme.txt': text('hello') }),
+    );
     expect(contents.entries.map((e) => [e.path, e.kind, e.depth])).toEqual(
       expect.arrayContaining([
         ['addons/tags.gma', 'asset', 0],
@@ -275,14 +366,24 @@ describe('readArchive on Garry’s Mod formats', () => {
         ['addons/tags.gma/outside.lua', 'lua', 1],
       ]),
     );
-    expect(new TextDecoder().decode(entry(contents, 'addons/tags.gma/lua/autorun/server/sv_tags.lua')!.bytes)).toBe(BACKDOOR_LUA);
-    expect(contents.findings).toEqual([expect.objectContaining({ kind: 'path_traversal', path: 'addons/tags.gma/outside.lua' })]);
+    expect(
+      new TextDecoder().decode(
+        entry(contents, 'addons/tags.gma/lua/autorun/server/sv_tags.lua')!.bytes,
+      ),
+    ).toBe(BACKDOOR_LUA);
+    expect(contents.findings).toEqual([
+      expect.objectContaining({ kind: 'path_traversal', path: 'addons/tags.gma/outside.lua' }),
+    ]);
     expect(contents.fileCount).toBe(5);
   });
 
   it('reads a .gma given directly', async () => {
     const contents = await readArchive(gma);
-    expect(contents.entries.map((e) => e.path)).toEqual(['lua/autorun/server/sv_tags.lua', 'materials/tags/icon.vmt', 'outside.lua']);
+    expect(contents.entries.map((e) => e.path)).toEqual([
+      'lua/autorun/server/sv_tags.lua',
+      'materials/tags/icon.vmt',
+      'outside.lua',
+    ]);
   });
 
   it('reports a broken .gma as a finding and keeps reading', async () => {
@@ -292,7 +393,12 @@ describe('readArchive on Garry’s Mod formats', () => {
       { name: 'lua/b.lua', data: 'print(2)', declaredSize: 5000 },
     ]);
     const contents = await readArchive(
-      zipSync({ 'one.gma': truncatedTable, 'two.gma': shortContents, 'three.gma': text('GMAD garbage'), 'lua/ok.lua': text('print(0)') }),
+      zipSync({
+        'one.gma': truncatedTable,
+        'two.gma': shortContents,
+        'three.gma': text('GMAD garbage'),
+        'lua/ok.lua': text('print(0)'),
+      }),
     );
     expect(contents.findings.map((f) => [f.kind, f.path])).toEqual([
       ['corrupt_entry', 'one.gma'],
@@ -308,7 +414,9 @@ describe('readArchive on Garry’s Mod formats', () => {
   });
 
   it('keeps the entity lump of a real-shaped map', async () => {
-    const bsp = readFileSync('/work/shared/samples/malicious/mal-27-harbor-map-luarun/maps/rp_harbor_v2.bsp');
+    const bsp = readFileSync(
+      '/work/shared/samples/malicious/mal-27-harbor-map-luarun/maps/rp_harbor_v2.bsp',
+    );
     const contents = await readArchive(zipSync({ 'maps/rp_harbor_v2.bsp': bsp }));
     const map = entry(contents, 'maps/rp_harbor_v2.bsp')!;
     expect(map.kind).toBe('map');
@@ -319,11 +427,16 @@ describe('readArchive on Garry’s Mod formats', () => {
   });
 
   it('opens the pakfile lump of a map', async () => {
-    const pak = buildZip([{ name: 'lua/autorun/map_helper.lua', data: BACKDOOR_LUA, method: 'store' }]);
+    const pak = buildZip([
+      { name: 'lua/autorun/map_helper.lua', data: BACKDOOR_LUA, method: 'store' },
+    ]);
     const bsp = buildBsp('{\n"classname" "lua_run"\n"Code" "print(1)"\n}\n', pak);
     const contents = await readArchive(zipSync({ 'maps/gm_x.bsp': bsp }));
     expect(entry(contents, 'maps/gm_x.bsp')?.mapEntities).toContain('lua_run');
-    expect(entry(contents, 'maps/gm_x.bsp/lua/autorun/map_helper.lua')).toMatchObject({ kind: 'lua', depth: 1 });
+    expect(entry(contents, 'maps/gm_x.bsp/lua/autorun/map_helper.lua')).toMatchObject({
+      kind: 'lua',
+      depth: 1,
+    });
   });
 
   it('reports a map whose header lies', async () => {
@@ -337,13 +450,22 @@ describe('readArchive on Garry’s Mod formats', () => {
 
 describe('readArchive on damaged bytes', () => {
   it('never fails with anything but UnusableArchiveError, whatever bytes are flipped', async () => {
-    const gma = buildGma([{ name: 'lua/a.lua', data: BACKDOOR_LUA.repeat(20) }, { name: 'm/x.vmt', data: '"x" {}' }]);
-    const bsp = buildBsp('{\n"classname" "lua_run"\n}\n', buildZip([{ name: 'lua/p.lua', data: 'print(1)' }]));
+    const gma = buildGma([
+      { name: 'lua/a.lua', data: BACKDOOR_LUA.repeat(20) },
+      { name: 'm/x.vmt', data: '"x" {}' },
+    ]);
+    const bsp = buildBsp(
+      '{\n"classname" "lua_run"\n}\n',
+      buildZip([{ name: 'lua/p.lua', data: 'print(1)' }]),
+    );
     const original = zipSync({
       'lua/autorun/a.lua': text(BACKDOOR_LUA.repeat(30)),
       'addon.gma': gma,
       'maps/m.bsp': bsp,
-      'inner.zip': zipSync({ 'lua/b.lua': text('print(2)'), 'lua/bin/gmsv_x.dll': buildPeModule(['abcdefg']) }),
+      'inner.zip': zipSync({
+        'lua/b.lua': text('print(2)'),
+        'lua/bin/gmsv_x.dll': buildPeModule(['abcdefg']),
+      }),
     });
     let seed = 12345;
     const random = (n: number): number => {

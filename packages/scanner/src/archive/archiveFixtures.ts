@@ -115,7 +115,16 @@ export function buildGma(files: GmaFixtureFile[], options: { truncateAt?: number
     b.writeUInt32LE(n, 0);
     return b;
   };
-  const head = [Buffer.from('GMAD'), Buffer.from([3]), Buffer.alloc(16), cstr(''), cstr('Fixture addon'), cstr('{"description":"x"}'), cstr('Author'), u32(1)];
+  const head = [
+    Buffer.from('GMAD'),
+    Buffer.from([3]),
+    Buffer.alloc(16),
+    cstr(''),
+    cstr('Fixture addon'),
+    cstr('{"description":"x"}'),
+    cstr('Author'),
+    u32(1),
+  ];
   const table: Buffer[] = [];
   const bodies: Buffer[] = [];
   files.forEach((file, i) => {
@@ -154,6 +163,10 @@ export function buildPeModule(strings: string[]): Buffer {
   dos.write('MZ', 0, 'latin1');
   dos.writeUInt32LE(0x40, 0x3c);
   dos.write('PE\0\0', 0x40, 'latin1');
-  const body = Buffer.concat(strings.map((s) => Buffer.concat([Buffer.from([0, 1, 2]), Buffer.from(s, 'latin1'), Buffer.from([0])])));
+  const body = Buffer.concat(
+    strings.map((s) =>
+      Buffer.concat([Buffer.from([0, 1, 2]), Buffer.from(s, 'latin1'), Buffer.from([0])]),
+    ),
+  );
   return Buffer.concat([dos, body]);
 }

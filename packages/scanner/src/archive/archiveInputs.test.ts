@@ -2,7 +2,17 @@
 // folder (symlinks never followed), and a large mostly-asset archive in bounded memory.
 import { execFileSync } from 'node:child_process';
 import { createHash, randomFillSync } from 'node:crypto';
-import { mkdtempSync, openSync, closeSync, writeSync, rmSync, symlinkSync, writeFileSync, mkdirSync, readFileSync } from 'node:fs';
+import {
+  mkdtempSync,
+  openSync,
+  closeSync,
+  writeSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+  mkdirSync,
+  readFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -37,7 +47,10 @@ describe('readArchive on a path', () => {
     const textFile = join(temp, 'notes.txt');
     writeFileSync(textFile, 'not an archive at all');
     const truncated = join(temp, 'truncated.zip');
-    writeFileSync(truncated, zipSync({ 'a.lua': new Uint8Array(5000).fill(65) }, { level: 0 }).subarray(0, 2000));
+    writeFileSync(
+      truncated,
+      zipSync({ 'a.lua': new Uint8Array(5000).fill(65) }, { level: 0 }).subarray(0, 2000),
+    );
     const codes = [];
     for (const path of [textFile, truncated, join(temp, 'missing.zip')]) {
       const err = await readArchive(path).catch((e: unknown) => e);
@@ -56,7 +69,9 @@ describe('readArchive on a folder', () => {
     expect(kindOf('materials/models/supplycrate/crate_diffuse.vmt')).toBe('text');
     expect(kindOf('lua/entities/ent_supply_crate/init.lua')).toBe('lua');
     expect(contents.findings).toEqual([]);
-    expect(contents.sha256).toBe((await readArchive(`${SAMPLES}/malicious/mal-15-crates-vmt-hidden-lua`)).sha256);
+    expect(contents.sha256).toBe(
+      (await readArchive(`${SAMPLES}/malicious/mal-15-crates-vmt-hidden-lua`)).sha256,
+    );
   });
 
   it('reads binary modules and maps of sample addons', async () => {
@@ -135,7 +150,10 @@ describe('readArchive memory', () => {
     let peak = 0;
     const sampler = setInterval(() => {
       const now = process.memoryUsage();
-      peak = Math.max(peak, now.heapUsed + now.arrayBuffers - before.heapUsed - before.arrayBuffers);
+      peak = Math.max(
+        peak,
+        now.heapUsed + now.arrayBuffers - before.heapUsed - before.arrayBuffers,
+      );
     }, 5);
     const contents = await readArchive(file);
     clearInterval(sampler);

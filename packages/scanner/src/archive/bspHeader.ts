@@ -17,7 +17,8 @@ const HEADER_BYTES = 8 + LUMP_COUNT * 16;
 
 /** The header, or why it cannot be read. */
 export function readBspHeader(head: Uint8Array): BspHeader | string {
-  if (head.length < HEADER_BYTES) return `header needs ${HEADER_BYTES} bytes, file has ${head.length}`;
+  if (head.length < HEADER_BYTES)
+    return `header needs ${HEADER_BYTES} bytes, file has ${head.length}`;
   const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
   if (view.getUint32(0, true) !== 0x50534256) return 'no VBSP magic';
   const version = view.getInt32(4, true);

@@ -2,7 +2,12 @@
 // JavaScript or shell, native code by header.
 import { describe, expect, it } from 'vitest';
 import { buildPeModule } from './archiveFixtures.js';
-import { executableFormat, isBinaryModuleName, looksLikeLua, looksLikeText } from './contentSniffing.js';
+import {
+  executableFormat,
+  isBinaryModuleName,
+  looksLikeLua,
+  looksLikeText,
+} from './contentSniffing.js';
 import { decodeCp437, normaliseEntryName } from './entryNames.js';
 
 const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);
@@ -18,9 +23,15 @@ describe('looksLikeLua', () => {
   });
 
   it.each([
-    ['a readme naming a sink', 'This addon never uses RunString or CompileString. The end of the local list.'],
+    [
+      'a readme naming a sink',
+      'This addon never uses RunString or CompileString. The end of the local list.',
+    ],
     ['a material', '"VertexLitGeneric"\n{\n\t"$basetexture" "models/crate"\n}\n'],
-    ['minified JavaScript', 'var a=function(e,t){if(e===t)return x.then(f)};b={toArray:function(){return 1}}'],
+    [
+      'minified JavaScript',
+      'var a=function(e,t){if(e===t)return x.then(f)};b={toArray:function(){return 1}}',
+    ],
     ['a shell script', '#!/bin/bash\nlocal name="x"\nif [ -z "$name" ] ; then\n  echo hi\nfi\n'],
     ['a changelog quoting a name', "Removed the 'SendLua' shortcut; the end.\n- fixed a crash"],
   ])('leaves %s alone', (_, text) => {
@@ -31,7 +42,9 @@ describe('looksLikeLua', () => {
 describe('looksLikeText and executableFormat', () => {
   it('tells text from binary', () => {
     expect(looksLikeText(bytes('"UnlitGeneric" { }\n'))).toBe(true);
-    expect(looksLikeText(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]))).toBe(false);
+    expect(
+      looksLikeText(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0])),
+    ).toBe(false);
     expect(looksLikeText(new Uint8Array(0))).toBe(false);
   });
 
@@ -57,9 +70,25 @@ describe('entry names', () => {
   });
 
   it('normalises names and notes escapes', () => {
-    expect(normaliseEntryName('lua\\autorun\\./x.lua')).toEqual({ path: 'lua/autorun/x.lua', traversal: false, absolute: false });
-    expect(normaliseEntryName('a/../../b.lua')).toEqual({ path: 'b.lua', traversal: true, absolute: false });
-    expect(normaliseEntryName('//server/share/c.lua')).toEqual({ path: 'server/share/c.lua', traversal: false, absolute: true });
-    expect(normaliseEntryName('..')).toEqual({ path: '(unnamed)', traversal: true, absolute: false });
+    expect(normaliseEntryName('lua\\autorun\\./x.lua')).toEqual({
+      path: 'lua/autorun/x.lua',
+      traversal: false,
+      absolute: false,
+    });
+    expect(normaliseEntryName('a/../../b.lua')).toEqual({
+      path: 'b.lua',
+      traversal: true,
+      absolute: false,
+    });
+    expect(normaliseEntryName('//server/share/c.lua')).toEqual({
+      path: 'server/share/c.lua',
+      traversal: false,
+      absolute: true,
+    });
+    expect(normaliseEntryName('..')).toEqual({
+      path: '(unnamed)',
+      traversal: true,
+      absolute: false,
+    });
   });
 });

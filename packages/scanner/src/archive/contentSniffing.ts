@@ -27,7 +27,13 @@ export function executableFormat(head: Uint8Array): ExecutableFormat | undefined
   const b3 = head[3]!;
   if (b0 === 0x7f && b1 === 0x45 && b2 === 0x4c && b3 === 0x46) return 'ELF';
   const be = ((b0 << 24) | (b1 << 16) | (b2 << 8) | b3) >>> 0;
-  if (be === 0xfeedface || be === 0xfeedfacf || be === 0xcefaedfe || be === 0xcffaedfe || be === 0xcafebabe) {
+  if (
+    be === 0xfeedface ||
+    be === 0xfeedfacf ||
+    be === 0xcefaedfe ||
+    be === 0xcffaedfe ||
+    be === 0xcafebabe
+  ) {
     return 'Mach-O';
   }
   if (b0 === 0x4d && b1 === 0x5a) {
@@ -35,7 +41,12 @@ export function executableFormat(head: Uint8Array): ExecutableFormat | undefined
     if (head.length >= 0x40) {
       const peOffset = head[0x3c]! | (head[0x3d]! << 8) | (head[0x3e]! << 16) | (head[0x3f]! << 24);
       if (peOffset > 0 && peOffset + 4 <= head.length) {
-        if (head[peOffset] === 0x50 && head[peOffset + 1] === 0x45 && head[peOffset + 2] === 0 && head[peOffset + 3] === 0) {
+        if (
+          head[peOffset] === 0x50 &&
+          head[peOffset + 1] === 0x45 &&
+          head[peOffset + 2] === 0 &&
+          head[peOffset + 3] === 0
+        ) {
           return 'PE';
         }
       }
@@ -75,7 +86,8 @@ const LUA_STRUCTURE: RegExp[] = [
 ];
 
 // JavaScript and shell share Lua's keywords; their own syntax asks for more evidence.
-const OTHER_LANGUAGE = /===|!==|=>|\b(var|const|let)\s+[A-Za-z_$][\w$]*\s*=|^#!\/|^\s*fi\s*$|^\s*esac\s*$/m;
+const OTHER_LANGUAGE =
+  /===|!==|=>|\b(var|const|let)\s+[A-Za-z_$][\w$]*\s*=|^#!\/|^\s*fi\s*$|^\s*esac\s*$/m;
 
 /** Bytes of text looked at by the Lua heuristic. */
 const LUA_SNIFF_CHARS = 1024 * 1024;
@@ -85,7 +97,11 @@ const LUA_SNIFF_CHARS = 1024 * 1024;
  * text that also shows JavaScript or shell syntax needs both.
  */
 export function looksLikeLua(bytes: Uint8Array): boolean {
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, LUA_SNIFF_CHARS)).toString('latin1');
+  const text = Buffer.from(
+    bytes.buffer,
+    bytes.byteOffset,
+    Math.min(bytes.byteLength, LUA_SNIFF_CHARS),
+  ).toString('latin1');
   const call = CODE_EXECUTION_CALL.test(text);
   const otherLanguage = OTHER_LANGUAGE.test(text);
   if (call && !otherLanguage) return true;
@@ -101,5 +117,10 @@ export function startsWith(head: Uint8Array, ascii: string): boolean {
 }
 
 export function isZipMagic(head: Uint8Array): boolean {
-  return head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && ((head[2] === 3 && head[3] === 4) || (head[2] === 5 && head[3] === 6));
+  return (
+    head.length >= 4 &&
+    head[0] === 0x50 &&
+    head[1] === 0x4b &&
+    ((head[2] === 3 && head[3] === 4) || (head[2] === 5 && head[3] === 6))
+  );
 }

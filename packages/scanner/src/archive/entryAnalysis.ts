@@ -31,9 +31,16 @@ const MAX_ASSET_TEXT_KEPT = 256 * 1024;
 /** Bytes of the previous chunk looked at again, so runs and words across chunk borders are seen. */
 const ASSET_RUN_CONTEXT = 4096;
 /** Words that Lua hidden in an asset can hardly avoid (code-execution calls or plain structure). */
-const LUA_NEEDLES = ['RunString', 'CompileString', 'loadstring', 'http.Fetch', 'function', 'local ', 'hook.Add', '_G['].map(
-  (word) => Buffer.from(word, 'latin1'),
-);
+const LUA_NEEDLES = [
+  'RunString',
+  'CompileString',
+  'loadstring',
+  'http.Fetch',
+  'function',
+  'local ',
+  'hook.Add',
+  '_G[',
+].map((word) => Buffer.from(word, 'latin1'));
 /** BSP lump 40 is the pakfile, itself a ZIP of files the map ships (materials, sometimes Lua). */
 const BSP_PAKFILE_LUMP = 40;
 
@@ -101,7 +108,12 @@ export async function analyseEntry(
       ctx.entries.push({ path, size: 0, kind: 'asset', depth });
       const record = ctx.entries[ctx.entries.length - 1]!;
       const counted = { size };
-      await readNestedGma(ctx, headThenRest(head, ended ? undefined : pull, counted), path, depth + 1);
+      await readNestedGma(
+        ctx,
+        headThenRest(head, ended ? undefined : pull, counted),
+        path,
+        depth + 1,
+      );
       size = counted.size;
       record.size = size;
     } else {
@@ -116,7 +128,8 @@ export async function analyseEntry(
       ctx.entries.push({ path, size, depth, ...plan.finish() });
       await plan.descend?.();
     }
-    if (failure !== undefined) ctx.addFinding('corrupt_entry', path, `unreadable after ${size} bytes: ${failure}`);
+    if (failure !== undefined)
+      ctx.addFinding('corrupt_entry', path, `unreadable after ${size} bytes: ${failure}`);
   } finally {
     await close();
   }
@@ -138,13 +151,22 @@ async function* headThenRest(
   }
 }
 
-function chooseCollector(ctx: ReadingContext, path: string, depth: number, head: Uint8Array): ContentCollector | 'gma' {
+function chooseCollector(
+  ctx: ReadingContext,
+  path: string,
+  depth: number,
+  head: Uint8Array,
+): ContentCollector | 'gma' {
   const extension = extensionOf(path);
   // A .lua file is Lua whatever it holds: the parser copes with garbage, and hiding there is the point.
   if (extension === 'lua') return new KeptTextCollector(ctx, path, true);
 
   const archive =
-    extension === 'gma' || startsWith(head, 'GMAD') ? 'gma' : extension === 'zip' || isZipMagic(head) ? 'zip' : undefined;
+    extension === 'gma' || startsWith(head, 'GMAD')
+      ? 'gma'
+      : extension === 'zip' || isZipMagic(head)
+        ? 'zip'
+        : undefined;
   if (archive) {
     if (depth + 1 > ctx.limits.maxNestingDepth) {
       ctx.addFinding(
@@ -189,7 +211,11 @@ class KeptTextCollector implements ContentCollector {
     if (chunk.length > room) {
       this.keep(chunk.subarray(0, room));
       if (this.capIsPerEntry) {
-        this.ctx.reachLimit('maxTextEntryBytes', this.path, `text entry cut at ${this.cap} bytes; the rest was not read`);
+        this.ctx.reachLimit(
+          'maxTextEntryBytes',
+          this.path,
+          `text entry cut at ${this.cap} bytes; the rest was not read`,
+        );
       } else {
         this.ctx.reachLimit(
           'maxKeptTextBytes',
@@ -242,7 +268,8 @@ class BinaryModuleCollector implements ContentCollector {
   }
 
   private endRun(): void {
-    if (this.runLength >= MIN_MODULE_STRING_LENGTH && this.strings.size < MAX_MODULE_STRINGS) this.strings.add(this.run);
+    if (this.runLength >= MIN_MODULE_STRING_LENGTH && this.strings.size < MAX_MODULE_STRINGS)
+      this.strings.add(this.run);
     this.run = '';
     this.runLength = 0;
   }
@@ -309,7 +336,11 @@ class AssetCollector implements ContentCollector {
       const bytes = joinChunks(this.runs, this.keptLength);
       if (looksLikeLua(bytes)) {
         this.ctx.keptTextBytes += bytes.length;
-        return { kind: 'lua_in_asset', bytes, sha256: createHash('sha256').update(bytes).digest('hex') };
+        return {
+          kind: 'lua_in_asset',
+          bytes,
+          sha256: createHash('sha256').update(bytes).digest('hex'),
+        };
       }
     }
     return { kind: 'asset' };
@@ -392,15 +423,27 @@ class MapCollector implements ContentCollector {
   ) {
     const entities = header.lumps[0]!;
     if (entities.length > MAX_MAP_ENTITIES_BYTES) {
-      ctx.reachLimit('mapEntities', path, `entity lump cut at ${MAX_MAP_ENTITIES_BYTES} bytes of ${entities.length}`);
+      ctx.reachLimit(
+        'mapEntities',
+        path,
+        `entity lump cut at ${MAX_MAP_ENTITIES_BYTES} bytes of ${entities.length}`,
+      );
     }
     this.entityEnd = entities.offset + Math.min(entities.length, MAX_MAP_ENTITIES_BYTES);
     const pak = header.lumps[BSP_PAKFILE_LUMP];
     if (pak && pak.length > 0) {
       if (depth + 1 > ctx.limits.maxNestingDepth) {
-        ctx.addFinding('nested_too_deep', path, 'map pakfile nested too deep; its contents were not read');
+        ctx.addFinding(
+          'nested_too_deep',
+          path,
+          'map pakfile nested too deep; its contents were not read',
+        );
       } else if (pak.length > ctx.limits.maxNestedArchiveBytes - ctx.nestedArchiveBytes) {
-        ctx.reachLimit('maxNestedArchiveBytes', path, `map pakfile of ${pak.length} bytes is too large to open`);
+        ctx.reachLimit(
+          'maxNestedArchiveBytes',
+          path,
+          `map pakfile of ${pak.length} bytes is too large to open`,
+        );
       } else {
         this.pakfile = { offset: pak.offset, end: pak.offset + pak.length };
       }
@@ -415,7 +458,14 @@ class MapCollector implements ContentCollector {
     capture(chunk, start, end, entities.offset, this.entityEnd, this.entityParts);
     if (this.pakfile) {
       const before = this.pakHeld;
-      this.pakHeld += capture(chunk, start, end, this.pakfile.offset, this.pakfile.end, this.pakParts);
+      this.pakHeld += capture(
+        chunk,
+        start,
+        end,
+        this.pakfile.offset,
+        this.pakfile.end,
+        this.pakParts,
+      );
       this.ctx.nestedArchiveBytes += this.pakHeld - before;
     }
     return true;
@@ -425,7 +475,11 @@ class MapCollector implements ContentCollector {
     const lump = Buffer.concat(this.entityParts);
     this.entityParts.length = 0;
     if (startsWith(lump, 'LZMA')) {
-      this.ctx.addFinding('corrupt_entry', this.path, 'entity lump is LZMA-compressed; it was not read');
+      this.ctx.addFinding(
+        'corrupt_entry',
+        this.path,
+        'entity lump is LZMA-compressed; it was not read',
+      );
       return { kind: 'map' };
     }
     let end = lump.length;
@@ -462,7 +516,14 @@ function joinChunks(chunks: Uint8Array[], length: number): Uint8Array {
 }
 
 /** Copies the part of [start, end) that falls in [from, to) into parts; returns the bytes taken. */
-function capture(chunk: Uint8Array, start: number, end: number, from: number, to: number, parts: Uint8Array[]): number {
+function capture(
+  chunk: Uint8Array,
+  start: number,
+  end: number,
+  from: number,
+  to: number,
+  parts: Uint8Array[],
+): number {
   const a = Math.max(start, from);
   const b = Math.min(end, to);
   if (a >= b) return 0;

@@ -20,7 +20,11 @@ interface ExtraField {
 }
 
 /** Decodes a ZIP entry name the way unzip tools do (Info-ZIP Unicode Path field, then flag bit 11). */
-export function decodeZipName(raw: Buffer, generalPurposeBitFlag: number, extraFields: ExtraField[] = []): string {
+export function decodeZipName(
+  raw: Buffer,
+  generalPurposeBitFlag: number,
+  extraFields: ExtraField[] = [],
+): string {
   for (const field of extraFields) {
     // 0x7075 holds a UTF-8 name valid only while its CRC matches the plain name field.
     if (field.id !== 0x7075 || field.data.length < 6 || field.data[0] !== 1) continue;

@@ -17,16 +17,30 @@ export async function readFolder(ctx: ReadingContext, root: string): Promise<str
   return manifest.digest('hex');
 }
 
-async function walk(ctx: ReadingContext, dir: string, relative: string, level: number, manifest: Hash): Promise<void> {
+async function walk(
+  ctx: ReadingContext,
+  dir: string,
+  relative: string,
+  level: number,
+  manifest: Hash,
+): Promise<void> {
   if (level > MAX_FOLDER_DEPTH) {
-    ctx.addFinding('limit_reached', relative, `folder tree deeper than ${MAX_FOLDER_DEPTH} levels; not read further`);
+    ctx.addFinding(
+      'limit_reached',
+      relative,
+      `folder tree deeper than ${MAX_FOLDER_DEPTH} levels; not read further`,
+    );
     return;
   }
   let children;
   try {
     children = await readdir(dir, { withFileTypes: true });
   } catch (err) {
-    ctx.addFinding('corrupt_entry', relative || '.', `unreadable folder: ${(err as Error).message}`);
+    ctx.addFinding(
+      'corrupt_entry',
+      relative || '.',
+      `unreadable folder: ${(err as Error).message}`,
+    );
     return;
   }
   // Byte order of names, so that the manifest hash does not depend on the file system.
@@ -49,7 +63,11 @@ async function walk(ctx: ReadingContext, dir: string, relative: string, level: n
       continue;
     }
     if (!child.isFile()) {
-      ctx.addFinding('corrupt_entry', path, 'not a regular file (device, socket or pipe); not read');
+      ctx.addFinding(
+        'corrupt_entry',
+        path,
+        'not a regular file (device, socket or pipe); not read',
+      );
       continue;
     }
     const fileHash = createHash('sha256');
@@ -69,7 +87,11 @@ async function* countFileBytes(
     ctx.inflatedBytes += chunk.length;
     const over = ctx.inflatedBytes - ctx.limits.maxTotalInflatedBytes;
     if (over > 0) {
-      ctx.stop('maxTotalInflatedBytes', path, `more than ${ctx.limits.maxTotalInflatedBytes} bytes read in total; reading stopped`);
+      ctx.stop(
+        'maxTotalInflatedBytes',
+        path,
+        `more than ${ctx.limits.maxTotalInflatedBytes} bytes read in total; reading stopped`,
+      );
       const last = chunk.subarray(0, chunk.length - over);
       hash.update(last);
       yield last;

@@ -54,7 +54,11 @@ export async function readNestedGma(
     await readGma(ctx, source, path, depth);
   } catch (err) {
     if (isCancellation(err)) throw err;
-    ctx.addFinding('corrupt_entry', path, `unreadable .gma: ${err instanceof Error ? err.message : String(err)}`);
+    ctx.addFinding(
+      'corrupt_entry',
+      path,
+      `unreadable .gma: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
 }
 
@@ -62,7 +66,8 @@ async function readFileTable(ctx: ReadingContext, reader: ByteStreamReader): Pro
   const magic = await reader.readExact(4, 'GMA magic');
   if (Buffer.from(magic).toString('latin1') !== 'GMAD') throw new GmaFormatError('no GMAD magic');
   const version = (await reader.readExact(1, 'GMA version'))[0]!;
-  if (version < 1 || version > HIGHEST_KNOWN_VERSION) throw new GmaFormatError(`unknown GMA version ${version}`);
+  if (version < 1 || version > HIGHEST_KNOWN_VERSION)
+    throw new GmaFormatError(`unknown GMA version ${version}`);
   await reader.readExact(16, 'SteamID and timestamp');
   if (version > 1) {
     for (let i = 0; ; i++) {
@@ -85,7 +90,8 @@ async function readFileTable(ctx: ReadingContext, reader: ByteStreamReader): Pro
     if (number === 0) break;
     const name = await reader.readCString(MAX_FILE_NAME_BYTES, 'file name');
     const size = Buffer.from(await reader.readExact(8, 'file size')).readBigInt64LE(0);
-    if (size < 0n || size > BigInt(Number.MAX_SAFE_INTEGER)) throw new GmaFormatError(`file ${name} has an impossible size ${size}`);
+    if (size < 0n || size > BigInt(Number.MAX_SAFE_INTEGER))
+      throw new GmaFormatError(`file ${name} has an impossible size ${size}`);
     await reader.readExact(4, 'file CRC');
     if (files.length < keep) files.push({ name, size: Number(size) });
   }
@@ -108,19 +114,33 @@ async function readContents(
       const path = nestedPath(prefix, name.path);
       if (!ctx.takeEntry(path)) return;
       ctx.fileCount++;
-      if (name.traversal) ctx.addFinding('path_traversal', path, `name "${file.name}" climbs out of its folder with ..`);
-      if (name.absolute) ctx.addFinding('absolute_path', path, `name "${file.name}" is an absolute path`);
+      if (name.traversal)
+        ctx.addFinding(
+          'path_traversal',
+          path,
+          `name "${file.name}" climbs out of its folder with ..`,
+        );
+      if (name.absolute)
+        ctx.addFinding('absolute_path', path, `name "${file.name}" is an absolute path`);
       const taken = { count: 0 };
       await analyseEntry(ctx, path, depth, reader.take(file.size, taken));
       if (ctx.stopped) return;
       const skipped = taken.count < file.size ? await reader.skip(file.size - taken.count) : 0;
       if (taken.count + skipped < file.size) {
-        ctx.addFinding('corrupt_entry', archivePath, `.gma ends inside ${name.path}: its file table promises more bytes than it holds`);
+        ctx.addFinding(
+          'corrupt_entry',
+          archivePath,
+          `.gma ends inside ${name.path}: its file table promises more bytes than it holds`,
+        );
         return;
       }
     }
   } catch (err) {
     if (isCancellation(err)) throw err;
-    ctx.addFinding('corrupt_entry', archivePath, `.gma contents unreadable: ${err instanceof Error ? err.message : String(err)}`);
+    ctx.addFinding(
+      'corrupt_entry',
+      archivePath,
+      `.gma contents unreadable: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
 }

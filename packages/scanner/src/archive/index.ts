@@ -29,7 +29,8 @@ export async function readArchive(
   options: ReadArchiveOptions = {},
 ): Promise<ArchiveContents> {
   const ctx = new ReadingContext(resolveLimits(limits), options.isCancelled);
-  const sha256 = typeof input === 'string' ? await readPath(ctx, input) : await readBytes(ctx, input);
+  const sha256 =
+    typeof input === 'string' ? await readPath(ctx, input) : await readBytes(ctx, input);
   if (ctx.fileCount === 0) throw new UnusableArchiveError('empty', 'the archive holds no files');
   return {
     entries: ctx.entries,
@@ -57,10 +58,14 @@ async function readPath(ctx: ReadingContext, path: string): Promise<string> {
   try {
     stats = await stat(path);
   } catch (err) {
-    throw new UnusableArchiveError('not_zip', `cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`);
+    throw new UnusableArchiveError(
+      'not_zip',
+      `cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`,
+    );
   }
   if (stats.isDirectory()) return readFolder(ctx, path);
-  if (!stats.isFile()) throw new UnusableArchiveError('not_zip', `${path} is not a file or a folder`);
+  if (!stats.isFile())
+    throw new UnusableArchiveError('not_zip', `${path} is not a file or a folder`);
   checkSize(ctx, stats.size);
   // The whole-file hash streams beside the reading, so the file is never loaded whole.
   const hashing = hashFile(path);
@@ -83,16 +88,26 @@ async function readPath(ctx: ReadingContext, path: string): Promise<string> {
 function checkSize(ctx: ReadingContext, size: number): void {
   if (size === 0) throw new UnusableArchiveError('empty', 'the archive is empty');
   if (size > ctx.limits.maxArchiveBytes) {
-    throw new UnusableArchiveError('too_large', `the archive is ${size} bytes, over the ${ctx.limits.maxArchiveBytes}-byte limit`);
+    throw new UnusableArchiveError(
+      'too_large',
+      `the archive is ${size} bytes, over the ${ctx.limits.maxArchiveBytes}-byte limit`,
+    );
   }
 }
 
-async function readTopLevelGma(ctx: ReadingContext, source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): Promise<void> {
+async function readTopLevelGma(
+  ctx: ReadingContext,
+  source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+): Promise<void> {
   async function* counted(): AsyncGenerator<Uint8Array> {
     for await (const chunk of source) {
       ctx.inflatedBytes += chunk.length;
       if (ctx.inflatedBytes > ctx.limits.maxTotalInflatedBytes) {
-        ctx.stop('maxTotalInflatedBytes', '(addon.gma)', `more than ${ctx.limits.maxTotalInflatedBytes} bytes read in total; reading stopped`);
+        ctx.stop(
+          'maxTotalInflatedBytes',
+          '(addon.gma)',
+          `more than ${ctx.limits.maxTotalInflatedBytes} bytes read in total; reading stopped`,
+        );
         return;
       }
       yield chunk;
@@ -102,7 +117,10 @@ async function readTopLevelGma(ctx: ReadingContext, source: AsyncIterable<Uint8A
     await readGma(ctx, counted(), '', 0);
   } catch (err) {
     if (isCancellation(err)) throw err;
-    throw new UnusableArchiveError('corrupt', `unreadable .gma: ${err instanceof Error ? err.message : String(err)}`);
+    throw new UnusableArchiveError(
+      'corrupt',
+      `unreadable .gma: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
 }
 

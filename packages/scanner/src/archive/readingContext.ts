@@ -30,7 +30,9 @@ export function resolveLimits(overrides: Partial<ArchiveLimits> = {}): ResolvedL
 }
 
 function stripUndefined(o: Partial<ArchiveLimits>): Partial<ArchiveLimits> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<ArchiveLimits>;
+  return Object.fromEntries(
+    Object.entries(o).filter(([, v]) => v !== undefined),
+  ) as Partial<ArchiveLimits>;
 }
 
 /** Thrown between entries when the caller's isCancelled answers true. */
@@ -102,7 +104,11 @@ export class ReadingContext {
   /** Takes one entry against maxEntries; false (and the read stops) when none is left. */
   takeEntry(path: string): boolean {
     if (this.entriesTaken >= this.limits.maxEntries) {
-      this.stop('maxEntries', path, `more than ${this.limits.maxEntries} entries; the rest were not read`);
+      this.stop(
+        'maxEntries',
+        path,
+        `more than ${this.limits.maxEntries} entries; the rest were not read`,
+      );
       return false;
     }
     this.entriesTaken++;

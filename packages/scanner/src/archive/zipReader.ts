@@ -3,6 +3,7 @@
 // encrypted and symlink entries are reported and not read.
 import { inflateRawSync } from 'node:zlib';
 import yauzl from 'yauzl';
+import { CachedArchiveFile } from './archiveFile.js';
 import { analyseEntry } from './entryAnalysis.js';
 import { decodeZipName, isDirectoryName, normaliseEntryName } from './entryNames.js';
 import { isCancellation, nestedPath, type ReadingContext } from './readingContext.js';
@@ -12,7 +13,7 @@ import { UnusableArchiveError } from './types.js';
 const BOMB_RATIO = 200;
 const MIN_BOMB_BYTES = 32 * 1024 * 1024;
 
-/** Small entries of an in-memory ZIP are inflated in one call: 100 000 streams cost more than the bytes. */
+/** Small entries are read and inflated in one call: 100 000 streams cost more than the bytes. */
 const SMALL_ENTRY_BYTES = 1024 * 1024;
 
 const S_IFMT = 0o170000;
@@ -34,34 +35,74 @@ interface EntryPlan {
  * Reads every entry of the ZIP into the context. Throws UnusableArchiveError when the ZIP
  * itself cannot be opened or its central directory is broken.
  */
-export async function readZip(ctx: ReadingContext, source: ZipSource, prefix: string, depth: number): Promise<void> {
-  const zip = await openZip(source);
+export async function readZip(
+  ctx: ReadingContext,
+  source: ZipSource,
+  prefix: string,
+  depth: number,
+): Promise<void> {
+  let file: CachedArchiveFile | undefined;
+  if ('path' in source) {
+    try {
+      file = await CachedArchiveFile.open(source.path);
+    } catch (err) {
+      throw new UnusableArchiveError(
+        'not_zip',
+        `cannot open the archive: ${(err as Error).message}`,
+      );
+    }
+  }
+  let zip: yauzl.ZipFile;
+  try {
+    zip = await openZip(file ?? (source as { bytes: Buffer }));
+  } catch (err) {
+    await file?.release();
+    throw err;
+  }
   try {
     const declared = zip.entryCount;
     const budget = ctx.remainingEntries();
     const { entries, error } = await readCentralDirectory(zip, Math.min(declared, budget));
-    if (error) throw new UnusableArchiveError('corrupt', `broken central directory: ${error.message}`);
-    const bytes = 'bytes' in source ? source.bytes : undefined;
-    await readEntries(ctx, zip, bytes, planEntries(ctx, entries, prefix), prefix, depth);
+    if (error)
+      throw new UnusableArchiveError('corrupt', `broken central directory: ${error.message}`);
+    const plans = planEntries(ctx, entries, prefix);
+    const readSmall: SmallEntryReader = file
+      ? (offset, length) => file.readAt(offset, length)
+      : memorySlicer((source as { bytes: Buffer }).bytes);
+    await readEntries(ctx, zip, readSmall, plans, prefix, depth);
     if (declared > budget && !ctx.stopped) {
-      ctx.stop('maxEntries', prefix || '(archive)', `more than ${ctx.limits.maxEntries} entries; the rest were not read`);
+      ctx.stop(
+        'maxEntries',
+        prefix || '(archive)',
+        `more than ${ctx.limits.maxEntries} entries; the rest were not read`,
+      );
     }
   } finally {
     zip.close();
+    await file?.release();
   }
 }
 
 /** A ZIP found inside another archive: if it cannot be read, that is a finding. */
-export async function readNestedZip(ctx: ReadingContext, bytes: Buffer, path: string, depth: number): Promise<void> {
+export async function readNestedZip(
+  ctx: ReadingContext,
+  bytes: Buffer,
+  path: string,
+  depth: number,
+): Promise<void> {
   try {
     await readZip(ctx, { bytes }, path, depth);
   } catch (err) {
     if (isCancellation(err)) throw err;
-    ctx.addFinding('corrupt_entry', path, `unreadable nested archive: ${err instanceof Error ? err.message : String(err)}`);
+    ctx.addFinding(
+      'corrupt_entry',
+      path,
+      `unreadable nested archive: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
 }
 
-function openZip(source: ZipSource): Promise<yauzl.ZipFile> {
+function openZip(source: CachedArchiveFile | { bytes: Buffer }): Promise<yauzl.ZipFile> {
   const options: yauzl.Options = {
     lazyEntries: true,
     autoClose: false,
@@ -73,18 +114,29 @@ function openZip(source: ZipSource): Promise<yauzl.ZipFile> {
   return new Promise((resolve, reject) => {
     const done = (err: Error | null, zip?: yauzl.ZipFile): void => {
       if (err || !zip) {
-        const looksLikeZip = 'bytes' in source ? source.bytes.subarray(0, 2).toString('latin1') === 'PK' : true;
-        reject(new UnusableArchiveError(looksLikeZip ? 'corrupt' : 'not_zip', err?.message ?? 'unreadable ZIP'));
+        const looksLikeZip =
+          source instanceof CachedArchiveFile ||
+          source.bytes.subarray(0, 2).toString('latin1') === 'PK';
+        reject(
+          new UnusableArchiveError(
+            looksLikeZip ? 'corrupt' : 'not_zip',
+            err?.message ?? 'unreadable ZIP',
+          ),
+        );
       } else {
         resolve(zip);
       }
     };
-    if ('path' in source) yauzl.open(source.path, options, done);
+    if (source instanceof CachedArchiveFile)
+      yauzl.fromRandomAccessReader(source, source.size, options, done);
     else yauzl.fromBuffer(source.bytes, options, done);
   });
 }
 
-function readCentralDirectory(zip: yauzl.ZipFile, count: number): Promise<{ entries: RawEntry[]; error?: Error }> {
+function readCentralDirectory(
+  zip: yauzl.ZipFile,
+  count: number,
+): Promise<{ entries: RawEntry[]; error?: Error }> {
   return new Promise((resolve) => {
     const entries: RawEntry[] = [];
     if (count === 0) return resolve({ entries });
@@ -93,6 +145,8 @@ function readCentralDirectory(zip: yauzl.ZipFile, count: number): Promise<{ entr
       zip.removeListener('error', finish);
       zip.removeListener('end', onEnd);
       resolve({ entries, error });
+      // Later errors can only come from closing the file; nothing is left to report them to.
+      zip.on('error', () => undefined);
     };
     const onEnd = (): void => finish();
     const onEntry = (entry: RawEntry): void => {
@@ -115,7 +169,9 @@ function readCentralDirectory(zip: yauzl.ZipFile, count: number): Promise<{ entr
 function planEntries(ctx: ReadingContext, entries: RawEntry[], prefix: string): EntryPlan[] {
   const plans = entries.map((entry) => ({ entry, overlaps: false }));
   const files = plans.filter((p) => !isDirectoryName(p.entry.fileName.toString('latin1')));
-  const byOffset = [...files].sort((a, b) => a.entry.relativeOffsetOfLocalHeader - b.entry.relativeOffsetOfLocalHeader);
+  const byOffset = [...files].sort(
+    (a, b) => a.entry.relativeOffsetOfLocalHeader - b.entry.relativeOffsetOfLocalHeader,
+  );
   let reach = -1;
   let overlapping = 0;
   let first: EntryPlan | undefined;
@@ -132,7 +188,13 @@ function planEntries(ctx: ReadingContext, entries: RawEntry[], prefix: string): 
     reach = Math.max(reach, end);
   }
   if (first) {
-    const name = normaliseEntryName(decodeZipName(first.entry.fileName, first.entry.generalPurposeBitFlag, first.entry.extraFields));
+    const name = normaliseEntryName(
+      decodeZipName(
+        first.entry.fileName,
+        first.entry.generalPurposeBitFlag,
+        first.entry.extraFields,
+      ),
+    );
     ctx.addFinding(
       'overlapping_entries',
       nestedPath(prefix, name.path),
@@ -145,7 +207,7 @@ function planEntries(ctx: ReadingContext, entries: RawEntry[], prefix: string): 
 async function readEntries(
   ctx: ReadingContext,
   zip: yauzl.ZipFile,
-  bytes: Buffer | undefined,
+  readSmall: SmallEntryReader,
   plans: EntryPlan[],
   prefix: string,
   depth: number,
@@ -159,8 +221,10 @@ async function readEntries(
     if (!ctx.takeEntry(path)) return;
     if (isDirectoryName(rawName)) continue;
     ctx.fileCount++;
-    if (name.traversal) ctx.addFinding('path_traversal', path, `name "${rawName}" climbs out of its folder with ..`);
-    if (name.absolute) ctx.addFinding('absolute_path', path, `name "${rawName}" is an absolute path`);
+    if (name.traversal)
+      ctx.addFinding('path_traversal', path, `name "${rawName}" climbs out of its folder with ..`);
+    if (name.absolute)
+      ctx.addFinding('absolute_path', path, `name "${rawName}" is an absolute path`);
 
     if (((entry.externalFileAttributes >>> 16) & S_IFMT) === S_IFLNK) {
       ctx.addFinding('symlink', path, 'symbolic link entry; not followed');
@@ -172,10 +236,14 @@ async function readEntries(
     }
     if (overlaps) continue;
     if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8) {
-      ctx.addFinding('corrupt_entry', path, `unsupported compression method ${entry.compressionMethod}; not read`);
+      ctx.addFinding(
+        'corrupt_entry',
+        path,
+        `unsupported compression method ${entry.compressionMethod}; not read`,
+      );
       continue;
     }
-    const small = bytes ? inflateSmallEntry(bytes, entry) : undefined;
+    const small = await readSmallEntry(readSmall, entry);
     if (small) {
       await analyseEntry(ctx, path, depth, guardInflation(ctx, path, [small], entry));
       continue;
@@ -184,25 +252,53 @@ async function readEntries(
     try {
       stream = await openEntryStream(zip, entry);
     } catch (err) {
-      ctx.addFinding('corrupt_entry', path, `cannot open entry: ${err instanceof Error ? err.message : String(err)}`);
+      ctx.addFinding(
+        'corrupt_entry',
+        path,
+        `cannot open entry: ${err instanceof Error ? err.message : String(err)}`,
+      );
       continue;
     }
-    await analyseEntry(ctx, path, depth, guardInflation(ctx, path, stream as AsyncIterable<Buffer>, entry));
+    await analyseEntry(
+      ctx,
+      path,
+      depth,
+      guardInflation(ctx, path, stream as AsyncIterable<Buffer>, entry),
+    );
   }
 }
 
+/** Reads `length` bytes of the archive at `offset` (fewer at its end). */
+type SmallEntryReader = (offset: number, length: number) => Promise<Buffer>;
+
+function memorySlicer(bytes: Buffer): SmallEntryReader {
+  return (offset, length) => Promise.resolve(bytes.subarray(offset, offset + length));
+}
+
+/** Slack read past the name for the local extra field, so one read usually takes the whole entry. */
+const LOCAL_EXTRA_SLACK = 256;
+
 /**
- * The whole content of a small entry of an in-memory ZIP, or undefined to take the streaming
- * path (large, malformed, or inflating past its declared size: the stream reports those).
+ * The whole content of a small entry, read in one go and inflated in one call, or undefined
+ * to take the streaming path (large, malformed, or inflating past its declared size: the
+ * stream reports those). Streams cost far more than the bytes of 100 000 tiny entries.
  */
-function inflateSmallEntry(bytes: Buffer, entry: RawEntry): Buffer | undefined {
-  if (entry.compressedSize > SMALL_ENTRY_BYTES || entry.uncompressedSize > SMALL_ENTRY_BYTES) return undefined;
+async function readSmallEntry(
+  read: SmallEntryReader,
+  entry: RawEntry,
+): Promise<Buffer | undefined> {
+  if (entry.compressedSize > SMALL_ENTRY_BYTES || entry.uncompressedSize > SMALL_ENTRY_BYTES)
+    return undefined;
   const at = entry.relativeOffsetOfLocalHeader;
-  if (at + 30 > bytes.length || bytes.readUInt32LE(at) !== 0x04034b50) return undefined;
-  const start = at + 30 + bytes.readUInt16LE(at + 26) + bytes.readUInt16LE(at + 28);
+  let block = await read(at, 30 + entry.fileNameLength + LOCAL_EXTRA_SLACK + entry.compressedSize);
+  if (block.length < 30 || block.readUInt32LE(0) !== 0x04034b50) return undefined;
+  const start = 30 + block.readUInt16LE(26) + block.readUInt16LE(28);
   const end = start + entry.compressedSize;
-  if (end > bytes.length) return undefined;
-  const raw = bytes.subarray(start, end);
+  if (end > block.length) {
+    block = await read(at, end);
+    if (end > block.length) return undefined;
+  }
+  const raw = block.subarray(start, end);
   if (entry.compressionMethod === 0) return raw;
   try {
     // The output cap is checked on the bytes produced: a lying size throws and falls back.
@@ -214,7 +310,9 @@ function inflateSmallEntry(bytes: Buffer, entry: RawEntry): Buffer | undefined {
 
 function openEntryStream(zip: yauzl.ZipFile, entry: RawEntry): Promise<NodeJS.ReadableStream> {
   return new Promise((resolve, reject) => {
-    zip.openReadStream(entry as unknown as yauzl.Entry, (err, stream) => (err || !stream ? reject(err ?? new Error('no stream')) : resolve(stream)));
+    zip.openReadStream(entry as unknown as yauzl.Entry, (err, stream) =>
+      err || !stream ? reject(err ?? new Error('no stream')) : resolve(stream),
+    );
   });
 }
 
@@ -234,12 +332,20 @@ async function* guardInflation(
     ctx.inflatedBytes += chunk.length;
     const overTotal = ctx.inflatedBytes - ctx.limits.maxTotalInflatedBytes;
     if (overTotal > 0) {
-      ctx.stop('maxTotalInflatedBytes', path, `more than ${ctx.limits.maxTotalInflatedBytes} bytes inflated in total; reading stopped`);
+      ctx.stop(
+        'maxTotalInflatedBytes',
+        path,
+        `more than ${ctx.limits.maxTotalInflatedBytes} bytes inflated in total; reading stopped`,
+      );
       yield chunk.subarray(0, chunk.length - overTotal);
       return;
     }
     if (produced > entry.uncompressedSize) {
-      ctx.addFinding('zip_bomb', path, `inflates past the ${entry.uncompressedSize} bytes its header declares; cut there`);
+      ctx.addFinding(
+        'zip_bomb',
+        path,
+        `inflates past the ${entry.uncompressedSize} bytes its header declares; cut there`,
+      );
       yield chunk.subarray(0, chunk.length - (produced - entry.uncompressedSize));
       return;
     }
@@ -254,6 +360,10 @@ async function* guardInflation(
     yield chunk;
   }
   if (produced < entry.uncompressedSize) {
-    ctx.addFinding('corrupt_entry', path, `inflates to ${produced} bytes, ${entry.uncompressedSize} declared`);
+    ctx.addFinding(
+      'corrupt_entry',
+      path,
+      `inflates to ${produced} bytes, ${entry.uncompressedSize} declared`,
+    );
   }
 }

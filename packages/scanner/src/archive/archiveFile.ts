@@ -97,7 +97,7 @@ export class CachedArchiveFile extends yauzl.RandomAccessReader {
 
   private async *range(start: number, end: number): AsyncGenerator<Buffer> {
     for (let position = start; position < end;) {
-      const buffer = Buffer.alloc(Math.min(STREAM_CHUNK_BYTES, end - position));
+      const buffer = Buffer.allocUnsafe(Math.min(STREAM_CHUNK_BYTES, end - position));
       const { bytesRead } = await this.handle.read(buffer, 0, buffer.length, position);
       if (bytesRead === 0) return;
       position += bytesRead;

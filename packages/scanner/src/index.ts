@@ -1,9 +1,8 @@
 // Public interface of the scanner: an archive (bytes, a .zip/.gma path or a folder) in, a
 // ScanResult out. A pure library: no HTTP, no database, never executes what it reads.
 //
-// Pipeline: archive → analysis → rules → score → report, under a time budget. Until the
-// rules layer lands, a textual stager check stands in for it.
-import type { Language, ScannedFile, ScanResult, ScanType, Threat } from '@sentinelle/contracts';
+// Pipeline: archive → analysis → rules → score → report, under one time budget.
+import type { Language, ScannedFile, ScanResult, ScanType } from '@sentinelle/contracts';
 import { analyzeAddon, type AddonAnalysis } from './analysis/index.js';
 import {
   readArchive,
@@ -12,6 +11,7 @@ import {
   type EntryKind,
 } from './archive/index.js';
 import { INTEL_VERSION, loadThreatIntel } from './intel/index.js';
+import { ALL_RULES, runRules } from './rules/index.js';
 import { buildScanResult } from './report/index.js';
 
 export {
@@ -87,56 +87,6 @@ class ScanBudget {
   }
 }
 
-// ---- interim analysis + rules: a textual look for stagers -------------------------------
-
-const SINK = /\b(RunString|RunStringEx|CompileString|loadstring)\s*\(/;
-const NET_SOURCE = /net\.Read(String|Data)\s*\(/;
-const HTTP_SOURCE = /\bhttp\.(Fetch|Post)\s*\(|\bHTTP\s*\(/;
-
-function stagerThreats(path: string, text: string, language: Language): Threat[] {
-  const lines = text.split(/\r?\n/);
-  const threats: Threat[] = [];
-  const httpSeen = HTTP_SOURCE.test(text);
-  lines.forEach((line, i) => {
-    if (!SINK.test(line)) return;
-    const fromNet = NET_SOURCE.test(line);
-    if (!fromNet && !httpSeen) return;
-    const en = {
-      title: fromNet ? 'Network message executed as code' : 'Remote code downloaded and executed',
-      description: fromNet
-        ? 'A string sent by a client over the network reaches a code-execution function.'
-        : 'Code fetched over HTTP reaches a code-execution function: whoever controls the server can run anything.',
-      recommendation:
-        'Do not install this addon; remove it and check your server for other changes.',
-    };
-    const fr = {
-      title: fromNet
-        ? 'Message réseau exécuté comme du code'
-        : 'Code distant téléchargé puis exécuté',
-      description: fromNet
-        ? "Une chaîne envoyée par un client sur le réseau atteint une fonction d'exécution de code."
-        : "Du code récupéré en HTTP atteint une fonction d'exécution de code : celui qui contrôle le serveur distant peut tout faire.",
-      recommendation: "N'installez pas cet addon ; supprimez-le et vérifiez votre serveur.",
-    };
-    const texts = language === 'fr' ? fr : en;
-    threats.push({
-      pattern: line.trim().slice(0, 120),
-      pattern_key: 'runstring',
-      ...texts,
-      localized: { en, fr },
-      category: 'code_execution',
-      severity: 'critical',
-      confidence: 0.8,
-      verdict_class: 'backdoor',
-      techniques: [fromNet ? 'GB-002' : 'GB-001'],
-      code_snippet: line.trim(),
-      chain: [],
-      locations: [{ file_path: path, line_number: i + 1, context: line.trim() }],
-    });
-  });
-  return threats;
-}
-
 // ---- pipeline -----------------------------------------------------------------------------
 
 /** What the files table shows; plain assets and other text are only counted in file_count. */
@@ -202,8 +152,7 @@ export async function scanArchive(
   budget.check();
 
   options.onPhase?.('rules');
-  const threats: Threat[] = [];
-  for (const file of analysis.files) threats.push(...stagerThreats(file.path, file.text, language));
+  const findings = runRules(analysis, intel);
   const files = filesTable(contents, analysis);
   const lines = analysis.files.reduce((sum, f) => sum + f.lines.length, 0);
   budget.check();
@@ -216,10 +165,9 @@ export async function scanArchive(
     filename: options.filename ?? 'archive.zip',
     language,
     scanType: options.scanType ?? 'standard',
-    findings: [],
-    rules: [],
+    findings,
+    rules: ALL_RULES.map((rule) => rule.meta),
     archiveFindings: contents.findings,
-    extraThreats: threats,
     files,
     fileCount: contents.fileCount,
     totalLinesScanned: lines,

@@ -95,6 +95,7 @@ export class Emulator {
   private readonly closures: Array<{ fn: FnValue; fc: FileContext }> = [];
   private readonly invoked = new Set<FunctionDeclaration>();
   private readonly memo = new Set<string>();
+  private readonly runCount = new Map<FunctionDeclaration, number>();
   private readonly decodedSeen = new Set<string>();
   private readonly gmTable = new LuaTable();
 
@@ -828,7 +829,10 @@ export class Emulator {
 
   callFunction(fn: FnValue, args: Value[], fc: FileContext): Value[] {
     this.invoked.add(fn.node);
-    const allKnown = args.every((a) => a.k !== 'unk');
+    const runs = (this.runCount.get(fn.node) ?? 0) + 1;
+    this.runCount.set(fn.node, runs);
+    if (runs > 3000) return [UNKNOWN];
+    const allKnown = args.length > 0 && args.every((a) => a.k !== 'unk');
     if (!allKnown) {
       const sig = fn.node.loc.start.offset + ':' + fc.path + ':' + args.map((a) => (a.k === 'unk' ? (a.taint ? a.taint.map((t) => t.kind).join('+') : 'u') : a.k)).join(',') + ':' + this.ctx.map((c) => c.kind[0]).join('');
       if (this.memo.has(sig)) return [UNKNOWN];
@@ -890,9 +894,7 @@ export class Emulator {
     }
     if (name === 'string.gsub' && args[2]?.k === 'fn') return this.gsubWithFunction(args, fc, line);
 
-    const ev: CallEvent = { ...this.base(fc, line), api: name, via: api.via, args: realArgs.slice(0, 16) };
-    if (api.alias) ev.alias = api.alias;
-    this.out.calls.push(ev);
+    this.recordCall(name, api, realArgs, fc, line);
 
     switch (name) {
       case 'getfenv':
@@ -980,6 +982,29 @@ export class Emulator {
     return [t ? { k: 'unk', taint: t } : UNKNOWN];
   }
 
+  private readonly callSeen = new Set<string>();
+  private readonly ctxKeys = new WeakMap<Ctx, string>();
+
+  /** Records a call once per distinct (place, callee, argument shape, context). */
+  private recordCall(name: string, api: Extract<Value, { k: 'api' }>, args: Value[], fc: FileContext, line: number): void {
+    const shape = args
+      .slice(0, 6)
+      .map((a) => (a.k === 'str' ? 's' + a.v.slice(0, 40) : a.k === 'unk' ? 'u' + (a.taint?.map((t) => t.kind + t.line).join('+') ?? '') : a.k === 'api' ? a.name : a.k))
+      .join('|');
+    let ctxKey = this.ctxKeys.get(this.ctx);
+    if (ctxKey === undefined) {
+      ctxKey = this.ctx.map((f) => f.kind[0]! + f.line + (f.name ?? '')).join('/');
+      this.ctxKeys.set(this.ctx, ctxKey);
+    }
+    const key = `${fc.path}:${fc.depth}:${this.lineOf(fc, line)}:${name}:${api.via}:${shape}:${ctxKey}`;
+    if (this.callSeen.has(key)) return;
+    if (this.callSeen.size > 400_000) return;
+    this.callSeen.add(key);
+    const ev: CallEvent = { ...this.base(fc, line), api: name, via: api.via, args: args.slice(0, 16) };
+    if (api.alias) ev.alias = api.alias;
+    this.out.calls.push(ev);
+  }
+
   private gsubWithFunction(args: Value[], fc: FileContext, line: number): Value[] {
     const s = args[0] ? asString(args[0]) : undefined;
     const p = args[1] ? asString(args[1]) : undefined;
@@ -1008,8 +1033,14 @@ export class Emulator {
     return [v, num(n)];
   }
 
+  private readonly deferCount = new Map<FunctionDeclaration, number>();
+
   private defer(fn: FnValue, args: Value[], fc: FileContext, ctx: Ctx): void {
-    if (this.deferred.length < 50_000) this.deferred.push({ fn, args, ctx, fc });
+    // The same callback registered again (a hook added from a loop or a timer) adds nothing new.
+    const n = this.deferCount.get(fn.node) ?? 0;
+    if (n >= 2 || this.deferred.length >= 50_000) return;
+    this.deferCount.set(fn.node, n + 1);
+    this.deferred.push({ fn, args, ctx, fc });
   }
 
   /** Registers callbacks the engine would call later, with the parameters it would pass. */

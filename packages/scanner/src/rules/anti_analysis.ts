@@ -26,14 +26,16 @@ export const rule: Rule = {
   },
   check({ analysis }) {
     const out: Finding[] = [];
+    const randomLines = new Set(
+      analysis.calls.filter((c) => c.api === 'math.random' && (asNumber(c.args[1] ?? { k: 'nil' }) ?? 0) >= 60).map((c) => `${c.file}:${c.line}`),
+    );
     for (const ev of analysis.calls) {
       if (ev.api === 'debug.getinfo' && ev.args[0]?.k === 'api' && /^(RunString|CompileString|http\.Fetch|http\.Post|HTTP|net\.Receive)$/.test(ev.args[0].name)) {
         out.push(makeFinding(rule, analysis, { confidence: 0.85, pattern: `debug.getinfo(${ev.args[0].name}) detour check`, file: ev.file, line: ev.line }));
       }
       if (ev.api === 'timer.Simple' && ev.args[0]?.k === 'unk') {
         // math.random delays are recorded as a call just before; look for them on the same line.
-        const rnd = analysis.calls.find((c) => c.file === ev.file && c.line === ev.line && c.api === 'math.random' && (asNumber(c.args[1] ?? { k: 'nil' }) ?? 0) >= 60);
-        if (rnd) out.push(makeFinding(rule, analysis, { severity: 'medium', confidence: 0.5, pattern: 'random long delay before acting', file: ev.file, line: ev.line }));
+        if (randomLines.has(`${ev.file}:${ev.line}`)) out.push(makeFinding(rule, analysis, { severity: 'medium', confidence: 0.5, pattern: 'random long delay before acting', file: ev.file, line: ev.line }));
       }
       if (/^(RunString|RunStringEx|CompileString)$/.test(ev.api)) {
         const chunk = asString(ev.args[1] ?? { k: 'nil' });

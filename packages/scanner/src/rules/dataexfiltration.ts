@@ -12,16 +12,9 @@ function deepValues(v: Value | undefined, depth = 0): Value[] {
 }
 
 /** The calls whose results flowed into this call's arguments, approximated by same-handler calls. */
-function personalDataNear(analysis: { calls: CallEvent[] }, ev: CallEvent): string[] {
-  const handler = [...ev.ctx].reverse().find((f) => f.kind === 'handler');
-  const found = new Set<string>();
-  for (const c of analysis.calls) {
-    if (c.file !== ev.file) continue;
-    const h = [...c.ctx].reverse().find((f) => f.kind === 'handler');
-    if (h?.id !== handler?.id) continue;
-    if (c.api === 'Player:IPAddress') found.add('IP address');
-  }
-  return [...found];
+function innermostHandler(ev: CallEvent): string {
+  for (let i = ev.ctx.length - 1; i >= 0; i--) if (ev.ctx[i]!.kind === 'handler') return `${ev.file}#${ev.ctx[i]!.id}`;
+  return `${ev.file}#top`;
 }
 
 export const rule: Rule = {
@@ -48,13 +41,14 @@ export const rule: Rule = {
   },
   check({ analysis }) {
     const out: Finding[] = [];
+    const ipHandlers = new Set(analysis.calls.filter((c) => c.api === 'Player:IPAddress').map(innermostHandler));
     for (const ev of analysis.calls) {
       if (ev.api !== 'http.Post' && ev.api !== 'HTTP' && ev.api !== 'http.Fetch') continue;
       const url = ev.api === 'HTTP' ? (ev.args[0]?.k === 'table' ? textOf(ev.args[0].t.get({ k: 'str', v: 'url' })) : undefined) : textOf(ev.args[0] ?? { k: 'nil' });
       if (!url || !/^https?:\/\//i.test(url)) continue; // URL from configuration: owner's choice
       const values = ev.args.flatMap((a) => deepValues(a));
       const chat = values.some((v) => 'taint' in v && v.taint?.some((s) => s.kind === 'chat'));
-      const ips = personalDataNear(analysis, ev);
+      const ips = ipHandlers.has(innermostHandler(ev)) ? ['IP address'] : [];
       const text = values.map((v) => textOf(v) ?? '').join(' ');
       const ipInText = /\bip\b|IPAddress/i.test(text) || ips.length > 0;
       if (!chat && !ipInText) continue;

@@ -28,7 +28,7 @@ export const rule: Rule = {
   check({ analysis }) {
     const out: Finding[] = [];
     for (const f of analysis.files) {
-      if (f.parse !== 'failed' && !(f.parse === 'recovered' && f.parseErrors > 5)) continue;
+      if (f.parse === 'ok' || f.parse === 'skipped') continue;
       if (f.kind !== 'lua') continue;
       const idx = f.lines.findIndex((l) => SINKS.test(l));
       out.push(

@@ -1,0 +1,16 @@
+// Valid and invalid cases of the `security_tampering` rule.
+import { describe, expect, it } from 'vitest';
+import { rule } from './security_tampering.js';
+import { check, RANK, worst } from './ruleTesting.js';
+
+describe('security_tampering', () => {
+  it("net.Receivers scanned with jit.util.funck", () => {
+    const findings = check(rule, {"lua/autorun/server/sv_x.lua": "for name, fn in pairs(net.Receivers) do local k = jit.util.funck(fn, -1) end"});
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
+    for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
+  });
+  it("no detour", () => {
+    const findings = check(rule, {"lua/autorun/server/sv_x.lua": "hook.Add(\"Think\", \"x\", function() end)"});
+    expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
+  });
+});

@@ -7,6 +7,7 @@ import { basename, resolve, sep } from 'node:path';
 import { sql } from 'kysely';
 import type { ScanListItem, ScanStats } from '@sentinelle/contracts';
 import type { Db } from '../db/database.js';
+import { scanIsExpired } from './retention.js';
 import type { ScanRow } from './scans.js';
 
 /** The admin list answers the newest this many scans. */
@@ -123,8 +124,9 @@ export async function scanForDownload(db: Db, name: string): Promise<ScanRow | u
 export async function keptArchiveOf(
   archivesDir: string,
   scan: ScanRow,
+  now: number,
 ): Promise<{ path: string; size: number } | null> {
-  if (scan.purged_at !== null) return null;
+  if (scanIsExpired(scan, now)) return null;
   const path = archiveInside(archivesDir, scan);
   const size = await sizeOf(path);
   return path && size !== null ? { path, size } : null;

@@ -43,6 +43,7 @@ import {
   reportStats,
   setReportStatus,
 } from '../../../services/reports.js';
+import { scanIsExpired } from '../../../services/retention.js';
 import { staffLogin } from '../../../services/staffAccounts.js';
 import { errorResponses } from '../errorResponses.js';
 
@@ -182,7 +183,7 @@ const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const scan = await scanForDownload(app.db, request.params.filename);
       if (!scan) throw scanNotFound();
-      const archive = await keptArchiveOf(config.archivesDir, scan);
+      const archive = await keptArchiveOf(config.archivesDir, scan, app.clock());
       if (!archive) throw new ApiProblem('not_found', 404, { messageKey: 'archive_not_found' });
       return reply
         .header('content-type', 'application/zip')
@@ -213,7 +214,7 @@ const adminRoutes: FastifyPluginAsyncZod = async (app) => {
         .where('id', '=', request.params.scan_id)
         .executeTakeFirst();
       if (!scan) throw scanNotFound();
-      if (scan.purged_at !== null) throw new ApiProblem('scan_expired', 404);
+      if (scanIsExpired(scan, app.clock())) throw new ApiProblem('scan_expired', 404);
       if (scan.status === 'failed') throw new ApiProblem('analysis_failed', 409);
       if (scan.status !== 'completed' || !scan.result_json)
         throw new ApiProblem('scan_not_finished', 409);

@@ -17,7 +17,8 @@ import { loggerOptions } from './plugins/logging.js';
 import { strictValidatorCompiler } from './plugins/validation.js';
 import { apiDocs } from './plugins/apiDocs.js';
 import { authentication } from './plugins/auth.js';
-import { errorHandling } from './plugins/errors.js';
+import { errorHandling, sendProblem } from './plugins/errors.js';
+import { ApiProblem } from './errors/apiProblem.js';
 import { uploads } from './plugins/multipart.js';
 import { security } from './plugins/security.js';
 import { webApp } from './plugins/webApp.js';
@@ -51,6 +52,15 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     trustProxy: config.trustProxy,
     // JSON calls are small; uploads are multipart and limited by the multipart plugin.
     bodyLimit: config.jsonBodyLimitBytes,
+    // Long enough for every path parameter the contracts allow (their own limits answer 400).
+    routerOptions: { maxParamLength: 1024 },
+    // A URL the router cannot even take apart (bad escape, huge parameter) gets our error shape.
+    frameworkErrors: (error, request, reply) =>
+      sendProblem(
+        request,
+        reply,
+        new ApiProblem('validation_failed', 400, { details: { reason: error.code } }),
+      ),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(strictValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiErrorSchema,
+  meResponseSchema,
   myScansResponseSchema,
   SCAN_RETENTION_SECONDS,
 } from '@sentinelle/contracts';
@@ -92,6 +93,13 @@ describe('GET /api/user/my-scans', () => {
         SCAN_RETENTION_SECONDS * 1000,
       );
     }
+  });
+
+  it('earned 2 XP per completed scan, shown as level and progress in /api/auth/me', async () => {
+    const me = meResponseSchema.parse(
+      (await ctx.app.inject({ method: 'GET', url: '/api/auth/me', headers: auth(tokenA) })).json(),
+    );
+    expect(me).toMatchObject({ xp: 4, level: 1, level_progress_percentage: 40 });
   });
 
   it('needs a session', async () => {

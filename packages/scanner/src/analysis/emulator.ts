@@ -60,6 +60,14 @@ type Signal = { type: 'return'; values: Value[] } | { type: 'break' } | { type: 
 
 class BudgetExceeded extends Error {}
 
+function realmOfCondition(e: Expression): Realm | undefined {
+  if (e.type === 'Identifier') return e.name === 'SERVER' ? 'server' : e.name === 'CLIENT' ? 'client' : undefined;
+  if (e.type === 'UnaryExpression' && e.operator === 'not' && e.argument.type === 'Identifier') {
+    return e.argument.name === 'SERVER' ? 'client' : e.argument.name === 'CLIENT' ? 'server' : undefined;
+  }
+  return undefined;
+}
+
 const MAX_CALL_DEPTH = 48;
 
 /** Engine libraries and functions that always exist (truthy), beyond CORE_GLOBALS. */
@@ -285,6 +293,7 @@ export class Emulator {
             const cls = classifyCondition(c.condition!, this.isLiteralIdTable(scope), this.isAdminCheckFn(scope));
             if (cls.guard) this.ctx = [...this.ctx, this.frame('guard', cls.guard, fc, st.loc.start.line)];
             if (cls.trigger) this.ctx = [...this.ctx, this.frame('trigger', cls.trigger, fc, st.loc.start.line)];
+            if (cls.config) this.ctx = [...this.ctx, this.frame('config', cls.config, fc, st.loc.start.line)];
           }
         }
       }
@@ -397,8 +406,16 @@ export class Emulator {
       const saved = this.ctx;
       if (cls.guard) this.ctx = [...this.ctx, this.frame('guard', cls.guard, fc, clause.loc.start.line)];
       if (cls.trigger) this.ctx = [...this.ctx, this.frame('trigger', cls.trigger, fc, clause.loc.start.line)];
+      if (cls.config) this.ctx = [...this.ctx, this.frame('config', cls.config, fc, clause.loc.start.line)];
+      // `if CLIENT then … end` in a shared file: the branch runs in that realm only.
+      let branchFc = fc;
+      const realmCond = realmOfCondition(clause.condition);
+      if (realmCond && fc.realm === 'shared') {
+        branchFc = Object.create(fc) as FileContext;
+        branchFc.realm = realmCond;
+      }
       try {
-        this.uncertainly(() => this.execBlock(clause.body, new Scope(scope), fc));
+        this.uncertainly(() => this.execBlock(clause.body, new Scope(scope), branchFc));
       } finally {
         this.ctx = saved;
       }
@@ -962,8 +979,8 @@ export class Emulator {
 
     const src = SOURCE_CALLS[name];
     if (src) {
-      const arg0 = args[method ? 1 : 0];
-      const label = `${name}(${arg0 && textOf(arg0) !== undefined ? JSON.stringify(textOf(arg0)!.slice(0, 80)) : ''})`;
+      const shown = args.slice(method ? 1 : 0, (method ? 1 : 0) + (name === 'file.Read' ? 2 : 1));
+      const label = `${name}(${shown.map((a) => (textOf(a) !== undefined ? JSON.stringify(textOf(a)!.slice(0, 80)) : '…')).join(', ')})`;
       return [this.taintValue(src, label, fc, line)];
     }
     if (name in EXEC_SINKS && (name === 'CompileString' || name === 'loadstring' || name === 'load' || name === 'CompileFile')) {

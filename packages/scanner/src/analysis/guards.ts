@@ -78,7 +78,11 @@ function literalText(e: Expression): string | undefined {
 export interface ConditionClass {
   guard?: string;
   trigger?: string;
+  /** A setting the server owner controls (`Config.X`, a convar): the owner's choice. */
+  config?: string;
 }
+
+const CONFIG_NAME = /config|cfg|settings|options/i;
 
 /** Children of a node for the small static walks here (conditions, function bodies). */
 export function childrenOf(n: Node): Node[] {
@@ -132,6 +136,13 @@ export function classifyCondition(
         return (e.type === 'CallExpression' || e.type === 'StringCallExpression') && calleeName(e.base) === 'GetUserGroup';
       };
       if ((grp(n.left) && litR) || (grp(n.right) && litL)) out.guard ??= 'GetUserGroup';
+    } else if (n.type === 'MemberExpression' && !out.config) {
+      let b: Expression = n;
+      while (b.type === 'MemberExpression') {
+        if (CONFIG_NAME.test(b.identifier.name)) out.config = b.identifier.name;
+        b = b.base;
+      }
+      if (b.type === 'Identifier' && CONFIG_NAME.test(b.name)) out.config = b.name;
     } else if (n.type === 'IndexExpression') {
       const id = isIdentityCall(n.index);
       if (id && isLiteralIdTable(n.base)) out.trigger ??= `table[${id}()]`;

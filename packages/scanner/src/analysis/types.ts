@@ -6,7 +6,7 @@ import type { FunctionDeclaration, LexicalFacts } from '../lua/ast.js';
 import type { Access, DecodeHow, Value } from './values.js';
 
 export interface CtxFrame {
-  kind: 'handler' | 'guard' | 'trigger' | 'payload';
+  kind: 'handler' | 'guard' | 'trigger' | 'payload' | 'config';
   /** e.g. `net.Receive("x")`, `PlayerSay`, `IsSuperAdmin`, `SteamID() == "STEAM_0:…"`. */
   label: string;
   /** For handlers: the registering API (`net.Receive`, `concommand.Add`, `hook.Add:PlayerSay`, `timer.Simple`…). */

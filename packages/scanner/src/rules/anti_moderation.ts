@@ -33,11 +33,10 @@ export const rule: Rule = {
       const timer = handlerOf(ev.ctx, (a) => a.startsWith('timer.') || a.startsWith('hook.Add'));
       if ((ev.api === 'ULib.unban' || ev.api === 'ulx.unban' || (ev.api === 'RunConsoleCommand' && /^(removeid|ulx unban|ulx\s+unban)/.test(cmd))) && timer) {
         const literal = /STEAM_|7656119/.test(cmd) || /STEAM_|7656119/.test(a0);
-        out.push(makeFinding(rule, analysis, { confidence: literal ? 0.9 : 0.6, pattern: `${ev.api} in ${timer.label}`, file: ev.file, line: ev.line, techniques: literal ? ['GB-019', 'GB-007'] : ['GB-019'] }));
+        if (!literal) continue; // unbanning expired bans on a timer is what ban managers do
+        out.push(makeFinding(rule, analysis, { confidence: 0.9, pattern: `${ev.api} in ${timer.label}`, file: ev.file, line: ev.line, techniques: literal ? ['GB-019', 'GB-007'] : ['GB-019'] }));
       } else if (ev.api === 'concommand.Remove' && /^(host_writeid|writeid|banid|kickid|ulx|removeid)$/.test(a0)) {
         out.push(makeFinding(rule, analysis, { confidence: 0.9, pattern: `concommand.Remove("${a0}")`, file: ev.file, line: ev.line }));
-      } else if (ev.api === 'hook.Remove' && /ulx|ulib|ban|log/i.test(cmd) && /ULX|ULib|Log/i.test(cmd)) {
-        out.push(makeFinding(rule, analysis, { severity: 'medium', confidence: 0.5, pattern: `hook.Remove(${cmd.slice(0, 60)})`, file: ev.file, line: ev.line }));
       }
     }
     for (const ov of analysis.overrides) {
@@ -45,7 +44,10 @@ export const rule: Rule = {
       const triggers = ov.fn ? identityTriggersIn(ov.fn, () => true) : [];
       out.push(
         makeFinding(rule, analysis, {
-          confidence: triggers.length ? 0.9 : 0.6,
+          // Ban managers define these functions; sparing a literal ID is what makes it sabotage.
+          severity: triggers.length ? 'high' : 'low',
+          confidence: triggers.length ? 0.9 : 0.3,
+          verdictClass: triggers.length ? 'backdoor' : 'informational',
           pattern: `override of ${ov.target}${triggers.length ? ` sparing ${triggers[0]}` : ''}`,
           file: ov.file,
           line: ov.line,

@@ -52,14 +52,14 @@ export const rule: Rule = {
         const pushed = ev.ctx.some((f) => f.kind === 'payload' && (f.label === 'BroadcastLua' || f.label === 'Player:SendLua'));
         out.push(
           makeFinding(rule, analysis, {
-            severity: pushed ? 'high' : 'medium',
-            confidence: pushed ? 0.85 : 0.5,
+            severity: pushed ? 'high' : 'low',
+            confidence: pushed ? 0.85 : 0.3,
             pattern: `client ${ev.api}(${sources[0]!.label})`.slice(0, 200),
             file: ev.file,
             line: ev.line,
             decoded: decodedFor(ev),
             chain: chainFor(ev, sources),
-            verdictClass: pushed ? 'backdoor' : 'suspicious',
+            verdictClass: pushed ? 'backdoor' : 'informational',
           }),
         );
       }

@@ -4,7 +4,7 @@ import { sourcesOf, makeFinding } from './support.js';
 import { asString } from '../analysis/values.js';
 import type { Finding, Rule } from './types.js';
 
-const GRIEF = /^(sound\.PlayURL|gui\.OpenURL|\?:OpenURL|\?:RunJavascript|steamworks\.Download|game\.MountGMA|RunConsoleCommand|\?:SetMaterial|\?:SetColor|chat\.AddText)$/;
+const GRIEF = /^(sound\.PlayURL|gui\.OpenURL|\?:OpenURL|\?:RunJavascript|game\.MountGMA|RunConsoleCommand|\?:SetMaterial|\?:SetColor|chat\.AddText)$/;
 
 export const rule: Rule = {
   meta: {
@@ -31,7 +31,7 @@ export const rule: Rule = {
     for (const ev of analysis.calls) {
       if (!GRIEF.test(ev.api)) continue;
       const sources = sourcesOf(ev.args).filter((s) => s.kind === 'net' || s.kind === 'http');
-      const lang = ev.api === 'RunConsoleCommand' && /^(gmod_language|cl_|connect|disconnect|quit)/.test(asString(ev.args[0] ?? { k: 'nil' }) ?? '');
+      const lang = ev.api === 'RunConsoleCommand' && /^(gmod_language|cl_language|connect)$/.test(asString(ev.args[0] ?? { k: 'nil' }) ?? '');
       if (ev.api === 'RunConsoleCommand' && !lang) continue;
       if (!sources.length && !(lang && ev.realm === 'client')) continue;
       if (ev.api === 'chat.AddText' && !sources.some((s) => s.kind === 'http')) continue;

@@ -33,6 +33,9 @@ export const rule: Rule = {
   check({ analysis, intel }) {
     const out: Finding[] = [];
     for (const { ev, sources } of taintedSinks(analysis, ['concommand'], { exec: true, console: true, privilege: true })) {
+      // Client commands run by the player on their own game, and ply:ConCommand only makes
+      // the player's own console run something: neither reaches the server.
+      if (ev.realm === 'client' || ev.api === 'Player:ConCommand') continue;
       const guard = guardOf(ev.ctx);
       const trigger = triggerOf(ev.ctx);
       const guarded = guard && !trigger;

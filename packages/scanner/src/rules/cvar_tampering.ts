@@ -1,7 +1,7 @@
 // GB-023: server configuration changed from code: sv_allowcslua, rcon_password, sv_password,
 // sv_loadingurl… or any cvar whose name/value comes from the network or the web.
 import { asString } from '../analysis/values.js';
-import { chainFor, guardOf, makeFinding, sourcesOf } from './support.js';
+import { chainFor, configOf, guardOf, makeFinding, sourcesOf } from './support.js';
 import type { Finding, Rule } from './types.js';
 
 const CRITICAL_CVARS = /^(sv_allowcslua|rcon_password|sv_password|sv_cheats|sv_loadingurl|sv_downloadurl|hostname|sv_allowupload|sv_allowdownload)$/i;
@@ -30,6 +30,8 @@ export const rule: Rule = {
     const out: Finding[] = [];
     for (const ev of analysis.calls) {
       if (ev.api !== 'RunConsoleCommand' && ev.api !== 'game.ConsoleCommand' && ev.api !== 'ConVar:SetString' && ev.api !== '?:SetString' && ev.api !== '?:SetInt') continue;
+      // A client changing its own settings is not server tampering (GB-022 covers griefing).
+      if (ev.realm === 'client') continue;
       const first = (asString(ev.args[0] ?? { k: 'nil' }) ?? '').trim();
       const name = first.split(/\s+/)[0] ?? '';
       const remote = sourcesOf(ev.args).filter((s) => s.kind !== 'file' && s.kind !== 'sql');
@@ -38,6 +40,11 @@ export const rule: Rule = {
       if (guardOf(ev.ctx) && !critical) continue;
       const value = ev.args[1] ? asString(ev.args[1]) : first.split(/\s+/)[1];
       if (name.toLowerCase() === 'sv_allowcslua' && value === '0') continue;
+      const config = configOf(ev.ctx);
+      if (config && !remote.length) {
+        out.push(makeFinding(rule, analysis, { severity: 'low', confidence: 0.3, pattern: `${ev.api}(${JSON.stringify(first.slice(0, 40))}) behind setting ${config.label}`, file: ev.file, line: ev.line, verdictClass: 'informational', chain: chainFor(ev, []) }));
+        continue;
+      }
       out.push(
         makeFinding(rule, analysis, {
           severity: critical && (name.toLowerCase() === 'sv_allowcslua' || /password/i.test(name) || remote.length) ? 'critical' : 'high',

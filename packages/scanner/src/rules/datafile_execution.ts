@@ -40,9 +40,11 @@ export const rule: Rule = {
     const out: Finding[] = [];
     for (const { ev, sources } of taintedSinks(analysis, ['file', 'sql'], { exec: true, console: false })) {
       const guarded = guardOf(ev.ctx) && !triggerOf(ev.ctx);
-      const shippedLua = sources.every((s) => s.kind === 'file' && /"LUA"|\.lua"/.test(s.label) && !/"DATA"/.test(s.label));
+      const shippedLua = sources.every((s) => s.kind === 'file' && (/"LUA"|\.lua"|\/lua\//.test(s.label)) && !/"DATA"/.test(s.label));
+      // Client-side editors running the player's own saved scripts only affect that player.
+      const clientOwn = ev.realm === 'client' && sources.every((s) => s.kind === 'file');
       const assetPath = sources.some((s) => ASSET_EXT.test(pathOf(s)) && !/"DATA"/.test(s.label));
-      const sev = guarded || shippedLua ? 'low' : 'high';
+      const sev = guarded || shippedLua || clientOwn ? 'low' : 'high';
       out.push(
         makeFinding(rule, analysis, {
           severity: sev,
@@ -57,7 +59,9 @@ export const rule: Rule = {
         }),
       );
     }
-    // Remote content or Lua code written into data files / the database.
+    // Remote content or Lua code written into data files / the database. Caching downloads
+    // (images, emoji lists) is ordinary; it matters when something executes stored files.
+    const hasLoader = out.some((f) => f.severity === 'high');
     for (const ev of analysis.calls) {
       const write = ev.api === 'file.Write' || ev.api === 'file.Append';
       const sqlWrite = ev.api === 'sql.Query' || ev.api === 'sql.QueryValue';
@@ -65,7 +69,7 @@ export const rule: Rule = {
       const content = write ? ev.args[1] : ev.args[0];
       const remote = content && 'taint' in content ? (content.taint ?? []).filter((s) => s.kind === 'http') : [];
       const code = content?.k === 'str' && DANGEROUS_IN_PAYLOAD.test(content.v) ? content.v : undefined;
-      if (!remote.length && !code) continue;
+      if (!code && (!remote.length || !hasLoader || ev.realm === 'client')) continue;
       out.push(
         makeFinding(rule, analysis, {
           severity: ev.api === 'file.Append' || code ? 'critical' : 'high',

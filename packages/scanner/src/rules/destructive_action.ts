@@ -26,15 +26,20 @@ export const rule: Rule = {
   },
   check({ analysis }) {
     const out: Finding[] = [];
+    // Handlers that list files and delete them (wiping a folder), as opposed to replacing one cache file.
+    const bulkDeleteHandlers = new Set<number>();
+    for (const ev of analysis.calls) {
+      if (ev.api !== 'file.Find') continue;
+      for (const f of ev.ctx) if (f.kind === 'handler' && f.id !== undefined) bulkDeleteHandlers.add(f.id);
+    }
     for (const ev of analysis.calls) {
       if (guardOf(ev.ctx)) continue;
       const remote = handlerOf(ev.ctx, (a) => a.startsWith('http') || a === 'HTTP' || a === 'net.Receive');
       const q = ev.args[0] ? textOf(ev.args[0]) ?? '' : '';
       if (/^sql\.Query/.test(ev.api) && /\b(DROP\s+TABLE|DELETE\s+FROM|TRUNCATE)\b/i.test(q)) {
-        const foreign = /darkrp_|playerpdata|utime|ulib|sam_|fadmin|pointshop/i.test(q);
-        if (!remote && !foreign) continue;
-        out.push(makeFinding(rule, analysis, { severity: remote ? 'high' : 'medium', confidence: remote ? 0.85 : 0.5, pattern: `${ev.api}(${JSON.stringify(q.slice(0, 60))})`, file: ev.file, line: ev.line, decoded: ev.decoded }));
-      } else if (ev.api === 'file.Delete' && remote) {
+        if (!remote || remote.api === 'net.Receive') continue;
+        out.push(makeFinding(rule, analysis, { severity: 'high', confidence: 0.85, pattern: `${ev.api}(${JSON.stringify(q.slice(0, 60))})`, file: ev.file, line: ev.line, decoded: ev.decoded }));
+      } else if (ev.api === 'file.Delete' && remote && remote.api !== 'net.Receive' && bulkDeleteHandlers.has(remote.id!)) {
         out.push(makeFinding(rule, analysis, { confidence: 0.8, pattern: `file.Delete(${asString(ev.args[0] ?? { k: 'nil' }) ?? '…'}) on remote order`, file: ev.file, line: ev.line, decoded: ev.decoded }));
       } else if ((ev.api === 'Player:Kick' || ev.api === 'Player:Ban' || ev.api === 'game.CleanUpMap') && remote && remote.api !== 'net.Receive') {
         out.push(makeFinding(rule, analysis, { confidence: 0.75, pattern: `${ev.api} on remote order`, file: ev.file, line: ev.line, decoded: ev.decoded }));

@@ -6,6 +6,8 @@ import type { Finding, Rule } from './types.js';
 
 const RISKY = /\b(RunString|RunStringEx|CompileString|loadstring|http\.Fetch|http\.Post|HTTP\s*[({]|timer\.Simple|getregistry|BroadcastLua|SendLua|_G\s*\[)/;
 
+const ASSET = /\.(vmt|vtf|ttf|otf|txt|dat|json|png|jpg|jpeg|mp3|wav|ogg|pcf|mdl|vvd|phy|bsp|ain|nav|properties|cache)$/i;
+
 export const rule: Rule = {
   meta: {
     id: 'hidden_lua_asset',
@@ -33,6 +35,7 @@ export const rule: Rule = {
     const loaders = taintedSinks(analysis, ['file'], { exec: true, console: false });
     for (const f of analysis.files) {
       if (f.kind !== 'lua_in_asset' || f.parse === 'failed' || f.parseErrors > 3) continue;
+      if (!ASSET.test(f.path)) continue;
       const idx = f.lines.findIndex((l) => RISKY.test(l));
       if (idx < 0) continue;
       const base = f.path.split('/').pop()!.toLowerCase();

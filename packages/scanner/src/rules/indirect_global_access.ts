@@ -36,7 +36,8 @@ export const rule: Rule = {
       if (seen.has(key)) continue;
       seen.add(key);
       const sinks = /^(RunString|RunStringEx|CompileString|loadstring|BroadcastLua)$/.test(resolved);
-      out.push(makeFinding(rule, analysis, { severity: sinks ? 'high' : 'medium', confidence: 0.7, pattern: `${ix.base}[…] → ${resolved}`, file: ix.file, line: ix.line, decoded: ix.decoded ?? `${ix.base}["${ix.key ?? '?'}"] = ${resolved}` }));
+      const fn = resolved.includes('.') || sinks || /^(HTTP|RunConsoleCommand|getfenv|setfenv)$/.test(resolved);
+      out.push(makeFinding(rule, analysis, { severity: sinks ? 'high' : fn ? 'medium' : 'low', confidence: 0.7, pattern: `${ix.base}[…] → ${resolved}`, file: ix.file, line: ix.line, decoded: ix.decoded ?? `${ix.base}["${ix.key ?? '?'}"] = ${resolved}` }));
     }
     // The sink itself called through a decoded lookup.
     for (const ev of analysis.calls) {

@@ -6,8 +6,17 @@ import { check, RANK, worst } from './ruleTesting.js';
 describe('security_tampering', () => {
   it("net.Receivers scanned with jit.util.funck", () => {
     const findings = check(rule, {"lua/autorun/server/sv_x.lua": "for name, fn in pairs(net.Receivers) do local k = jit.util.funck(fn, -1) end"});
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.medium);
+    for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
+  });
+  it("HTTP detoured to block rival panels", () => {
+    const findings = check(rule, {"lua/autorun/server/sv_x.lua": "local rivals = {\"kpanel\", \"gvacdoor\", \"cipher-panel\"}\nlocal oFetch = http.Fetch\nhttp.Fetch = function(url, ...) for _, r in ipairs(rivals) do if string.find(url, r, 1, true) then return end end return oFetch(url, ...) end"});
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
+  });
+  it("HTTP firewall of a security addon", () => {
+    const findings = check(rule, {"lua/autorun/server/sv_x.lua": "local oFetch = http.Fetch\nhttp.Fetch = function(url, ...) if Blocklist[url] then return end return oFetch(url, ...) end"});
+    expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
   it("no detour", () => {
     const findings = check(rule, {"lua/autorun/server/sv_x.lua": "hook.Add(\"Think\", \"x\", function() end)"});

@@ -5,6 +5,7 @@ import { makeFinding } from './support.js';
 import type { Finding, Rule } from './types.js';
 
 const DETOUR_TARGETS = /^(http\.Fetch|http\.Post|HTTP|RunString|RunStringEx|CompileString|net\.Receive|net\.Start|concommand\.Add|hook\.Add|debug\.getinfo|file\.Read|jit\.util\.funck)$/;
+const RIVALS = /kpanel|lkpanel|gvacdoor|cipher-panel|xvacdoor|g-hub|gblk|smart-overwrite|stage[12]\.php|backdoor\.php|evo\.php|backdoor_key|gpanel|ghax|anatik|xendoor|exodosium/gi;
 const SECURITY_ADDONS = /say_no_to_exploits|\bsnte\b|nova|backdoor.?shield|\bbs\b|gac|glorified|cac|prometheus|gextension|hac/i;
 
 export const rule: Rule = {
@@ -31,19 +32,24 @@ export const rule: Rule = {
     const out: Finding[] = [];
     for (const ov of analysis.overrides) {
       if (!DETOUR_TARGETS.test(ov.target)) continue;
-      out.push(makeFinding(rule, analysis, { severity: 'medium', confidence: 0.55, pattern: `${ov.target} replaced`, file: ov.file, line: ov.line, decoded: ov.decoded, verdictClass: 'suspicious' }));
+      out.push(makeFinding(rule, analysis, { severity: 'low', confidence: 0.35, pattern: `${ov.target} replaced`, file: ov.file, line: ov.line, decoded: ov.decoded, verdictClass: 'suspicious' }));
     }
     for (const ev of analysis.calls) {
       if (ev.api === 'jit.util.funck' || ev.api === 'jit.util.funcinfo') {
-        out.push(makeFinding(rule, analysis, { confidence: 0.8, pattern: `${ev.api} on other functions`, file: ev.file, line: ev.line }));
+        out.push(makeFinding(rule, analysis, { severity: 'medium', confidence: 0.5, pattern: `${ev.api} on other functions`, file: ev.file, line: ev.line, verdictClass: 'suspicious' }));
       } else if (ev.api === 'file.Exists' && SECURITY_ADDONS.test(asString(ev.args[0] ?? { k: 'nil' }) ?? '')) {
-        out.push(makeFinding(rule, analysis, { severity: 'medium', confidence: 0.5, pattern: `probe for ${asString(ev.args[0]!)}`, file: ev.file, line: ev.line, verdictClass: 'suspicious' }));
+        out.push(makeFinding(rule, analysis, { severity: 'low', confidence: 0.35, pattern: `probe for ${asString(ev.args[0]!)}`, file: ev.file, line: ev.line, verdictClass: 'informational' }));
       }
     }
-    // Several detours in one file: a rival-blocking firewall typical of panels.
-    const perFile = new Map<string, number>();
-    for (const f of out) perFile.set(f.file, (perFile.get(f.file) ?? 0) + 1);
-    for (const f of out) if ((perFile.get(f.file) ?? 0) >= 3 && f.severity === 'medium') {
+    // Detours plus a list of rival panel domains, or plus remote execution in the same file: the
+    // shape of a panel's C2 client fighting other backdoors (real firewalls have neither).
+    const rivalFiles = new Set(
+      analysis.files.filter((f) => (f.text.match(RIVALS) ?? []).length >= 3).map((f) => f.path),
+    );
+    const remoteExecFiles = new Set(
+      analysis.calls.filter((c) => c.via === 'callback' && /^(RunString|CompileString|RunStringEx)$/.test(c.api)).map((c) => c.file),
+    );
+    for (const f of out) if (rivalFiles.has(f.file) || remoteExecFiles.has(f.file)) {
       f.severity = 'high';
       f.confidence = 0.75;
       f.verdictClass = 'backdoor';

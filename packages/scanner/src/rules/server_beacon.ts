@@ -50,15 +50,18 @@ export const rule: Rule = {
         const hh = handlerOf(ev.ctx);
         return h?.id === hh?.id || (c.line >= ev.line - 2 && c.line <= ev.line + 12);
       });
-      const reports = sameHandlerFacts.length > 0 || /«\?»/.test(url);
+      const reports = sameHandlerFacts.length > 0;
       const ioc = findIoc(intel, partials);
       const callbackExec = analysis.calls.some((c) => c.via === 'callback' && c.line === ev.line && c.file === ev.file);
       if (!reports && !ioc && !(timer && /\.php|\/api|\/_\//.test(url))) continue;
-      const severe = ioc || callbackExec || (reports && timer && /^(http\.Post|HTTP)$/.test(ev.api));
+      const severe = ioc || callbackExec || ev.via === 'decoded' || ev.payloadDepth > 0;
+      const periodic = !!timer && timer.api !== 'timer.Simple';
       out.push(
         makeFinding(rule, analysis, {
-          severity: severe ? 'high' : 'medium',
-          confidence: severe ? 0.8 : 0.5,
+          // Reporting the server once is what server lists and anti-cheats do: low. Polling on a
+          // repeating timer is a beacon; obfuscation, IOCs or executed replies make it high.
+          severity: severe ? 'high' : periodic ? 'medium' : 'low',
+          confidence: severe ? 0.8 : periodic ? 0.5 : 0.3,
           pattern: `${ev.api}(${JSON.stringify(url.slice(0, 80))})${sameHandlerFacts.length ? ` with ${[...new Set(sameHandlerFacts.map((c) => c.api))].join(', ')}` : ''}`,
           file: ev.file,
           line: ev.line,
@@ -67,7 +70,7 @@ export const rule: Rule = {
             ...(timer ? [{ role: 'through' as const, label: timer.label, file_path: timer.file, line_number: timer.line }] : []),
             { role: 'sink', label: `${ev.api} ${url.slice(0, 100)}`, file_path: ev.file, line_number: ev.line },
           ],
-          verdictClass: severe ? 'backdoor' : 'suspicious',
+          verdictClass: severe ? 'backdoor' : periodic ? 'suspicious' : 'informational',
         }),
       );
     }

@@ -5,7 +5,7 @@ import type { CallEvent } from '../analysis/types.js';
 import { chainFor, decodedFor, makeFinding, triggerOf } from './support.js';
 import type { Finding, Rule } from './types.js';
 
-const SENSITIVE = /^(Player:(GodEnable|Give|SetHealth|SetArmor|addMoney|SetUserGroup|Ban|Kick|Kill)|ULib\.(unban|ucl\.\w+|ban|kick)|ulx\.\w+|game\.KickID|sql\.Query|file\.(Delete|Write))$/;
+const SENSITIVE = /^(Player:(GodEnable|Give|SetHealth|SetArmor|addMoney|SetUserGroup|Ban|Kick|Kill)|ULib\.(unban|ucl\.\w+|ban|kick)|ulx\.\w+|game\.KickID)$/;
 
 function sensitive(ev: CallEvent): boolean {
   return PRIVILEGE_SINKS.has(ev.api) || ev.api in EXEC_SINKS || CONSOLE_SINKS.has(ev.api) || SENSITIVE.test(ev.api);

@@ -16,6 +16,10 @@ export function guardOf(ctx: Ctx): CtxFrame | undefined {
   return ctx.find((f) => f.kind === 'guard');
 }
 
+export function configOf(ctx: Ctx): CtxFrame | undefined {
+  return ctx.find((f) => f.kind === 'config');
+}
+
 export function triggerOf(ctx: Ctx): CtxFrame | undefined {
   return ctx.find((f) => f.kind === 'trigger');
 }
@@ -74,6 +78,7 @@ export function chainFor(ev: CallEvent, sources: readonly TaintSource[], sinkLab
   for (const f of ev.ctx) {
     if (f.kind === 'handler') chain.push({ role: 'through', label: f.label, file_path: f.file, line_number: f.line });
     else if (f.kind === 'payload') chain.push({ role: 'through', label: `decoded payload run by ${f.label}`, file_path: f.file, line_number: f.line });
+    else if (f.kind === 'config') chain.push({ role: 'guard', label: `setting ${f.label}`, file_path: f.file, line_number: f.line });
     else chain.push({ role: f.kind, label: f.label, file_path: f.file, line_number: f.line });
   }
   if (ev.via !== 'direct') chain.push({ role: 'through', label: `${ev.api} reached via ${ev.via}${ev.alias ? ` (${ev.alias})` : ''}`, file_path: ev.file, line_number: ev.line });

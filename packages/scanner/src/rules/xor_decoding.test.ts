@@ -5,7 +5,7 @@ import { check, RANK, worst } from './ruleTesting.js';
 
 describe('xor_decoding', () => {
   it("XOR loop decoding a stager", () => {
-    const findings = check(rule, {"lua/autorun/server/sv_x.lua": "local d = {59,60,61}\nlocal s = {}\nfor i = 1, #d do s[i] = string.char(bit.bxor(d[i], 73)) end\nlocal f = CompileString(table.concat(s), \"x\", false)"});
+    const findings = check(rule, {"lua/autorun/server/sv_x.lua": "local d = {33,61,61,57}\nlocal s = {}\nfor i = 1, #d do s[i] = string.char(bit.bxor(d[i], 73)) end\nlocal f = CompileString(table.concat(s), \"x\", false)"});
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.medium);
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
   });

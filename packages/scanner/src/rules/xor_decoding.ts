@@ -38,7 +38,7 @@ export const rule: Rule = {
       const sensitive = decoded && /RunString|CompileString|http|HTTP|_G/.test(decoded.text);
       out.push(
         makeFinding(rule, analysis, {
-          severity: executed || sensitive ? 'high' : 'medium',
+          severity: executed || sensitive ? 'high' : 'low',
           confidence: executed ? 0.9 : 0.5,
           pattern: executed ? 'XOR-decoded code executed' : 'XOR/arithmetic decoding loop',
           file: f.path,

@@ -166,7 +166,9 @@ try {
       `p50 ${read.latency.p50} ms, ${read.non2xx} non-2xx, ${read.errors} errors`,
   );
 
-  console.log(`\nPOST /api/scan of a ${(zip.length / 1024).toFixed(0)} KB addon, ${seconds} s, 4 connections`);
+  console.log(
+    `\nPOST /api/scan of a ${(zip.length / 1024).toFixed(0)} KB addon, ${seconds} s, 4 connections`,
+  );
   const started = Date.now();
   const submit = await run({
     url: `${base}/api/scan`,
@@ -187,7 +189,9 @@ try {
     `  ${accepted} scans accepted and completed in ${drained.toFixed(1)} s → ` +
       `${(accepted / drained).toFixed(1)} completed scans/s`,
   );
-  const list = await (await fetch(`${base}/api/user/my-scans`, { headers: { authorization } })).json();
+  const list = await (
+    await fetch(`${base}/api/user/my-scans`, { headers: { authorization } })
+  ).json();
   const failed = list.scans.filter((s) => s.status !== 'completed').length;
   if (failed > 0) console.log(`  warning: ${failed} scans did not complete`);
 } catch (error) {

@@ -50,6 +50,14 @@ export const rule: Rule = {
     for (const d of analysis.decodedStrings) {
       if (SECRET.test(d.text) && cfgRead) out.push(makeFinding(rule, analysis, { confidence: 0.9, pattern: 'encoded rcon_password', file: d.file, line: d.line, decoded: d.text }));
     }
+    // Chain each read to where the secrets leave the server, when they do.
+    for (const f of out) {
+      const post = analysis.calls.find((c) => c.file === f.file && /^(http\.Post|http\.Fetch|HTTP)$/.test(c.api));
+      f.chain = [
+        { role: 'source', label: f.pattern, file_path: f.file, line_number: f.line },
+        ...(post ? [{ role: 'sink' as const, label: `${post.api} (sent to a remote host)`, file_path: post.file, line_number: post.line }] : []),
+      ];
+    }
     return out;
   },
 };

@@ -393,14 +393,32 @@ export class Emulator {
   private execIf(st: Extract<Statement, { type: 'IfStatement' }>, scope: Scope, fc: FileContext): Signal {
     this.lastCondUnknown = false;
     let anyUnknown = false;
+    const firstRealm = st.clauses[0]?.condition ? realmOfCondition(st.clauses[0].condition) : undefined;
     for (const clause of st.clauses) {
       if (!clause.condition) {
-        if (anyUnknown) return this.uncertainly(() => this.execBlock(clause.body, new Scope(scope), fc));
-        return this.execBlock(clause.body, new Scope(scope), fc);
+        // `if SERVER then … else … end`: the else branch is the other realm.
+        let elseFc = fc;
+        if (firstRealm && fc.realm === 'shared') {
+          elseFc = Object.create(fc) as FileContext;
+          elseFc.realm = firstRealm === 'server' ? 'client' : 'server';
+        }
+        if (anyUnknown) return this.uncertainly(() => this.execBlock(clause.body, new Scope(scope), elseFc));
+        return this.execBlock(clause.body, new Scope(scope), elseFc);
       }
       const c = isTruthy(this.evalExpr(clause.condition, scope, fc));
       if (c === false) continue;
-      if (c === true && !anyUnknown) return this.execBlock(clause.body, new Scope(scope), fc);
+      if (c === true && !anyUnknown) {
+        // A setting that happens to read as on/off here is still the owner's setting.
+        const cls = classifyCondition(clause.condition, () => false);
+        if (!cls.config) return this.execBlock(clause.body, new Scope(scope), fc);
+        const saved = this.ctx;
+        this.ctx = [...this.ctx, this.frame('config', cls.config, fc, clause.loc.start.line)];
+        try {
+          return this.execBlock(clause.body, new Scope(scope), fc);
+        } finally {
+          this.ctx = saved;
+        }
+      }
       anyUnknown = true;
       const cls = classifyCondition(clause.condition, this.isLiteralIdTable(scope), this.isAdminCheckFn(scope));
       const saved = this.ctx;
@@ -1112,7 +1130,11 @@ export class Emulator {
       case 'net.Receive': {
         const n = constName(args[0]);
         const cb = args[1];
-        if (cb?.k === 'fn') this.defer(cb, [UNKNOWN, UNKNOWN], fc, [...this.ctx, this.frame('handler', `net.Receive(${JSON.stringify(n ?? '?')})`, fc, line, 'net.Receive', n)]);
+        if (cb?.k === 'fn') {
+          const frame = this.frame('handler', `net.Receive(${JSON.stringify(n ?? '?')})`, fc, line, 'net.Receive', n);
+          frame.fnOffset = cb.node.loc.start.offset;
+          this.defer(cb, [UNKNOWN, UNKNOWN], fc, [...this.ctx, frame]);
+        }
         return;
       }
       case 'concommand.Add': {

@@ -15,6 +15,8 @@ export interface CtxFrame {
   name?: string;
   /** Unique id of the handler registration, to group the events of one handler. */
   id?: number;
+  /** Offset of the handler function in its file: registrations sharing one function share it. */
+  fnOffset?: number;
   file: string;
   line: number;
 }

@@ -2,7 +2,8 @@
 // behaviour: dangerous → critical, bans/kicks the sender (honeypot) → low.
 import { asString } from '../analysis/values.js';
 import { CONSOLE_SINKS, EXEC_SINKS, PRIVILEGE_SINKS } from '../analysis/api.js';
-import { eventsInHandler, makeFinding, sanctions } from './support.js';
+import type { CallEvent } from '../analysis/types.js';
+import { makeFinding, sanctions } from './support.js';
 import type { Finding, Rule } from './types.js';
 
 export const rule: Rule = {
@@ -30,14 +31,15 @@ export const rule: Rule = {
   check({ analysis, intel }) {
     const out: Finding[] = [];
     const generic = (intel as { genericBackdoorNetNames?: ReadonlySet<string> }).genericBackdoorNetNames;
-    const handlerIds = new Map<string, Set<number>>();
+    // Events of each handler function (one function may serve many names, as honeypots do).
+    const byFunction = new Map<string, CallEvent[]>();
     for (const c of analysis.calls) {
       for (const f of c.ctx) {
-        if (f.api !== 'net.Receive' || f.id === undefined) continue;
-        const key = `${f.file}:${f.line}:${f.name}`;
-        const set = handlerIds.get(key) ?? new Set<number>();
-        set.add(f.id);
-        handlerIds.set(key, set);
+        if (f.api !== 'net.Receive' || f.fnOffset === undefined) continue;
+        const key = `${f.file}:${f.fnOffset}`;
+        const list = byFunction.get(key) ?? [];
+        if (list[list.length - 1] !== c) list.push(c);
+        byFunction.set(key, list);
       }
     }
     for (const ev of analysis.calls) {
@@ -45,8 +47,8 @@ export const rule: Rule = {
       const name = ev.args[0] ? asString(ev.args[0]) : undefined;
       if (!name || !intel.backdoorNetNames.has(name.toLowerCase())) continue;
       // The handler's events: those whose ctx has a net.Receive frame for this name and file.
-      const ids = handlerIds.get(`${ev.file}:${ev.line}:${name}`) ?? new Set<number>();
-      const inside = [...ids].flatMap((id) => eventsInHandler(analysis, id));
+      const handler = ev.args[1];
+      const inside = handler?.k === 'fn' ? byFunction.get(`${ev.file}:${handler.node.loc.start.offset}`) ?? [] : [];
       const honeypot = sanctions(inside);
       const dangerous = inside.find((e) => e.api in EXEC_SINKS || CONSOLE_SINKS.has(e.api) || PRIVILEGE_SINKS.has(e.api));
       const isGeneric = generic?.has(name.toLowerCase()) ?? false;

@@ -33,7 +33,8 @@ export const rule: Rule = {
       const loaderHint = (m.strings ?? []).find((s) => LOADER_STRINGS.test(s));
       out.push(
         makeFinding(rule, analysis, {
-          confidence: loaderHint ? 0.85 : 0.6,
+          severity: loaderHint ? 'high' : 'medium',
+          confidence: loaderHint ? 0.85 : 0.5,
           pattern: `binary module ${m.path.split('/').pop()}`,
           file: m.path,
           line: 0,

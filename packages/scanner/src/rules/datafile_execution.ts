@@ -44,7 +44,10 @@ export const rule: Rule = {
       // Client-side editors running the player's own saved scripts only affect that player.
       const clientOwn = ev.realm === 'client' && sources.every((s) => s.kind === 'file');
       const assetPath = sources.some((s) => ASSET_EXT.test(pathOf(s)) && !/"DATA"/.test(s.label));
-      const sev = guarded || shippedLua || clientOwn ? 'low' : 'high';
+      // `CompileString("return { " .. data .. " }")`: a data deserialiser, not a code loader.
+      const code = ev.args[0];
+      const deserialiser = code?.k === 'unk' && /^\s*return\s*[{(]/.test(code.partial ?? '');
+      const sev = guarded || shippedLua || clientOwn || deserialiser ? 'low' : 'high';
       out.push(
         makeFinding(rule, analysis, {
           severity: sev,

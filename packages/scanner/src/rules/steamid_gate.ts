@@ -2,13 +2,20 @@
 // unbans or hands out god mode/money. A gate that only shows a badge stays low.
 import { CONSOLE_SINKS, EXEC_SINKS, PRIVILEGE_SINKS } from '../analysis/api.js';
 import type { CallEvent } from '../analysis/types.js';
+import { taintOf, textOf } from '../analysis/values.js';
 import { chainFor, decodedFor, makeFinding, triggerOf } from './support.js';
 import type { Finding, Rule } from './types.js';
 
-const SENSITIVE = /^(Player:(GodEnable|Give|SetHealth|SetArmor|addMoney|SetUserGroup|Ban|Kick|Kill)|ULib\.(unban|ucl\.\w+|ban|kick)|ulx\.\w+|game\.KickID)$/;
+const SENSITIVE = /^(Player:(GodEnable|Give|SetHealth|SetArmor|addMoney|SetUserGroup)|ULib\.(unban|ucl\.\w+)|ulx\.(adduser|adduserid|luarun|rcon|cexec|unban))$/;
 
 function sensitive(ev: CallEvent): boolean {
-  return PRIVILEGE_SINKS.has(ev.api) || ev.api in EXEC_SINKS || CONSOLE_SINKS.has(ev.api) || SENSITIVE.test(ev.api);
+  if (CONSOLE_SINKS.has(ev.api)) {
+    // Kick/ban lists of hard-coded IDs are what SkidCheck-style tools do.
+    const text = ev.args.map((a) => textOf(a) ?? '').join(' ');
+    const tainted = ev.args.some((a) => (taintOf(a)?.length ?? 0) > 0);
+    return tainted || (text.trim() !== '' && !/\b(kick|ban|kickid|banid)\b/i.test(text));
+  }
+  return PRIVILEGE_SINKS.has(ev.api) || ev.api in EXEC_SINKS || SENSITIVE.test(ev.api);
 }
 
 export const rule: Rule = {

@@ -163,11 +163,21 @@ export class CreditResets {
   /**
    * Brings the member to the allowance for the current period, once: the marker update is
    * conditional, so concurrent callers (requests, the job, other instances) write one reset.
-   * A balance already at or above the allowance is left alone (no row). Returns the amount added.
+   * A balance already at or above the allowance is left alone (no row). A member who joined
+   * during this period already got their starting credits for it: their first reset is the
+   * next one. Returns the amount added.
    */
   async applyDue(userId: number, now = this.clock()): Promise<number> {
-    const { key } = this.period(now);
+    const { key, startsAt } = this.period(now);
     return this.db.transaction().execute(async (trx) => {
+      const user = await trx
+        .selectFrom('users')
+        .select(['credits_reset_period', 'first_login'])
+        .where('id', '=', userId)
+        .executeTakeFirst();
+      if (!user || (user.credits_reset_period !== null && user.credits_reset_period >= key)) {
+        return 0;
+      }
       const claimed = await trx
         .updateTable('users')
         .set({ credits_reset_period: key })
@@ -177,6 +187,7 @@ export class CreditResets {
         )
         .executeTakeFirst();
       if (Number(claimed.numUpdatedRows) !== 1) return 0;
+      if (user.credits_reset_period === null && Date.parse(user.first_login) >= startsAt) return 0;
       const balance = await balanceOf(trx, userId);
       const amount = this.schedule.allowance - balance;
       if (amount <= 0) return 0;

@@ -61,9 +61,11 @@ type Signal = { type: 'return'; values: Value[] } | { type: 'break' } | { type: 
 class BudgetExceeded extends Error {}
 
 function realmOfCondition(e: Expression): Realm | undefined {
+  while (e.type === 'ParenthesizedExpression') e = e.expression;
   if (e.type === 'Identifier') return e.name === 'SERVER' ? 'server' : e.name === 'CLIENT' ? 'client' : undefined;
-  if (e.type === 'UnaryExpression' && e.operator === 'not' && e.argument.type === 'Identifier') {
-    return e.argument.name === 'SERVER' ? 'client' : e.argument.name === 'CLIENT' ? 'server' : undefined;
+  if (e.type === 'UnaryExpression' && e.operator === 'not') {
+    const inner = realmOfCondition(e.argument);
+    return inner === 'server' ? 'client' : inner === 'client' ? 'server' : undefined;
   }
   return undefined;
 }

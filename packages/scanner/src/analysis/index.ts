@@ -31,8 +31,15 @@ function countMatches(text: string, re: RegExp, cap: number): number {
   return n;
 }
 
+/**
+ * Files mentioning none of these can neither reach a sink nor hide one: they are parsed (for
+ * the lexical facts) but not emulated, which keeps big UI-only addons fast.
+ */
+const WORTH_EMULATING =
+  /RunString|CompileString|CompileFile|loadstring|\bload\s*\(|BroadcastLua|SendLua|ConsoleCommand|ConCommand|SetUserGroup|addUser|adduser|http|HTTP|_G\b|getfenv|setfenv|getregistry|\b_R\b|FindMetaTable|rawget|\.char\b|\\x[0-9a-fA-F]|\\\d|Base64|Decompress|bxor|sql\.|file\.|jit\.|debug\.|concommand|unban|rcon|PlayURL|OpenURL|net\.Receive|net\.Read|net\.Write|lua_run|luarun|PlayerSay|GetInfo|IsSuperAdmin|IsAdmin|SteamID|steamworks|timer\.Create|Kick|Ban\b|RunJavascript|MountGMA|while\s+true/;
+
 function budgetFor(bytes: number): number {
-  return 400_000 + bytes * 6;
+  return 100_000 + bytes * 4;
 }
 
 /** `lua_run` entities of a map: their Code keyvalues with the line in the entity lump. */
@@ -107,7 +114,7 @@ export function analyzeAddon(entries: ArchiveEntry[], options: AnalyzeOptions): 
     analysis.files.push(file);
     const fc: FileContext = { path: entry.path, realm: file.realm, depth: 0, steps: 0, budget: budgetFor(bytes.byteLength), exhausted: false };
     contexts.set(entry.path, fc);
-    if (parsed) emulator.runChunk(body, fc);
+    if (parsed && WORTH_EMULATING.test(text)) emulator.runChunk(body, fc);
   }
 
   for (const map of analysis.maps) {

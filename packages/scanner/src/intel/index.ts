@@ -112,6 +112,9 @@ export function loadThreatIntel(): ThreatIntel {
       ALLOWLISTED_MODULE_HASHES.map(([hash, label]) => [hash.toLowerCase(), label]),
     ),
     knownModuleNames: new Set(KNOWN_MODULE_NAMES),
+    maliciousFileHashes: new Map(
+      MALICIOUS_FILE_HASHES.map(([hash, label]) => [hash.toLowerCase(), label]),
+    ),
   };
   return cached;
 }

@@ -30,4 +30,9 @@ export interface ThreatIntel {
   backdoorCommandFamilies?: ReadonlyMap<string, string>;
   /** Host endings and free hosts panels favour (lower-case); weak, only raise confidence. */
   suspiciousHostSuffixes?: readonly string[];
+  /**
+   * SHA-256 (lower-case hex) of files known to be malicious (a dropper, a stager) → family. A
+   * hit is proof by itself; see data/knownFiles.ts for why the shipped set is small.
+   */
+  maliciousFileHashes?: ReadonlyMap<string, string>;
 }

@@ -4,6 +4,7 @@ import { BACKDOOR_COMMAND_NAMES } from './data/backdoorCommands.js';
 import { BACKDOOR_NET_NAMES } from './data/backdoorNetNames.js';
 import { ALLOWLISTED_MODULE_HASHES, KNOWN_MODULE_NAMES } from './data/binaryModules.js';
 import { EXPLOITABLE_NET_NAMES } from './data/exploitableNetNames.js';
+import { MALICIOUS_FILE_HASHES } from './data/knownFiles.js';
 import {
   FINGERPRINTS,
   IOC_HOSTS,

@@ -74,7 +74,12 @@ export function hostsInThreats(threats: readonly Threat[]): string[] {
   const url = /\b(?:https?|wss?):\/\/([a-z0-9.-]+\.[a-z0-9-]+|\d{1,3}(?:\.\d{1,3}){3})(?::\d+)?/gi;
   for (const t of threats) {
     if (!harmful(t) && t.verdict_class !== 'suspicious') continue;
-    for (const text of [t.code_snippet, t.decoded ?? '', t.pattern]) {
+    for (const text of [
+      t.code_snippet,
+      t.decoded ?? '',
+      t.pattern,
+      ...t.chain.map((s) => s.label),
+    ]) {
       for (const m of text.matchAll(url)) hosts.add(m[1]!.toLowerCase());
     }
   }

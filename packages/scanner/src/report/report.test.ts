@@ -290,3 +290,25 @@ describe('incomplete scans', () => {
     expect(rec?.text).toContain('time_budget');
   });
 });
+
+describe('firewall advice', () => {
+  it('names hosts found only in the chain of a threat', () => {
+    const hidden: Finding = {
+      ...stager,
+      snippet: 'http.Fetch(u, RunString)',
+      decoded: undefined,
+      chain: [
+        {
+          role: 'source',
+          label: 'HTTP body of https://c2.example.invalid/x.php',
+          file_path: 'a.lua',
+          line_number: 1,
+        },
+      ],
+    };
+    const result = buildScanResult(input({ findings: [hidden], language: 'en' }));
+    expect(result.recommendations.find((r) => r.key === 'block_c2_domains')?.text).toContain(
+      'c2.example.invalid',
+    );
+  });
+});

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { strToU8, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scanResultSchema } from '@sentinelle/contracts';
+import { main } from './cli.js';
 
 const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = join(packageRoot, 'bin', 'sentinelle.js');
@@ -109,9 +110,29 @@ describe('sentinelle scan', () => {
     const missing = sentinelle('scan', join(dir, 'nowhere.zip'));
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/no such file or folder/);
-    expect(sentinelle('scan', join(dir, 'stager.zip'), '--format', 'xml').code).toBe(2);
-    expect(sentinelle('scan').code).toBe(2);
-    expect(sentinelle('frobnicate').code).toBe(2);
+  });
+
+  it('refuses bad arguments with exit 2 and the usage on stderr', async () => {
+    // Argument handling needs no process of its own: main() is the same code the bin runs.
+    const run = async (...argv: string[]) => {
+      let out = '';
+      let err = '';
+      const code = await main(argv, { stdout: (t) => (out += t), stderr: (t) => (err += t) });
+      return { code, out, err };
+    };
+    for (const argv of [
+      ['scan', join(dir, 'stager.zip'), '--format', 'xml'],
+      ['scan'],
+      ['frobnicate'],
+      [],
+      ['scan', 'a.zip', 'b.zip'],
+      ['scan', 'a.zip', '--fail-on', 'severe'],
+    ]) {
+      const r = await run(...argv);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.err, argv.join(' ')).toContain('Usage: sentinelle scan');
+      expect(r.out).toBe('');
+    }
   });
 
   it('prints progress on stderr for inputs over 10 MB, and nothing for small ones', () => {

@@ -221,3 +221,35 @@ export const CORE_GLOBALS = new Set([
 
 /** Names that resolve to the globals table itself. */
 export const GLOBAL_TABLE_NAMES = new Set(['_G']);
+
+/**
+ * Calls the rules read (rules/*.ts): only these become CallEvents. Recording every call of
+ * every file cost more than the emulation itself, for events nobody queried.
+ */
+const RECORDED_APIS = new Set([
+  ...Object.keys(EXEC_SINKS),
+  ...CONSOLE_SINKS,
+  ...PRIVILEGE_SINKS,
+  ...SQL_SINKS,
+  ...FILE_WRITE_SINKS,
+  'math.random', 'debug.getinfo', 'timer.Simple', 'concommand.Add', 'concommand.Remove', 'net.Receive',
+  'net.WriteString', 'net.WriteData', 'sound.PlayURL', 'gui.OpenURL', 'game.MountGMA', 'chat.AddText', 'GetConVar',
+  'GetConVarString', 'GetConVarNumber', 'cvars.String', 'cvars.Number', 'file.Read', 'file.Find', 'file.Delete',
+  'file.Exists', 'HTTP', 'CHTTP', 'reqwest', 'ConVar:SetString', 'game.CleanUpMap', 'game.KickID', 'Player:IPAddress',
+  'jit.util.funck', 'jit.util.funcinfo', 'game.GetIPAddress', 'GetHostName', 'game.GetMap', 'engine.ActiveGamemode',
+  'player.GetCount', 'game.MaxPlayers', 'engine.GetAddons', 'Player:GodEnable', 'Player:Give', 'Player:SetHealth',
+  'Player:SetArmor', 'Player:addMoney', 'Player:Kick', 'Player:Ban', 'Player:Kill', 'Player:KillSilent',
+]);
+const RECORDED_PREFIX =
+  /^(http\.|ULib\.|ulx\.|serverguard\.|sam\.player\.|Nova_|nova\.|SNTE|\?:(Ban|Kick|ban|kick|BanPlayer|KickPlayer|OpenURL|RunJavascript|SetMaterial|SetColor|SetString|SetInt)$)/;
+const recordedMemo = new Map<string, boolean>();
+
+/** Whether calls of this API are recorded for the rules (see RECORDED_APIS). */
+export function isRecordedApi(name: string): boolean {
+  let r = recordedMemo.get(name);
+  if (r === undefined) {
+    r = RECORDED_APIS.has(name) || RECORDED_PREFIX.test(name);
+    if (recordedMemo.size < 100_000) recordedMemo.set(name, r);
+  }
+  return r;
+}

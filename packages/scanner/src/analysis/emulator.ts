@@ -16,7 +16,7 @@ import type {
   TableConstructorExpression,
 } from '../lua/ast.js';
 import { parseLua } from '../lua/index.js';
-import { CONSOLE_SINKS, CORE_GLOBALS, EXEC_SINKS, FILE_WRITE_SINKS, PLAYER_METHODS, SANITIZERS, SOURCE_CALLS } from './api.js';
+import { CONSOLE_SINKS, CORE_GLOBALS, isRecordedApi, EXEC_SINKS, FILE_WRITE_SINKS, PLAYER_METHODS, SANITIZERS, SOURCE_CALLS } from './api.js';
 import { BUILTINS, luaPatternToRegExp, STRING_METHODS } from './builtins.js';
 import { classifyCondition, containsAdminCheck, endsWithExit, STEAMID_LITERAL } from './guards.js';
 import type { AddonAnalysis, CallEvent, Ctx, CtxFrame } from './types.js';
@@ -108,6 +108,10 @@ export class Emulator {
   private readonly runCount = new Map<FunctionDeclaration, number>();
   private readonly decodedSeen = new Set<string>();
   private readonly gmTable = new LuaTable();
+  /** Functions that cannot produce an event the rules read (see relevance.ts). */
+  skippable: ReadonlySet<FunctionDeclaration> = new Set();
+  /** Net message names whose handlers are emulated in full (known backdoor names). */
+  exhaustiveNetName: (name: string) => boolean = () => false;
 
   constructor(
     readonly out: Pick<AddonAnalysis, 'calls' | 'indexes' | 'overrides' | 'decodedStrings' | 'payloads'>,
@@ -154,6 +158,9 @@ export class Emulator {
     for (let i = 0; i < this.closures.length && guard++ < 200_000; i++) {
       const { fn, fc } = this.closures[i]!;
       if (this.invoked.has(fn.node) || fc.exhausted) continue;
+      const id0 = fn.node.identifier;
+      const chatHook = id0 && id0.type === 'MemberExpression' && id0.identifier.name === 'PlayerSay';
+      if (!chatHook && this.skippable.has(fn.node)) continue;
       if (isCancelled?.()) return;
       const args = fn.node.parameters.map(() => UNKNOWN as Value);
       let ctx: Ctx = [];
@@ -864,7 +871,38 @@ export class Emulator {
     return [withTaint(UNKNOWN, taintOf(callee))];
   }
 
-  callFunction(fn: FnValue, args: Value[], fc: FileContext): Value[] {
+  /** Whether the current context asks for every call to be emulated (trigger gates, payloads). */
+  private exhaustive(): boolean {
+    const ctx = this.ctx;
+    for (let i = 0; i < ctx.length; i++) {
+      const f = ctx[i]!;
+      if (f.kind === 'trigger' || f.kind === 'payload' || f.exhaustive) return true;
+    }
+    return false;
+  }
+
+  callFunction(fn: FnValue, args: Value[], fc: FileContext, always = false): Value[] {
+    if (!always && this.skippable.has(fn.node) && !this.exhaustive()) {
+      // Nothing in it can reach a sink: unless attacker data flows in, its result is unknown.
+      let tainted = false;
+      for (let i = 0; i < args.length; i++) {
+        const a = args[i]!;
+        if (((a.k === 'unk' || a.k === 'str' || a.k === 'num') && a.taint) || (a.k === 'api' && isRecordedApi(a.name))) {
+          // Attacker data flows in, or an API the rules watch is handed over (`wrap(net.Receive, …)`).
+          tainted = true;
+          break;
+        }
+      }
+      if (!tainted) {
+        this.invoked.add(fn.node);
+        // Relevant callbacks handed to it would have run under the current context.
+        for (let i = 0; i < args.length; i++) {
+          const a = args[i]!;
+          if (a.k === 'fn' && !this.skippable.has(a.node)) this.defer(a, a.node.parameters.map(() => UNKNOWN as Value), fc, this.ctx);
+        }
+        return [UNKNOWN];
+      }
+    }
     this.invoked.add(fn.node);
     const runs = (this.runCount.get(fn.node) ?? 0) + 1;
     this.runCount.set(fn.node, runs);
@@ -1024,6 +1062,8 @@ export class Emulator {
 
   /** Records a call once per distinct (place, callee, argument shape, context). */
   private recordCall(name: string, api: Extract<Value, { k: 'api' }>, args: Value[], fc: FileContext, line: number): void {
+    // Reaching an API through a callback, a decoded name or the registry is itself evidence.
+    if ((api.via === 'direct' || api.via === 'alias' || api.via === 'global_table') && !isRecordedApi(name)) return;
     const shape = args
       .slice(0, 6)
       .map((a) => (a.k === 'str' ? 's' + a.v.slice(0, 40) : a.k === 'unk' ? 'u' + (a.taint?.map((t) => t.kind + t.line).join('+') ?? '') : a.k === 'api' ? a.name : a.k))
@@ -1057,7 +1097,7 @@ export class Emulator {
     for (const m of s.matchAll(re)) {
       if (n++ > 100_000) break;
       const caps = m.length > 1 ? m.slice(1).map((c) => str(c ?? '')) : [str(m[0])];
-      const r = this.callFunction(fn, caps, fc)[0] ?? NIL;
+      const r = this.callFunction(fn, caps, fc, true)[0] ?? NIL;
       const rs = asString(r);
       if (r.k === 'unk') return [UNKNOWN];
       out += s.slice(last, m.index) + (rs ?? m[0]);
@@ -1135,6 +1175,7 @@ export class Emulator {
         if (cb?.k === 'fn') {
           const frame = this.frame('handler', `net.Receive(${JSON.stringify(n ?? '?')})`, fc, line, 'net.Receive', n);
           frame.fnOffset = cb.node.loc.start.offset;
+          if (n !== undefined && this.exhaustiveNetName(n)) frame.exhaustive = true;
           this.defer(cb, [UNKNOWN, UNKNOWN], fc, [...this.ctx, frame]);
         }
         return;

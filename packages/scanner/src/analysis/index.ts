@@ -2,9 +2,10 @@
 // folding, aliases, taint, guards, payload re-scanning) and gathers what the rules query.
 import type { ArchiveEntry } from '../archive/types.js';
 import type { ThreatIntel } from '../intel/types.js';
-import { parseLua } from '../lua/index.js';
+import { parseLua, type Statement } from '../lua/index.js';
 import { Emulator, type FileContext } from './emulator.js';
 import { realmOfPath } from './realm.js';
+import { FUNCTION_WATCH, Relevance } from './relevance.js';
 import type { AddonAnalysis, FileAnalysis } from './types.js';
 
 export type * from './types.js';
@@ -82,6 +83,10 @@ export function analyzeAddon(entries: ArchiveEntry[], options: AnalyzeOptions): 
     else if (entry.kind === 'map') analysis.maps.push(entry);
   }
 
+  // Parse every file first: which functions are worth emulating is an addon-wide question
+  // (helpers called by name live in other files).
+  const relevance = new Relevance();
+  const pending: Array<{ body: Statement[]; fc: FileContext }> = [];
   for (const entry of luaEntries) {
     if (options.isCancelled?.()) {
       analysis.cancelled = true;
@@ -91,7 +96,7 @@ export function analyzeAddon(entries: ArchiveEntry[], options: AnalyzeOptions): 
     const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
     let parsed;
     try {
-      parsed = parseLua(bytes);
+      parsed = parseLua(bytes, { watch: FUNCTION_WATCH });
     } catch {
       parsed = undefined;
     }
@@ -114,7 +119,21 @@ export function analyzeAddon(entries: ArchiveEntry[], options: AnalyzeOptions): 
     analysis.files.push(file);
     const fc: FileContext = { path: entry.path, realm: file.realm, depth: 0, steps: 0, budget: budgetFor(bytes.byteLength), exhausted: false };
     contexts.set(entry.path, fc);
-    if (parsed && WORTH_EMULATING.test(text)) emulator.runChunk(body, fc);
+    if (parsed && WORTH_EMULATING.test(text)) {
+      // Machine-obfuscated files are emulated whole: their decoders hide behind plain names.
+      relevance.add(parsed.functions, file.obfuscatedIdentifiers >= 5);
+      pending.push({ body, fc });
+    }
+  }
+  relevance.finish();
+  emulator.skippable = relevance.skippable;
+  emulator.exhaustiveNetName = (name) => options.intel.backdoorNetNames.has(name.toLowerCase());
+  for (const { body, fc } of pending) {
+    if (options.isCancelled?.()) {
+      analysis.cancelled = true;
+      return analysis;
+    }
+    emulator.runChunk(body, fc);
   }
 
   for (const map of analysis.maps) {

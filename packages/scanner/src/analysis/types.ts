@@ -17,6 +17,8 @@ export interface CtxFrame {
   id?: number;
   /** Offset of the handler function in its file: registrations sharing one function share it. */
   fnOffset?: number;
+  /** Every function called under this frame is emulated, relevant or not (honeypot handlers). */
+  exhaustive?: boolean;
   file: string;
   line: number;
 }

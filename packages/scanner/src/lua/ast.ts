@@ -331,6 +331,38 @@ export interface ParseResult {
    * budget, or the comment list was capped. Facts and `lines` still cover the whole file.
    */
   truncated?: boolean;
+  /** Per-function facts, in source order of the `function` keyword; set when `watch` was given. */
+  functions?: FunctionFacts[];
+}
+
+/** What the parser notes about each function for the analysis to decide what to emulate. */
+export interface FunctionFacts {
+  node: FunctionDeclaration;
+  /** Index of the enclosing function in `functions`, -1 for the main chunk. */
+  parent: number;
+  /** The name the function is declared or assigned under (`foo` for `function a.b:foo()`). */
+  name?: string;
+  /** Its body (nested functions included) mentions a watched name or string. */
+  watched: boolean;
+  /** …one of which is a sink name (`FunctionWatch.sinks`): its callers matter too. */
+  sink: boolean;
+  /** Last names of the callees its own body calls: `Bar` for `x.Bar()`, `:Bar` for `x:Bar()`, `*` when computed. */
+  calls: string[];
+}
+
+/** Names and strings that make the function around them "watched" (see FunctionFacts). */
+export interface FunctionWatch {
+  /** Identifiers, field and method names. */
+  names: ReadonlySet<string>;
+  /** Names among `names` that also set `sink`. */
+  sinks: ReadonlySet<string>;
+  /** Names of methods/fields whose definition (`function a.b:Name()`) inside a function counts. */
+  definitions?: ReadonlySet<string>;
+  /**
+   * Judges string literals of 5 bytes or more: 0 no, 1 watched, 2 sink (escaped literals such
+   * as `\x41` are always watched).
+   */
+  string?: (value: string) => 0 | 1 | 2;
 }
 
 export interface LexicalFacts {

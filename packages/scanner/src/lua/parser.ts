@@ -8,6 +8,8 @@ import type {
   Chunk,
   Expression,
   FunctionDeclaration,
+  FunctionFacts,
+  FunctionWatch,
   Identifier,
   IfClauseNode,
   IndexExpression,
@@ -37,6 +39,8 @@ export interface ParseOptions {
    * payloads; beyond it the result is marked `truncated` and the rest is only lexed.
    */
   maxTokens?: number;
+  /** Collect per-function facts (`ParseResult.functions`) watching these names and strings. */
+  watch?: FunctionWatch;
 }
 
 export const DEFAULT_MAX_TOKENS = 1_000_000;
@@ -120,6 +124,20 @@ function isStatementKeyword(t: Token): boolean {
   }
 }
 
+/** Last name of a callee or assignment target (`c` for `a.b:c`, `a["c"]`); undefined if computed. */
+function calleeName(e: Expression): string | undefined {
+  if (e.type === 'Identifier') return e.name;
+  if (e.type === 'MemberExpression') return e.identifier.name;
+  if (e.type === 'IndexExpression' && e.index.type === 'StringLiteral') return e.index.value;
+  return undefined;
+}
+
+/** What `FunctionFacts.calls` records for a callee: `name`, `:name` for methods, `*` if computed. */
+function callName(base: Expression): string {
+  if (base.type === 'MemberExpression' && base.indexer === ':') return ':' + base.identifier.name;
+  return calleeName(base) ?? '*';
+}
+
 function describe(t: Token): string {
   if (t.kind === 'EOF') return '<eof>';
   if (t.kind === 'String') return 'string';
@@ -137,6 +155,13 @@ export class Parser {
   private readonly src: string;
   /** Set when the token budget ran out and the tree covers only the start of the file. */
   truncated = false;
+  /** Per-function facts, collected only when a watch list is given. */
+  readonly functions: FunctionFacts[] = [];
+  /** The innermost function being parsed (null in the main chunk or without a watch list). */
+  private fnTop: FunctionFacts | null = null;
+  private fnTopIndex = -1;
+  private readonly fnIndex = new Map<FunctionDeclaration, FunctionFacts>();
+  watch: FunctionWatch | null = null;
 
   constructor(
     private readonly lexer: Lexer,
@@ -154,11 +179,43 @@ export class Parser {
   private next(): void {
     if (++this.consumed > this.maxTokens) throw new BudgetExceeded();
     this.prev = this.tok;
+    if (this.fnTop !== null && !this.fnTop.sink) this.watchToken(this.tok, this.fnTop);
     if (this.ahead !== null) {
       this.tok = this.ahead;
       this.ahead = null;
     } else {
       this.tok = this.lexer.next();
+    }
+  }
+
+  private watchToken(t: Token, fn: FunctionFacts): void {
+    const w = this.watch!;
+    if (t.kind === 'Name') {
+      if (w.names.has(t.value)) {
+        fn.watched = true;
+        if (w.sinks.has(t.value)) fn.sink = true;
+      }
+    } else if (t.kind === 'String') {
+      if (t.escaped) fn.watched = true;
+      if (t.value.length >= 5 && w.string !== undefined) {
+        const level = w.string(t.value);
+        if (level > 0) fn.watched = true;
+        if (level > 1) fn.sink = true;
+      }
+    } else if (t.kind === 'Number' && t.value.length === 17 && t.value.startsWith('7656119')) fn.watched = true;
+  }
+
+  /** Names an anonymous function assigned to a variable or field (`x.y = function`). */
+  private nameFunctions(targets: readonly Expression[], values: readonly Expression[]): void {
+    if (this.watch === null) return;
+    for (let i = 0; i < values.length && i < targets.length; i++) {
+      const v = values[i]!;
+      if (v.type !== 'FunctionDeclaration') continue;
+      const facts = this.fnIndex.get(v);
+      const name = calleeName(targets[i]!);
+      if (!facts || name === undefined) continue;
+      facts.name ??= name;
+      if (targets[i]!.type !== 'Identifier' && this.fnTop !== null && this.watch.definitions?.has(name)) this.fnTop.watched = true;
     }
   }
 
@@ -431,6 +488,7 @@ export class Parser {
       while (this.acceptPunct(',')) variables.push(this.assignable(this.parseSuffixedExpression()));
       this.expectPunct('=', 'in assignment');
       const init = this.parseExpressionList();
+      this.nameFunctions(variables, init);
       return { type: 'AssignmentStatement', variables, init, loc: this.locFrom(start) };
     }
     if (target.type === 'CallExpression' || target.type === 'TableCallExpression' || target.type === 'StringCallExpression') {
@@ -460,6 +518,7 @@ export class Parser {
     while (this.acceptPunct(',')) variables.push(this.expectName("after ','"));
     let init: Expression[] = [];
     if (this.acceptPunct('=')) init = this.parseExpressionList();
+    this.nameFunctions(variables, init);
     const node: LocalStatement = { type: 'LocalStatement', variables, init, loc: this.locFrom(start) };
     return node;
   }
@@ -482,6 +541,38 @@ export class Parser {
 
   /** Parameters and body, from '(' to 'end'. */
   private parseFunctionBody(
+    start: Position,
+    identifier: Identifier | MemberExpression | null,
+    isLocal: boolean,
+    fnTok: Token,
+  ): FunctionDeclaration {
+    if (this.watch === null) return this.parseFunctionRest(start, identifier, isLocal, fnTok);
+    const outer = this.fnTop;
+    const name = identifier ? calleeName(identifier) : undefined;
+    // `function meta:IsAdmin()` inside a function: the definition itself is what matters.
+    if (outer !== null && identifier?.type === 'MemberExpression' && name !== undefined && this.watch.definitions?.has(name)) outer.watched = true;
+    const outerIndex = this.fnTopIndex;
+    const facts: FunctionFacts = { node: null as unknown as FunctionDeclaration, parent: outerIndex, watched: false, sink: false, calls: [] };
+    if (name !== undefined) facts.name = name;
+    this.fnTopIndex = this.functions.length;
+    this.functions.push(facts);
+    this.fnTop = facts;
+    try {
+      const node = this.parseFunctionRest(start, identifier, isLocal, fnTok);
+      facts.node = node;
+      this.fnIndex.set(node, facts);
+      return node;
+    } finally {
+      this.fnTop = outer;
+      this.fnTopIndex = outerIndex;
+      if (outer !== null) {
+        if (facts.watched) outer.watched = true;
+        if (facts.sink) outer.sink = true;
+      }
+    }
+  }
+
+  private parseFunctionRest(
     start: Position,
     identifier: Identifier | MemberExpression | null,
     isLocal: boolean,
@@ -649,6 +740,8 @@ export class Parser {
         let right = operands[operands.length - 1]!;
         for (let i = operands.length - 2; i >= 0; i--) {
           const l = operands[i]!;
+          // `"Run" .. "String"`: a name split to dodge text search.
+          if (this.fnTop !== null && l.type === 'StringLiteral' && right.type === 'StringLiteral') this.fnTop.watched = true;
           right = {
             type: 'BinaryExpression',
             operator: op.value as '..' | '^',
@@ -795,8 +888,10 @@ export class Parser {
     const t = this.tok;
     if (t.kind === 'String') {
       this.next();
+      if (this.fnTop !== null) this.fnTop.calls.push(callName(base));
       return { type: 'StringCallExpression', base, argument: this.stringFrom(t), loc: this.locFrom(start) };
     }
+    if (this.fnTop !== null && t.kind === 'Punct' && (t.value === '{' || t.value === '(')) this.fnTop.calls.push(callName(base));
     if (t.kind === 'Punct' && t.value === '{') {
       const table = this.parseTable();
       return { type: 'TableCallExpression', base, arguments: table, loc: this.locFrom(start) };
@@ -834,7 +929,9 @@ export class Parser {
           this.next();
           this.next();
           const value = this.parseExpression();
-          fields.push({ type: 'TableKeyString', key: this.identifierFrom(t), value, loc: this.locFrom(fieldStart) });
+          const key = this.identifierFrom(t);
+          this.nameFunctions([key], [value]);
+          fields.push({ type: 'TableKeyString', key, value, loc: this.locFrom(fieldStart) });
         } else {
           const value = this.parseExpression();
           fields.push({ type: 'TableValue', value, loc: this.locFrom(fieldStart) });
@@ -863,6 +960,24 @@ export function emptyFacts(): LexicalFacts {
   };
 }
 
+/** Drops the facts of functions whose parse was abandoned, renumbering parents. */
+function keptFunctions(all: FunctionFacts[]): FunctionFacts[] {
+  const remap = new Int32Array(all.length);
+  const kept: FunctionFacts[] = [];
+  for (let i = 0; i < all.length; i++) {
+    const f = all[i]!;
+    const parent = f.parent >= 0 ? remap[f.parent]! : -1;
+    if (f.node === null) {
+      remap[i] = parent;
+      continue;
+    }
+    remap[i] = kept.length;
+    f.parent = parent;
+    kept.push(f);
+  }
+  return kept;
+}
+
 /** Parses GLua source (bytes or text) into a syntax tree; never throws on any input. */
 export function parseLua(source: Uint8Array | string, options: ParseOptions = {}): ParseResult {
   const text = decodeSource(source);
@@ -872,6 +987,7 @@ export function parseLua(source: Uint8Array | string, options: ParseOptions = {}
   const lexer = new Lexer(text, diagnostics, hasBom ? 3 : 0);
   const maxDepth = Math.max(1, Math.min(options.maxDepth ?? DEFAULT_MAX_DEPTH, HARD_MAX_DEPTH));
   const parser = new Parser(lexer, diagnostics, maxDepth, Math.max(1, options.maxTokens ?? DEFAULT_MAX_TOKENS));
+  if (options.watch) parser.watch = options.watch;
   let chunk: Chunk;
   try {
     chunk = parser.parseChunk();
@@ -900,6 +1016,7 @@ export function parseLua(source: Uint8Array | string, options: ParseOptions = {}
       invalidUtf8: encoding.invalidUtf8,
     },
   };
+  if (options.watch) result.functions = keptFunctions(parser.functions);
   if (diagnostics.total > errors.length) result.errorCount = diagnostics.total;
   if (parser.truncated || lexer.commentsDropped > 0) result.truncated = true;
   return result;

@@ -9,6 +9,11 @@ describe('sink_alias', () => {
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
   });
+  it("client code running what the server sends through an alias", () => {
+    const findings = check(rule, {"lua/autorun/client/cl_x.lua": "local compile = CompileString\nnet.Receive(\"x\", function() local f = compile(net.ReadString(), \"x\") f() end)"});
+    expect(findings.length).toBeGreaterThan(0);
+    expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
+  });
   it("performance localisation", () => {
     const findings = check(rule, {"lua/autorun/client/cl_x.lua": "local pairs, ipairs, draw = pairs, ipairs, draw\nfor k, v in pairs({}) do end"});
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);

@@ -33,9 +33,12 @@ export const rule: Rule = {
       }
       const sources = sourcesOfKind([ev.args[0]], ['http', 'net', 'chat', 'concommand', 'clientinfo']);
       if (!sources.length) continue;
+      // A client running what the server sends over net is GB-021's business (client_code_push).
+      const clientLoader = ev.realm === 'client' && sources.every((s) => s.kind === 'net');
       out.push(
         makeFinding(rule, analysis, {
-          confidence: 0.85,
+          ...(clientLoader ? { severity: 'low' as const, verdictClass: 'informational' as const } : {}),
+          confidence: clientLoader ? 0.3 : 0.85,
           pattern: `${ev.alias ?? ev.api} = ${ev.api} (${ev.via})`,
           file: ev.file,
           line: ev.line,

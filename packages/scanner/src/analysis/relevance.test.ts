@@ -1,0 +1,42 @@
+// What the emulator may skip: functions with no watched name that call no relevant function.
+import { describe, expect, it } from 'vitest';
+import { parseLua } from '../lua/index.js';
+import type { FunctionDeclaration } from '../lua/ast.js';
+import { FUNCTION_WATCH, Relevance } from './relevance.js';
+
+function relevantNames(files: string[]): string[] {
+  const rel = new Relevance();
+  const all: FunctionDeclaration[] = [];
+  for (const text of files) {
+    const parsed = parseLua(text, { watch: FUNCTION_WATCH });
+    rel.add(parsed.functions, false);
+    for (const f of parsed.functions ?? []) all.push(f.node);
+  }
+  rel.finish();
+  return all.filter((n) => !rel.skippable.has(n)).map((n) => (n.identifier?.type === 'Identifier' ? n.identifier.name : n.identifier?.type === 'MemberExpression' ? n.identifier.identifier.name : 'anonymous'));
+}
+
+describe('relevance', () => {
+  it('keeps sinks, their callers by name across files, and skips the rest', () => {
+    const names = relevantNames([
+      'function runIt(s) RunString(s) end\nfunction draw() surface.DrawRect(0, 0, 1, 1) end',
+      'local function handler(ply) if ply:IsAdmin() then runIt("x") end end\nlocal function paint() draw() end',
+    ]);
+    expect(names.sort()).toEqual(['handler', 'runIt']);
+  });
+  it('keeps the parents of watched functions and the callers of decoders', () => {
+    const names = relevantNames([
+      'function setup() net.Receive("x", function() local s = net.ReadString() end) end\nlocal function d(t) return string.char(t) end\nfunction later() print(d(65)) end',
+    ]);
+    expect(names.sort()).toEqual(['anonymous', 'd', 'later', 'setup']);
+  });
+  it('does not follow generic method names', () => {
+    const names = relevantNames(['function PANEL:Think() RunConsoleCommand("x") end\nfunction other(p) p:Think() end']);
+    expect(names).toEqual(['Think']);
+  });
+  it('records facts only when asked and names assigned functions', () => {
+    expect(parseLua('local f = function() end').functions).toBeUndefined();
+    const facts = parseLua('local t = { go = function() http.Fetch("u") end }\nt.x = function() end', { watch: FUNCTION_WATCH }).functions!;
+    expect(facts.map((f) => [f.name, f.sink])).toEqual([['go', true], ['x', false]]);
+  });
+});

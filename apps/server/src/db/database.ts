@@ -2,7 +2,14 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect, type MigrationProvider } from 'kysely';
+import {
+  Kysely,
+  Migrator,
+  SqliteDialect,
+  type MigrationProvider,
+  type SqliteDatabase,
+  type SqliteStatement,
+} from 'kysely';
 import type { Database } from './schema.js';
 import { migrations } from './migrations/index.js';
 import { sqlitePathOf } from '../config.js';
@@ -17,7 +24,33 @@ export function openDatabase(databaseUrl: string): Db {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return new Kysely<Database>({
+    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+  });
+}
+
+/** Distinct SQL texts kept prepared; the app has a few dozen, so this is never reached in use. */
+const STATEMENT_CACHE_SIZE = 1_000;
+
+/**
+ * Kysely prepares every query anew; preparing was the largest single cost of a simple read.
+ * Queries run to completion synchronously (we never stream), so a prepared statement can be
+ * reused for every execution of the same SQL text.
+ */
+function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(query: string) {
+      let statement = cache.get(query);
+      if (!statement) {
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.clear();
+        statement = sqlite.prepare(query);
+        cache.set(query, statement);
+      }
+      return statement as unknown as SqliteStatement;
+    },
+  };
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -87,6 +87,8 @@ const KNOWN_LIBRARIES = new Set([
   'collectgarbage', 'rawequal', 'assert', 'gcinfo', 'newproxy', 'module', 'package', 'Either', 'UTIL',
 ]);
 const MAX_LOOP = 200_000;
+/** Iterations of a loop whose body has unknown branches before it is left (see iterate). */
+const UNCERTAIN_LOOP = 16;
 
 interface Deferred {
   fn: FnValue;
@@ -291,6 +293,7 @@ export class Emulator {
         if (sig) {
           if (this.uncertain > 0) {
             if (sig.type === 'return') this.collect?.(sig.values);
+            if (sig.type !== 'continue') this.exitSeen = true;
             continue;
           }
           return sig;
@@ -313,6 +316,34 @@ export class Emulator {
   }
 
   private lastCondUnknown = false;
+  /** A `break`/`return` was reached in an unknown branch: a loop around it may stop there. */
+  private exitSeen = false;
+
+  /** Some code ran in an unknown branch (reset per loop iteration). */
+  private uncertainSeen = false;
+
+  /**
+   * Runs one loop iteration (`n` counts from 1); 'stop' when the loop must stop. The body is
+   * explored with what is known; iterating on after a possible exit (`while true do … if x
+   * then break end end` with x unknown), or more than a few times over a body with unknown
+   * branches (whose effects on the loop state are over-approximated), only burns the budget.
+   */
+  private iterate(body: Statement[], scope: Scope, fc: FileContext, n: number): Signal | 'stop' | undefined {
+    const exitBefore = this.exitSeen;
+    const uncertainBefore = this.uncertainSeen;
+    this.exitSeen = false;
+    this.uncertainSeen = false;
+    try {
+      const sig = this.execBlock(body, scope, fc);
+      if (sig?.type === 'break') return 'stop';
+      if (sig?.type === 'return') return sig;
+      if (this.exitSeen) return 'stop';
+      return this.uncertainSeen && n >= UNCERTAIN_LOOP ? 'stop' : undefined;
+    } finally {
+      this.exitSeen = exitBefore;
+      this.uncertainSeen = uncertainBefore || this.uncertainSeen;
+    }
+  }
 
   private execStatement(st: Statement, scope: Scope, fc: FileContext): Signal {
     this.tick(fc);
@@ -354,8 +385,8 @@ export class Emulator {
           if (c === undefined) {
             return this.uncertainly(() => this.execBlock(st.body, new Scope(scope), fc));
           }
-          const sig = this.execBlock(st.body, new Scope(scope), fc);
-          if (sig?.type === 'break') break;
+          const sig = this.iterate(st.body, new Scope(scope), fc, n);
+          if (sig === 'stop') break;
           if (sig?.type === 'return') return sig;
         }
         return undefined;
@@ -364,8 +395,8 @@ export class Emulator {
         let n = 0;
         while (n++ < MAX_LOOP) {
           const inner = new Scope(scope);
-          const sig = this.execBlock(st.body, inner, fc);
-          if (sig?.type === 'break') break;
+          const sig = this.iterate(st.body, inner, fc, n);
+          if (sig === 'stop') break;
           if (sig?.type === 'return') return sig;
           const c = isTruthy(this.evalExpr(st.condition, inner, fc));
           if (c !== false) break;
@@ -390,6 +421,7 @@ export class Emulator {
   }
 
   private uncertainly(f: () => Signal): Signal {
+    this.uncertainSeen = true;
     this.uncertain++;
     try {
       f();
@@ -461,11 +493,12 @@ export class Emulator {
       inner.declare(st.variable.name, UNKNOWN);
       return this.uncertainly(() => this.execBlock(st.body, inner, fc));
     }
+    let n = 0;
     for (let i = a; s > 0 ? i <= b : i >= b; i += s) {
       const inner = new Scope(scope);
       inner.declare(st.variable.name, num(i));
-      const sig = this.execBlock(st.body, inner, fc);
-      if (sig?.type === 'break') break;
+      const sig = this.iterate(st.body, inner, fc, ++n);
+      if (sig === 'stop') break;
       if (sig?.type === 'return') return sig;
     }
     return undefined;
@@ -506,18 +539,22 @@ export class Emulator {
         }
       }
     }
-    if (!entries) {
+    // No known entry: the table may be filled in ways the emulator missed (`files or {}`,
+    // computed keys), so the body is still explored once with unknown variables.
+    if (!entries || entries.length === 0) {
       const inner = new Scope(scope);
       const t = its[1] ? taintOf(its[1]) : undefined;
       for (const v of st.variables) inner.declare(v.name, t ? { k: 'unk', taint: t } : UNKNOWN);
       return this.uncertainly(() => this.execBlock(st.body, inner, fc));
     }
+    let n = 0;
     for (const [k, v] of entries) {
+      n++;
       const inner = new Scope(scope);
       if (st.variables[0]) inner.declare(st.variables[0].name, k);
       if (st.variables[1]) inner.declare(st.variables[1].name, v);
-      const sig = this.execBlock(st.body, inner, fc);
-      if (sig?.type === 'break') break;
+      const sig = this.iterate(st.body, inner, fc, n);
+      if (sig === 'stop') break;
       if (sig?.type === 'return') return sig;
     }
     return undefined;
@@ -1025,6 +1062,14 @@ export class Emulator {
       }
       case 'include':
         return [UNKNOWN];
+      // Iterator factories: the generic `for` iterates a known table or string for real.
+      case 'ipairs':
+      case 'pairs':
+      case 'SortedPairs':
+      case 'RandomPairs':
+        return [{ k: 'api', name: name === 'ipairs' ? 'ipairs' : 'pairs', via: 'direct' }, args[0] ?? NIL];
+      case 'string.gmatch':
+        return [{ k: 'api', name, via: 'direct' }, args[0] ?? NIL, args[1] ?? NIL];
       case 'AddCSLuaFile': {
         const p = args[0] ? asString(args[0]) : undefined;
         if (p) this.clientFiles.add(p.replace(/\\/g, '/').toLowerCase());

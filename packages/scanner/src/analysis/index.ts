@@ -127,6 +127,7 @@ export function analyzeAddon(entries: ArchiveEntry[], options: AnalyzeOptions): 
   }
   relevance.finish();
   emulator.skippable = relevance.skippable;
+  // Receivers of known backdoor names are judged by what they do (honeypots ban the sender).
   emulator.exhaustiveNetName = (name) => options.intel.backdoorNetNames.has(name.toLowerCase());
   for (const { body, fc } of pending) {
     if (options.isCancelled?.()) {

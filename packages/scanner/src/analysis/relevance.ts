@@ -1,39 +1,46 @@
 // Which functions of an addon are worth emulating: those whose body mentions a sink, a source,
 // an obfuscation device or a privilege API, or calls (by name) a function that does.
-import type { FunctionDeclaration, FunctionFacts, FunctionWatch } from '../lua/ast.js';
+import { type FunctionDeclaration, type FunctionFacts, type FunctionWatch, WATCH_FIELD, WATCH_GLOBAL, WATCH_LIBRARY, WATCH_SINK } from '../lua/ast.js';
+
+const S = WATCH_SINK;
+const F = WATCH_FIELD;
+const L = WATCH_LIBRARY;
+const G = WATCH_GLOBAL;
 
 /**
- * Sink names: a function mentioning one must be emulated, and so must every function calling
- * it by name, since the caller supplies the context the rules judge (the handler it runs in,
- * the rank check before it, the arguments it passes).
+ * Watched names with where they count. Sinks (S) make the function and, by name, every caller
+ * worth emulating, since the caller supplies the context the rules judge (the handler it runs
+ * in, the rank check before it, the arguments it passes). The others make only the function
+ * itself worth it: taint sources (their result carries the taint back to a caller emulated
+ * anyway), handler registrations, data sinks judged only with tainted arguments (emulated
+ * whatever the function), identities compared with literals, detours and remote griefing.
+ * Decoders and indirect access are sinks: what they compute depends on what callers pass.
  */
-const SINK_NAMES = [
+const WATCHED: Array<[string, number]> = [
   // execution and console
-  'RunString', 'RunStringEx', 'RunStringG', 'CompileString', 'CompileFile', 'loadstring', 'load', 'BroadcastLua',
-  'SendLua', 'RunConsoleCommand', 'ConsoleCommand', 'ConCommand',
+  ['RunString', S], ['RunStringEx', S], ['RunStringG', S], ['CompileString', S], ['CompileFile', S],
+  ['loadstring', S | G], ['load', S | G], ['BroadcastLua', S], ['SendLua', S | F], ['RunConsoleCommand', S],
+  ['ConsoleCommand', S | F], ['ConCommand', S | F],
   // ranks and moderation sabotage
-  'SetUserGroup', 'addUser', 'addGroup', 'groupAllow', 'adduser', 'adduserid', 'set_rank', 'set_rank_id', 'SetRank',
-  'PlayerSetGroup', 'SetGroup', 'SignalUserGroupChanged', 'unban', 'luarun', 'cexec', 'rcon',
+  ['SetUserGroup', S | F], ['addUser', S | F], ['addGroup', S | F], ['groupAllow', S | F], ['adduser', S | F],
+  ['adduserid', S | F], ['set_rank', S | F], ['set_rank_id', S | F], ['SetRank', S | F], ['PlayerSetGroup', S | F],
+  ['SetGroup', S | F], ['SignalUserGroupChanged', S | F], ['unban', S | F], ['luarun', S | F], ['cexec', S | F],
   // remote hosts (beacons are judged by the timer or handler around them)
-  'http', 'HTTP', 'CHTTP', 'reqwest',
-  // decoders and indirect access: what they compute depends on the constants callers pass
-  '_G', '_R', 'getfenv', 'setfenv', 'getregistry', 'rawget', 'char', 'bxor', 'Base64Decode', 'Decompress', 'reverse',
-];
-
-/**
- * Names that make the function itself worth emulating, without making its callers so: taint
- * sources (their result carries the taint back to a caller that is emulated anyway), handler
- * registrations, data sinks reached only with tainted arguments (which are emulated whatever
- * the function), identities compared with literals, indirect access to globals, decoders,
- * detours and remote griefing.
- */
-const LOCAL_NAMES = [
-  'ReadString', 'ReadData', 'ReadTable', 'ReadType', 'ReadStream', 'WriteString', 'WriteData', 'Receive', 'concommand',
-  'file', 'sql', 'GetInfo', 'GetPData', 'IPAddress', 'steamworks', 'GetHostName', 'GetIPAddress', 'GetAddons',
-  'GodEnable', 'SetArmor', 'addMoney', 'CleanUpMap', 'KickID', 'Fetch',
-  'SteamID', 'SteamID64', 'AccountID', 'UniqueID', 'OwnerSteamID64',
-  'rawset', 'FindMetaTable', 'debug', 'jit', 'dump',
-  'PlayURL', 'OpenURL', 'RunJavascript', 'MountGMA',
+  ['http', S | L], ['HTTP', S | G], ['CHTTP', S | G], ['reqwest', S | G],
+  // decoders and indirect access
+  ['_G', S], ['_R', S], ['getfenv', S | G], ['setfenv', S | G], ['getregistry', S | F], ['rawget', S | G],
+  ['char', S | F], ['bxor', S | F], ['Base64Decode', S | F], ['Decompress', S | F], ['reverse', S | F],
+  // sources, registrations, data sinks
+  ['ReadString', F], ['ReadData', F], ['ReadTable', F], ['ReadType', F], ['ReadStream', F], ['WriteString', F],
+  ['WriteData', F], ['Receive', F], ['concommand', L], ['file', L], ['sql', L], ['GetInfo', F], ['GetPData', F],
+  ['IPAddress', F], ['steamworks', L], ['GetHostName', G], ['GetIPAddress', F], ['GetAddons', F],
+  ['GodEnable', F], ['SetArmor', F], ['addMoney', F], ['CleanUpMap', F], ['KickID', F],
+  // identities (compared with literals: GB-007 gates)
+  ['SteamID', F], ['SteamID64', F], ['AccountID', F], ['UniqueID', F], ['OwnerSteamID64', F],
+  // detours, registry, anti-analysis
+  ['rawset', G], ['FindMetaTable', G], ['debug', L], ['jit', L], ['dump', F],
+  // remote griefing
+  ['PlayURL', F], ['OpenURL', F], ['RunJavascript', F], ['MountGMA', F],
 ];
 
 /** Methods and fields whose (re)definition inside a function is an override the rules judge. */
@@ -47,8 +54,7 @@ const SINK_STRING = /lua_run|luarun|sv_allowcslua|sv_cheats|sv_loadingurl|sv_dow
 const WATCHED_STRING = /STEAM_[0-5]:|7656119\d{10}|gmod_language|https?:/;
 
 export const FUNCTION_WATCH: FunctionWatch = {
-  names: new Set([...SINK_NAMES, ...LOCAL_NAMES]),
-  sinks: new Set(SINK_NAMES),
+  names: new Map(WATCHED),
   definitions: new Set(WATCHED_DEFINITIONS),
   string: (s) => (SINK_STRING.test(s) ? 2 : WATCHED_STRING.test(s) ? 1 : 0),
 };

@@ -352,10 +352,11 @@ export interface FunctionFacts {
 
 /** Names and strings that make the function around them "watched" (see FunctionFacts). */
 export interface FunctionWatch {
-  /** Identifiers, field and method names. */
-  names: ReadonlySet<string>;
-  /** Names among `names` that also set `sink`. */
-  sinks: ReadonlySet<string>;
+  /**
+   * Identifiers, field and method names, each with WATCH_* flags saying where the name counts
+   * and whether it is a sink.
+   */
+  names: ReadonlyMap<string, number>;
   /** Names of methods/fields whose definition (`function a.b:Name()`) inside a function counts. */
   definitions?: ReadonlySet<string>;
   /**
@@ -364,6 +365,15 @@ export interface FunctionWatch {
    */
   string?: (value: string) => 0 | 1 | 2;
 }
+
+/** The name is a sink: sets `FunctionFacts.sink` too. */
+export const WATCH_SINK = 1;
+/** Counts only as a field or method (`string.char`, `x:SteamID`), not as a plain variable. */
+export const WATCH_FIELD = 2;
+/** Counts only as a library (`file.Read`, `sql.Query`), followed by `.`, `:` or `[`. */
+export const WATCH_LIBRARY = 4;
+/** Counts only as a plain name (`RunString`), not as a field of something else. */
+export const WATCH_GLOBAL = 8;
 
 export interface LexicalFacts {
   /** Uses of C-style operators (`!=`, `&&`, `||`, `!`) and comments. */

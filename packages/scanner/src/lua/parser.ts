@@ -25,6 +25,7 @@ import type {
   TableField,
   VarargLiteral,
 } from './ast.js';
+import { WATCH_FIELD, WATCH_GLOBAL, WATCH_LIBRARY, WATCH_SINK } from './ast.js';
 import { Diagnostics, Lexer, type Token } from './lexer.js';
 import { decodeSource, hasUtf8Bom, scanEncoding } from './source.js';
 
@@ -178,23 +179,29 @@ export class Parser {
 
   private next(): void {
     if (++this.consumed > this.maxTokens) throw new BudgetExceeded();
+    const before = this.prev;
     this.prev = this.tok;
-    if (this.fnTop !== null && !this.fnTop.sink) this.watchToken(this.tok, this.fnTop);
     if (this.ahead !== null) {
       this.tok = this.ahead;
       this.ahead = null;
     } else {
       this.tok = this.lexer.next();
     }
+    if (this.fnTop !== null && !this.fnTop.sink) this.watchToken(this.prev, before, this.tok, this.fnTop);
   }
 
-  private watchToken(t: Token, fn: FunctionFacts): void {
+  /** Notes a watched token `t` (between `before` and `after`) in the function being parsed. */
+  private watchToken(t: Token, before: Token, after: Token, fn: FunctionFacts): void {
     const w = this.watch!;
     if (t.kind === 'Name') {
-      if (w.names.has(t.value)) {
-        fn.watched = true;
-        if (w.sinks.has(t.value)) fn.sink = true;
-      }
+      const flags = w.names.get(t.value);
+      if (flags === undefined) return;
+      const isField = before !== t && before.kind === 'Punct' && (before.value === '.' || before.value === ':');
+      if (flags & WATCH_FIELD && !isField) return;
+      if (flags & WATCH_GLOBAL && isField) return;
+      if (flags & WATCH_LIBRARY && !(after.kind === 'Punct' && (after.value === '.' || after.value === ':' || after.value === '['))) return;
+      fn.watched = true;
+      if (flags & WATCH_SINK) fn.sink = true;
     } else if (t.kind === 'String') {
       if (t.escaped) fn.watched = true;
       if (t.value.length >= 5 && w.string !== undefined) {

@@ -2,8 +2,7 @@
 // behaviour: dangerous → critical, bans/kicks the sender (honeypot) → low.
 import { asString } from '../analysis/values.js';
 import { CONSOLE_SINKS, EXEC_SINKS, PRIVILEGE_SINKS } from '../analysis/api.js';
-import type { CallEvent } from '../analysis/types.js';
-import { makeFinding, sanctions } from './support.js';
+import { eventsByNetHandler, makeFinding, sanctions } from './support.js';
 import type { Finding, Rule } from './types.js';
 
 export const rule: Rule = {
@@ -32,16 +31,7 @@ export const rule: Rule = {
     const out: Finding[] = [];
     const generic = (intel as { genericBackdoorNetNames?: ReadonlySet<string> }).genericBackdoorNetNames;
     // Events of each handler function (one function may serve many names, as honeypots do).
-    const byFunction = new Map<string, CallEvent[]>();
-    for (const c of analysis.calls) {
-      for (const f of c.ctx) {
-        if (f.api !== 'net.Receive' || f.fnOffset === undefined) continue;
-        const key = `${f.file}:${f.fnOffset}`;
-        const list = byFunction.get(key) ?? [];
-        if (list[list.length - 1] !== c) list.push(c);
-        byFunction.set(key, list);
-      }
-    }
+    const byFunction = eventsByNetHandler(analysis);
     for (const ev of analysis.calls) {
       if (ev.api !== 'net.Receive') continue;
       const name = ev.args[0] ? asString(ev.args[0]) : undefined;

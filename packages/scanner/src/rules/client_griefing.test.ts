@@ -13,4 +13,8 @@ describe('client_griefing', () => {
     const findings = check(rule, {"lua/autorun/client/cl_x.lua": "local URL = \"https://radio.invalid/s.mp3\"\nsound.PlayURL(URL, \"\", function() end)"});
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
+  it("server applying the material a player picked", () => {
+    const findings = check(rule, {"lua/autorun/server/sv_x.lua": "net.Receive(\"paint\", function(l, ply) local e = net.ReadEntity() e:SetMaterial(net.ReadString()) end)"});
+    expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
+  });
 });

@@ -35,6 +35,9 @@ export const rule: Rule = {
       if (ev.api === 'RunConsoleCommand' && !lang) continue;
       if (!sources.length && !(lang && ev.realm === 'client')) continue;
       if (ev.api === 'chat.AddText' && !sources.some((s) => s.kind === 'http')) continue;
+      // A server applying the material/colour a player picked (tools, outfit editors) is not
+      // griefing; on clients (sent by the server) or from the web it is.
+      if ((ev.api === '?:SetMaterial' || ev.api === '?:SetColor') && ev.realm !== 'client' && !sources.some((s) => s.kind === 'http')) continue;
       if (ev.api === 'sound.PlayURL' && !sources.length) continue;
       const severe = ev.realm === 'client' && (sources.length > 0 || lang);
       out.push(makeFinding(rule, analysis, { severity: severe ? 'high' : 'medium', confidence: 0.6, pattern: `${ev.api} driven remotely`, file: ev.file, line: ev.line, decoded: ev.decoded }));

@@ -140,6 +140,21 @@ export function eventsInHandler(analysis: AddonAnalysis, id: number | undefined)
   return analysis.calls.filter((c) => c.ctx.some((f) => f.id === id));
 }
 
+/** Events run inside each net.Receive handler function, keyed `file:offset of the function`. */
+export function eventsByNetHandler(analysis: AddonAnalysis): Map<string, CallEvent[]> {
+  const byFunction = new Map<string, CallEvent[]>();
+  for (const c of analysis.calls) {
+    for (const f of c.ctx) {
+      if (f.api !== 'net.Receive' || f.fnOffset === undefined) continue;
+      const key = `${f.file}:${f.fnOffset}`;
+      let list = byFunction.get(key);
+      if (!list) byFunction.set(key, (list = []));
+      if (list[list.length - 1] !== c) list.push(c);
+    }
+  }
+  return byFunction;
+}
+
 const SANCTION = /^(Player:(Ban|Kick|Kill|KillSilent)|ULib\.(ban|kick|addBan)|ulx\.(ban|kick)|game\.KickID|RunConsoleCommand|sam\.player\.ban|serverguard\.|Nova_|nova\.|SNTE|\?:(Ban|Kick|ban|kick|BanPlayer|KickPlayer))/;
 
 /** A handler that bans or kicks (honeypots of anti-exploit addons). */

@@ -1,8 +1,22 @@
 // Known C2 hosts, panel paths and obfuscator fingerprints (threat intel §6) found in any
 // string, decoded or not.
 import { findFingerprint, findIoc } from '../intel/index.js';
+import type { ThreatIntel } from '../intel/types.js';
 import { makeFinding } from './support.js';
+import { NeedleFilter } from './textSearch.js';
 import type { Finding, Rule } from './types.js';
+
+const filters = new WeakMap<ThreatIntel, NeedleFilter>();
+
+/** Every IOC host, URL fragment and fingerprint of the intel, as one prefilter. */
+function filterFor(intel: ThreatIntel): NeedleFilter {
+  let f = filters.get(intel);
+  if (!f) {
+    f = new NeedleFilter([...intel.iocHosts, ...intel.iocUrlFragments, ...intel.fingerprints.map((x) => x.pattern)]);
+    filters.set(intel, f);
+  }
+  return f;
+}
 
 export const rule: Rule = {
   meta: {
@@ -26,7 +40,10 @@ export const rule: Rule = {
   },
   check({ analysis, intel }) {
     const out: Finding[] = [];
+    const filter = filterFor(intel);
     for (const f of analysis.files) {
+      // Most files contain no indicator at all: one pass over the text says so.
+      if (!filter.mayContain(f.text)) continue;
       for (let i = 0; i < f.lines.length; i++) {
         const line = f.lines[i]!;
         if (line.length < 4) continue;

@@ -8,6 +8,7 @@ import {
   readArchive,
   ScanCancelledError,
   type ArchiveContents,
+  type ArchiveEntry,
   type EntryKind,
 } from './archive/index.js';
 import { INTEL_VERSION, loadThreatIntel } from './intel/index.js';
@@ -59,6 +60,16 @@ export const RULES_VERSION = `${ENGINE_VERSION}+intel.${INTEL_VERSION}`;
 export const DEFAULT_TIME_BUDGET_MS = 60_000;
 /** Name recorded in `limits_reached` when the time budget stopped the scan. */
 export const TIME_BUDGET_LIMIT = 'time_budget';
+/**
+ * Most Lua lines analysed per addon. The analysis and several rules cost per line, so a small
+ * zip of newline bombs (32 MiB of `\n` per entry) would otherwise take minutes and gigabytes.
+ * The largest real addons measured (TTT2, wire) hold ~150 000 lines: this is 13× that.
+ */
+export const MAX_LUA_LINES = 2_000_000;
+/** Name recorded in `limits_reached` when Lua past MAX_LUA_LINES was left out. */
+export const LUA_LINES_LIMIT = 'maxLuaLines';
+/** Name recorded in `limits_reached` when the analysis failed on some files, which were left out. */
+export const ANALYSIS_ERROR_LIMIT = 'analysis_error';
 
 /** Layers signal cancellation with their own error class; they all share this name. */
 function isCancellation(err: unknown): boolean {
@@ -100,13 +111,107 @@ const LISTED_KINDS: Partial<Record<EntryKind, ScannedFile['kind']>> = {
 function countLines(bytes: Uint8Array): number {
   if (bytes.length === 0) return 0;
   let lines = 1;
-  for (const b of bytes) if (b === 10) lines++;
+  // An indexed loop: the iterator form costs ~25× more, seconds on a few hundred MiB of skipped Lua.
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] === 10) lines++;
   return lines;
 }
 
+function isLuaEntry(entry: ArchiveEntry): boolean {
+  return (entry.kind === 'lua' || entry.kind === 'lua_in_asset') && entry.bytes !== undefined;
+}
+
+/**
+ * Counts the line breaks of `bytes` as the analysis splits lines (LF, CRLF or a lone CR), up
+ * to `limit` of them: `at` is the offset of the limit-th break, or -1 when there are fewer.
+ */
+function lineBreaks(bytes: Uint8Array, limit: number): { count: number; at: number } {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  // Native indexOf: most files hold few breaks per byte, and a newline bomb stops at `limit`.
+  let count = 0;
+  let lf = buf.indexOf(10);
+  let cr = buf.indexOf(13);
+  while (lf >= 0 || cr >= 0) {
+    const at = lf < 0 ? cr : cr < 0 ? lf : Math.min(lf, cr);
+    if (++count >= limit) return { count, at };
+    const next = at === cr && lf === at + 1 ? at + 2 : at + 1;
+    if (lf >= 0 && lf < next) lf = buf.indexOf(10, next);
+    if (cr >= 0 && cr < next) cr = buf.indexOf(13, next);
+  }
+  return { count, at: -1 };
+}
+
+/**
+ * The entries as the analysis gets them: the addon's line budget goes to the files with the
+ * fewest lines first, so padding the archive with huge files cannot push ordinary code out;
+ * only the largest files are cut, at a line end. Returns whether anything was cut; the
+ * archive's own entries stay whole.
+ */
+function capLuaLines(entries: ArchiveEntry[], maxLines: number): { entries: ArchiveEntry[]; cut: boolean } {
+  const lua = entries
+    .map((entry, index) => ({ entry, index }))
+    .filter(({ entry }) => isLuaEntry(entry))
+    .map((l) => ({ ...l, lines: lineBreaks(l.entry.bytes!, maxLines + 1).count + 1 }));
+  if (lua.reduce((sum, l) => sum + l.lines, 0) <= maxLines) return { entries, cut: false };
+  const capped: Array<ArchiveEntry | undefined> = [...entries];
+  let remaining = maxLines;
+  for (const l of lua.sort((a, b) => a.lines - b.lines)) {
+    if (l.lines <= remaining) {
+      remaining -= l.lines;
+      continue;
+    }
+    // Keep the first `remaining` lines, cut at the break that ends the last of them; with
+    // none left the file is not analysed at all (listed as skipped).
+    if (remaining > 0) {
+      const { at } = lineBreaks(l.entry.bytes!, remaining);
+      capped[l.index] = { ...l.entry, bytes: l.entry.bytes!.subarray(0, at) };
+    } else {
+      capped[l.index] = undefined;
+    }
+    remaining = 0;
+  }
+  return { entries: capped.filter((e) => e !== undefined), cut: true };
+}
+
+/**
+ * The analysis, kept from failing the whole scan when it breaks on some hostile file (a
+ * RangeError deep in a regex, say): the files it cannot survive are found one by one and
+ * left out, the rest analysed as usual. Cancellation still propagates.
+ */
+function analyseSurvivingFiles(
+  entries: ArchiveEntry[],
+  options: Parameters<typeof analyzeAddon>[1],
+): { analysis: AddonAnalysis; failedPaths: string[] } {
+  try {
+    return { analysis: analyzeAddon(entries, options), failedPaths: [] };
+  } catch (err) {
+    if (isCancellation(err)) throw err;
+  }
+  const failed = new Set<string>();
+  for (const entry of entries) {
+    if (!isLuaEntry(entry)) continue;
+    try {
+      analyzeAddon([entry], options);
+    } catch (err) {
+      if (isCancellation(err)) throw err;
+      failed.add(entry.path);
+    }
+  }
+  // If the failure was not in one file alone, this throws again: nothing more can be done.
+  const analysis = analyzeAddon(
+    entries.filter((e) => !failed.has(e.path)),
+    options,
+  );
+  return { analysis, failedPaths: [...failed] };
+}
+
 /** One row per listed entry: realm and parse status from the analysis when it reached the file. */
-function filesTable(contents: ArchiveContents, analysis: AddonAnalysis): ScannedFile[] {
+function filesTable(
+  contents: ArchiveContents,
+  analysis: AddonAnalysis,
+  failedPaths: readonly string[],
+): ScannedFile[] {
   const analysed = new Map(analysis.files.map((f) => [f.path, f]));
+  const failed = new Set(failedPaths);
   const files: ScannedFile[] = [];
   for (const entry of contents.entries) {
     const kind = LISTED_KINDS[entry.kind];
@@ -117,7 +222,7 @@ function filesTable(contents: ArchiveContents, analysis: AddonAnalysis): Scanned
       kind,
       realm: file?.realm ?? null,
       lines: file ? file.lines.length : entry.bytes ? countLines(entry.bytes) : 0,
-      parse: file?.parse ?? 'skipped',
+      parse: file?.parse ?? (failed.has(entry.path) ? 'failed' : 'skipped'),
       ...(entry.sha256 ? { sha256: entry.sha256 } : {}),
     });
   }
@@ -148,17 +253,23 @@ export async function scanArchive(
   options.onPhase?.('analysing');
   const intel = loadThreatIntel();
   // Past the deadline the analysis stops between files and hands back what it covered.
-  const analysis = analyzeAddon(contents.entries, { intel, isCancelled: budget.shouldStop });
+  const { entries, cut: linesCut } = capLuaLines(contents.entries, MAX_LUA_LINES);
+  const { analysis, failedPaths } = analyseSurvivingFiles(entries, {
+    intel,
+    isCancelled: budget.shouldStop,
+  });
   budget.check();
 
   options.onPhase?.('rules');
   const findings = runRules(analysis, intel);
-  const files = filesTable(contents, analysis);
+  const files = filesTable(contents, analysis, failedPaths);
   const lines = analysis.files.reduce((sum, f) => sum + f.lines.length, 0);
   budget.check();
 
   options.onPhase?.('report');
   const limitsReached = [...contents.limitsReached];
+  if (linesCut) limitsReached.push(LUA_LINES_LIMIT);
+  if (failedPaths.length > 0) limitsReached.push(ANALYSIS_ERROR_LIMIT);
   if (budget.exhausted || analysis.cancelled) limitsReached.push(TIME_BUDGET_LIMIT);
   return buildScanResult({
     scanId: options.scanId ?? contents.sha256.slice(0, 16),

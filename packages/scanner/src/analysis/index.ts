@@ -6,6 +6,7 @@ import { parseLua, type Statement } from '../lua/index.js';
 import { Emulator, type FileContext } from './emulator.js';
 import { realmOfPath } from './realm.js';
 import { FUNCTION_WATCH, Relevance } from './relevance.js';
+import { countWords } from './words.js';
 import type { AddonAnalysis, FileAnalysis } from './types.js';
 
 export type * from './types.js';
@@ -19,17 +20,6 @@ export interface AnalyzeOptions {
   /** How many layers of decoded payload are re-analysed (default 3). */
   maxPayloadDepth?: number;
   isCancelled?: () => boolean;
-}
-
-const OBFUSCATED_IDENT = /\b(_0x[0-9a-fA-F]{2,}|[lIO0_]{8,}|[a-zA-Z]{22,})\b/g;
-const IDENT = /\b[A-Za-z_][A-Za-z0-9_]*\b/g;
-
-function countMatches(text: string, re: RegExp, cap: number): number {
-  let n = 0;
-  re.lastIndex = 0;
-  while (re.exec(text) && n < cap) n++;
-  re.lastIndex = 0;
-  return n;
 }
 
 /**
@@ -102,6 +92,7 @@ export function analyzeAddon(entries: ArchiveEntry[], options: AnalyzeOptions): 
     }
     const body = parsed?.chunk.body ?? [];
     const meaningful = body.filter((s) => s.type !== 'ErrorStatement').length;
+    const words = countWords(text);
     const file: FileAnalysis = {
       path: entry.path,
       kind: entry.kind,
@@ -110,8 +101,8 @@ export function analyzeAddon(entries: ArchiveEntry[], options: AnalyzeOptions): 
       lines: text.split(/\r?\n|\r/),
       parse: !parsed ? 'failed' : parsed.errors.length === 0 ? 'ok' : meaningful > 0 ? 'recovered' : 'failed',
       parseErrors: parsed?.errors.length ?? 1,
-      obfuscatedIdentifiers: countMatches(text, OBFUSCATED_IDENT, 100_000),
-      identifierCount: countMatches(text, IDENT, 1_000_000),
+      obfuscatedIdentifiers: words.obfuscated,
+      identifierCount: words.identifiers,
       budgetExhausted: false,
     };
     if (parsed) file.facts = parsed.facts;

@@ -33,6 +33,7 @@ import {
   num,
   partialText,
   Scope,
+  stringOfKey,
   str,
   type Taint,
   type TaintSource,
@@ -249,7 +250,7 @@ export class Emulator {
       let n = 0;
       for (const [k, val] of v.t.hash) {
         if (n++ > 500) break;
-        const ks = typeof k === 'string' && k.startsWith('s:') ? k.slice(2) : undefined;
+        const ks = stringOfKey(k);
         if ((ks && STEAMID_LITERAL.test(ks)) || (val.k === 'str' && STEAMID_LITERAL.test(val.v))) return true;
         if (val.k === 'num' && /^7656119\d{10}$/.test(String(val.v))) return true;
       }
@@ -518,7 +519,8 @@ export class Emulator {
         } else {
           for (const [k, v] of t.t.hash) {
             if (entries.length >= MAX_LOOP) break;
-            const key: Value = typeof k === 'number' ? num(k) : typeof k === 'string' && k.startsWith('s:') ? str(k.slice(2)) : UNKNOWN;
+            const ks = stringOfKey(k);
+            const key: Value = typeof k === 'number' ? num(k) : ks !== undefined ? str(ks) : UNKNOWN;
             entries.push([key, v]);
           }
         }

@@ -120,23 +120,42 @@ export class LuaTable {
   }
 }
 
+/**
+ * Marks the map keys that are not Lua strings (API references): no string key starts with it
+ * unescaped, since a Lua string starting with it is stored with it doubled.
+ */
+const KEY_TAG = '\uDFFF';
+const TRUE_KEY = { key: true };
+const FALSE_KEY = { key: false };
+
+/**
+ * The map key of a Lua key. Strings are their own key, so a look-up by a name taken from the
+ * syntax tree hashes that string once instead of building a new prefixed string every time.
+ */
 export function tableKey(key: Value): string | number | object | undefined {
   switch (key.k) {
     case 'str':
-      return 's:' + key.v;
+      return key.v.charCodeAt(0) === 0xdfff ? KEY_TAG + key.v : key.v;
     case 'num':
       return key.v;
     case 'bool':
-      return key.v ? 'b:t' : 'b:f';
+      return key.v ? TRUE_KEY : FALSE_KEY;
     case 'table':
       return key.t;
     case 'fn':
       return key.node;
     case 'api':
-      return 'api:' + key.name;
+      return KEY_TAG + 'api:' + key.name;
     default:
       return undefined;
   }
+}
+
+/** The Lua string a map key stands for, or undefined when the key is not a string. */
+export function stringOfKey(k: string | number | object): string | undefined {
+  if (typeof k !== 'string') return undefined;
+  if (k.charCodeAt(0) !== 0xdfff) return k;
+  return k.charCodeAt(1) === 0xdfff ? k.slice(1) : undefined;
 }
 
 /** A lexical scope of the emulator; closures capture it by reference, as Lua does. */

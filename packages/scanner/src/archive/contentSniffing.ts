@@ -102,12 +102,20 @@ export function looksLikeLua(bytes: Uint8Array): boolean {
     bytes.byteOffset,
     Math.min(bytes.byteLength, LUA_SNIFF_CHARS),
   ).toString('latin1');
-  const call = CODE_EXECUTION_CALL.test(text);
-  const otherLanguage = OTHER_LANGUAGE.test(text);
-  if (call && !otherLanguage) return true;
+  // Each regex runs only while it can still change the answer: most text files are decided
+  // after two or three of them.
+  if (CODE_EXECUTION_CALL.test(text)) return !OTHER_LANGUAGE.test(text) || hasLuaStructure(text, 4);
+  return hasLuaStructure(text, 3) && !OTHER_LANGUAGE.test(text);
+}
+
+/** Whether at least `needed` kinds of Lua structure show in the text. */
+function hasLuaStructure(text: string, needed: number): boolean {
   let kinds = 0;
-  for (const pattern of LUA_STRUCTURE) if (pattern.test(text)) kinds++;
-  return otherLanguage ? call && kinds >= 4 : kinds >= 3;
+  for (let i = 0; i < LUA_STRUCTURE.length; i++) {
+    if (LUA_STRUCTURE[i]!.test(text) && ++kinds >= needed) return true;
+    if (kinds + LUA_STRUCTURE.length - 1 - i < needed) return false;
+  }
+  return false;
 }
 
 export function startsWith(head: Uint8Array, ascii: string): boolean {

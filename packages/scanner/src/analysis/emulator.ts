@@ -34,6 +34,7 @@ import {
   partialText,
   Scope,
   stringOfKey,
+  apiName,
   str,
   type Taint,
   type TaintSource,
@@ -826,7 +827,7 @@ export class Emulator {
     }
     if (b.k === 'str') {
       // ("x"):method — string methods resolve to the string library.
-      if (k.k === 'str' && STRING_METHODS.has(k.v)) return { k: 'api', name: `string.${k.v}`, via: 'direct' };
+      if (k.k === 'str' && STRING_METHODS.has(k.v)) return { k: 'api', name: apiName('string.', k.v), via: 'direct' };
       return NIL;
     }
     if (b.k === 'api') {
@@ -845,11 +846,11 @@ export class Emulator {
         via = keyDecoded || (k.k === 'str' && k.dec) ? 'decoded' : 'global_table';
         if (key === '_G') name = '_G';
       } else if (b.name === '_R') {
-        name = `meta:${key}`;
+        name = apiName('meta:', key);
         via = 'registry';
-      } else if (b.name.startsWith('meta:')) name = `${b.name.slice(5)}:${key}`;
+      } else if (b.name.startsWith('meta:')) name = apiName(b.name.slice(5) + ':', key);
       else {
-        name = `${b.name}.${key}`;
+        name = apiName(b.name + '.', key);
         if (keyDecoded && k.k === 'str' && k.dec) via = 'decoded';
       }
       if (dynamicBase) {
@@ -884,11 +885,11 @@ export class Emulator {
     if (baseExpr.type === 'MemberExpression' && baseExpr.indexer === ':') {
       self = this.evalExpr(baseExpr.base, scope, fc);
       const m = baseExpr.identifier.name;
-      if (self.k === 'str' && STRING_METHODS.has(m)) callee = { k: 'api', name: `string.${m}`, via: 'direct' };
+      if (self.k === 'str' && STRING_METHODS.has(m)) callee = { k: 'api', name: apiName('string.', m), via: 'direct' };
       else if (self.k === 'table') callee = self.t.get(str(m));
       else if (self.k === 'api') callee = this.index(self, str(m), fc, line, false);
-      else if (self.k === 'unk' && (self.partial !== undefined || self.taint) && STRING_METHODS.has(m) && !PLAYER_METHODS.has(m)) callee = { k: 'api', name: `string.${m}`, via: 'direct' };
-      else callee = { k: 'api', name: PLAYER_METHODS.has(m) ? `Player:${m}` : `?:${m}`, via: 'direct' };
+      else if (self.k === 'unk' && (self.partial !== undefined || self.taint) && STRING_METHODS.has(m) && !PLAYER_METHODS.has(m)) callee = { k: 'api', name: apiName('string.', m), via: 'direct' };
+      else callee = { k: 'api', name: apiName(PLAYER_METHODS.has(m) ? 'Player:' : '?:', m), via: 'direct' };
     } else callee = this.evalExpr(baseExpr, scope, fc);
 
     if (e.type === 'CallExpression') args = this.evalList(e.arguments, scope, fc);

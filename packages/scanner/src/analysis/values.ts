@@ -97,7 +97,7 @@ export class LuaTable {
     if (k === undefined) return UNKNOWN;
     const v = this.hash.get(k);
     if (v) return v;
-    if (this.apiName && key.k === 'str') return { k: 'api', name: `${this.apiName}.${key.v}`, via: 'direct' };
+    if (this.apiName && key.k === 'str') return { k: 'api', name: apiName(this.apiName + '.', key.v), via: 'direct' };
     return NIL;
   }
 
@@ -118,6 +118,36 @@ export class LuaTable {
   length(): number {
     return this.border;
   }
+}
+
+/** Interned API names, by prefix then key: see apiName. */
+const apiNames = new Map<string, Map<string, string>>();
+let apiNameCount = 0;
+
+/**
+ * `prefix + key` as one shared string per distinct name (`hook.Add`, `Player:SteamID`): the
+ * API tables, sets and switches keyed by names then hash a string already seen instead of a
+ * new concatenation at every call the emulator evaluates.
+ */
+export function apiName(prefix: string, key: string): string {
+  let byKey = apiNames.get(prefix);
+  if (byKey === undefined) {
+    // Hostile code can make endless distinct names: the cache stays bounded.
+    if (apiNameCount > 100_000) {
+      apiNames.clear();
+      apiNameCount = 0;
+    }
+    byKey = new Map();
+    apiNames.set(prefix, byKey);
+  }
+  let name = byKey.get(key);
+  if (name === undefined) {
+    if (apiNameCount > 100_000) return prefix + key;
+    name = prefix + key;
+    byKey.set(key, name);
+    apiNameCount++;
+  }
+  return name;
 }
 
 /**

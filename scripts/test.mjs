@@ -12,7 +12,11 @@ const results = join(root, 'test-results');
 mkdirSync(results, { recursive: true });
 
 function run(cmd, args) {
-  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, FORCE_COLOR: '0' } });
+  const r = spawnSync(cmd, args, {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, FORCE_COLOR: '0' },
+  });
   return r.status ?? 1;
 }
 
@@ -22,7 +26,8 @@ function countsOf(file) {
   const report = JSON.parse(readFileSync(file, 'utf8'));
   return {
     passed: report.numPassedTests ?? 0,
-    failed: (report.numFailedTests ?? 0) + (report.success === false && !report.numFailedTests ? 1 : 0),
+    failed:
+      (report.numFailedTests ?? 0) + (report.success === false && !report.numFailedTests ? 1 : 0),
     skipped: (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0),
   };
 }
@@ -42,12 +47,31 @@ for (const [name, config] of [
 ]) {
   const out = join(results, `vitest-${name}.json`);
   rmSync(out, { force: true });
-  run('npx', ['vitest', 'run', '--config', config, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`]);
+  run('npx', [
+    'vitest',
+    'run',
+    '--config',
+    config,
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${out}`,
+  ]);
   suites.push({ name, ...countsOf(out) });
 }
 
-const total = suites.reduce((t, s) => ({ passed: t.passed + s.passed, failed: t.failed + s.failed, skipped: t.skipped + s.skipped }), { passed: 0, failed: 0, skipped: 0 });
+const total = suites.reduce(
+  (t, s) => ({
+    passed: t.passed + s.passed,
+    failed: t.failed + s.failed,
+    skipped: t.skipped + s.skipped,
+  }),
+  { passed: 0, failed: 0, skipped: 0 },
+);
 console.log('');
-for (const s of suites) console.log(`${s.name}: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped`);
-console.log(`${total.passed} passed, ${total.failed} failed` + (total.skipped ? `, ${total.skipped} skipped` : ''));
+for (const s of suites)
+  console.log(`${s.name}: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped`);
+console.log(
+  `${total.passed} passed, ${total.failed} failed` +
+    (total.skipped ? `, ${total.skipped} skipped` : ''),
+);
 process.exit(total.failed > 0 ? 1 : 0);

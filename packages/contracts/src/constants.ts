@@ -22,7 +22,12 @@ export const REPORT_MESSAGE_MAX = 500;
 export const REPORT_MESSAGE_TOGGLE_ABOVE = 300;
 export const ONLINE_THRESHOLD_SECONDS = 30 * 60;
 export const CONFIRMATION_WINDOW_MS = 3_000;
-export const TOAST_MS = { short: 3_000, default: 5_000, successBanner: 10_000, notification: 5_000 } as const;
+export const TOAST_MS = {
+  short: 3_000,
+  default: 5_000,
+  successBanner: 10_000,
+  notification: 5_000,
+} as const;
 export const HEADER_HIDE_SCROLL_PX = 50;
 export const SCROLL_TO_TOP_PX = 300;
 export const AUTH_SUCCESS_LOADING_MS = 2_000;

@@ -14,11 +14,25 @@ import {
 describe('score bands', () => {
   it('results screen uses 90/70/40', () => {
     expect([100, 90, 89, 70, 69, 40, 39, 0].map(resultBand)).toEqual([
-      'safe', 'safe', 'attention', 'attention', 'dangerous', 'dangerous', 'critical', 'critical',
+      'safe',
+      'safe',
+      'attention',
+      'attention',
+      'dangerous',
+      'dangerous',
+      'critical',
+      'critical',
     ]);
   });
   it('lists and recommendations use 80/50', () => {
-    expect([100, 80, 79, 50, 49, 0].map(listBand)).toEqual(['safe', 'safe', 'warning', 'warning', 'critical', 'critical']);
+    expect([100, 80, 79, 50, 49, 0].map(listBand)).toEqual([
+      'safe',
+      'safe',
+      'warning',
+      'warning',
+      'critical',
+      'critical',
+    ]);
   });
 });
 
@@ -44,28 +58,59 @@ describe('problem report validation', () => {
     expect(problemReportRequestSchema.safeParse({ ...base }).success).toBe(false);
   });
   it('accepts 500 characters and refuses 501', () => {
-    expect(problemReportRequestSchema.safeParse({ ...base, message: 'a'.repeat(500) }).success).toBe(true);
-    expect(problemReportRequestSchema.safeParse({ ...base, message: 'a'.repeat(501) }).success).toBe(false);
+    expect(
+      problemReportRequestSchema.safeParse({ ...base, message: 'a'.repeat(500) }).success,
+    ).toBe(true);
+    expect(
+      problemReportRequestSchema.safeParse({ ...base, message: 'a'.repeat(501) }).success,
+    ).toBe(false);
   });
 });
 
 describe('scan result', () => {
   it('refuses a score outside 0–100 and a malformed technique id', () => {
     const minimal = {
-      scan_id: 's', filename: 'a.zip', score: 50, verdict: 'clean', threats: [], file_count: 1,
-      lua_file_count: 1, total_lines_scanned: 1, scan_time_seconds: 0.1, scan_type: 'standard',
-      recommendations: [], engine_version: '1', rules_version: '1', archive_sha256: 'x', files: [],
+      scan_id: 's',
+      filename: 'a.zip',
+      score: 50,
+      verdict: 'clean',
+      threats: [],
+      file_count: 1,
+      lua_file_count: 1,
+      total_lines_scanned: 1,
+      scan_time_seconds: 0.1,
+      scan_type: 'standard',
+      recommendations: [],
+      engine_version: '1',
+      rules_version: '1',
+      archive_sha256: 'x',
+      files: [],
     };
     expect(scanResultSchema.safeParse(minimal).success).toBe(true);
     expect(scanResultSchema.safeParse({ ...minimal, score: 101 }).success).toBe(false);
     const threat = {
-      pattern: 'p', pattern_key: 'runstring', title: 't', description: 'd', recommendation: 'r',
-      localized: { en: { title: 't', description: 'd', recommendation: 'r' }, fr: { title: 't', description: 'd', recommendation: 'r' } },
-      category: 'code_execution', severity: 'critical', confidence: 1, verdict_class: 'backdoor',
-      techniques: ['GB-1'], code_snippet: '', locations: [],
+      pattern: 'p',
+      pattern_key: 'runstring',
+      title: 't',
+      description: 'd',
+      recommendation: 'r',
+      localized: {
+        en: { title: 't', description: 'd', recommendation: 'r' },
+        fr: { title: 't', description: 'd', recommendation: 'r' },
+      },
+      category: 'code_execution',
+      severity: 'critical',
+      confidence: 1,
+      verdict_class: 'backdoor',
+      techniques: ['GB-1'],
+      code_snippet: '',
+      locations: [],
     };
     expect(scanResultSchema.safeParse({ ...minimal, threats: [threat] }).success).toBe(false);
-    expect(scanResultSchema.safeParse({ ...minimal, threats: [{ ...threat, techniques: ['GB-001'] }] }).success).toBe(true);
+    expect(
+      scanResultSchema.safeParse({ ...minimal, threats: [{ ...threat, techniques: ['GB-001'] }] })
+        .success,
+    ).toBe(true);
   });
   it('reads the multipart deep_scan flag', () => {
     expect(deepScanFieldSchema.parse('true')).toBe(true);

@@ -30,22 +30,42 @@ export const RANK_TABLE: Record<Rank, RankInfo> = {
   member: {
     name: 'Member',
     emoji: '👤',
-    permissions: { admin_access: false, manage_credits: false, change_rank: false, delete_scans: false },
+    permissions: {
+      admin_access: false,
+      manage_credits: false,
+      change_rank: false,
+      delete_scans: false,
+    },
   },
   support: {
     name: 'Support',
     emoji: '🛟',
-    permissions: { admin_access: true, manage_credits: false, change_rank: false, delete_scans: false },
+    permissions: {
+      admin_access: true,
+      manage_credits: false,
+      change_rank: false,
+      delete_scans: false,
+    },
   },
   administrator: {
     name: 'Administrator',
     emoji: '🛡️',
-    permissions: { admin_access: true, manage_credits: true, change_rank: false, delete_scans: true },
+    permissions: {
+      admin_access: true,
+      manage_credits: true,
+      change_rank: false,
+      delete_scans: true,
+    },
   },
   super_admin: {
     name: 'Super Administrator',
     emoji: '👑',
-    permissions: { admin_access: true, manage_credits: true, change_rank: true, delete_scans: true },
+    permissions: {
+      admin_access: true,
+      manage_credits: true,
+      change_rank: true,
+      delete_scans: true,
+    },
   },
 };
 

@@ -67,7 +67,9 @@ const fileRow = (result: ScanResult, path: string) => result.files.find((f) => f
 /** Threats the code rules (not the archive checks) raised in one file. */
 const codeThreatsIn = (result: ScanResult, path: string): string[] =>
   result.threats
-    .filter((t) => !t.pattern_key.startsWith('archive_') && t.locations.some((l) => l.file_path === path))
+    .filter(
+      (t) => !t.pattern_key.startsWith('archive_') && t.locations.some((l) => l.file_path === path),
+    )
     .map((t) => t.pattern_key);
 
 /** Deterministic pseudo-random bytes (xorshift32): the same garbage on every run. */
@@ -125,7 +127,10 @@ describe('hostile archive structure', () => {
   it('overlapping entries are refused: the shared bytes are read once', async () => {
     const entries: ZipFixtureEntry[] = [
       { name: 'lua/autorun/server/base.lua', data: BACKDOOR_LUA.repeat(1000) },
-      ...Array.from({ length: 500 }, (_, i) => ({ name: `lua/autorun/server/c${i}.lua`, shareLocalHeaderOf: 0 })),
+      ...Array.from({ length: 500 }, (_, i) => ({
+        name: `lua/autorun/server/c${i}.lua`,
+        shareLocalHeaderOf: 0,
+      })),
     ];
     const result = expectResult(await scan(buildZip(entries)));
     expect(threatKeys(result)).toContain('archive_overlapping_entries');
@@ -157,7 +162,9 @@ describe('hostile archive structure', () => {
   });
 
   it('a ZIP with a broken central directory is refused as corrupt', async () => {
-    const zip = Buffer.from(zipSync({ 'lua/a.lua': text('print(1)'), 'lua/b.lua': text('print(2)') }));
+    const zip = Buffer.from(
+      zipSync({ 'lua/a.lua': text('print(1)'), 'lua/b.lua': text('print(2)') }),
+    );
     zip.writeUInt32LE(0xdeadbeef, zip.lastIndexOf(Buffer.from([0x50, 0x4b, 1, 2])));
     expectUnusable(await scan(zip), 'corrupt');
   });
@@ -165,7 +172,10 @@ describe('hostile archive structure', () => {
   it('an entry with corrupt deflate data is reported, the others still scanned', async () => {
     const zip = buildZip([
       // Random hex text: deflates only ~2:1, so the scrambled range stays inside this entry.
-      { name: 'lua/autorun/broken.lua', data: `local k = "${Buffer.from(garbage(10_000, 3)).toString('hex')}"\n` },
+      {
+        name: 'lua/autorun/broken.lua',
+        data: `local k = "${Buffer.from(garbage(10_000, 3)).toString('hex')}"\n`,
+      },
       { name: 'lua/autorun/ok.lua', data: 'print(1)\n' },
     ]);
     // Scramble the middle of the first entry's deflate stream, headers untouched.
@@ -211,7 +221,8 @@ describe('hostile Lua', () => {
     const head = "local x='' ";
     const unit = "x=x..'a' ";
     const tail = ' RunString(x)';
-    const body = Math.floor((50 * 1000 * 1000 - head.length - tail.length) / unit.length) * unit.length;
+    const body =
+      Math.floor((50 * 1000 * 1000 - head.length - tail.length) / unit.length) * unit.length;
     const lua = Buffer.alloc(head.length + body + tail.length);
     lua.write(head, 0, 'latin1');
     lua.fill(unit, head.length, head.length + body, 'latin1');
@@ -294,7 +305,9 @@ describe('hostile Lua', () => {
       Buffer.from(BACKDOOR_LUA),
     ]);
     const result = expectResult(
-      await scan(zipSync({ 'lua/autorun/server/utf.lua': lua, 'lua/autorun/ok.lua': text('print(1)\n') })),
+      await scan(
+        zipSync({ 'lua/autorun/server/utf.lua': lua, 'lua/autorun/ok.lua': text('print(1)\n') }),
+      ),
     );
     const row = fileRow(result, 'lua/autorun/server/utf.lua');
     expect(row).toMatchObject({ kind: 'lua', lines: 5 });
@@ -314,7 +327,11 @@ describe('hostile Lua', () => {
 
   it('5 MB of random bytes named .lua is scanned within the limits', async () => {
     const result = expectResult(
-      await scan(buildZip([{ name: 'lua/autorun/server/noise.lua', data: garbage(5 * MiB, 99), method: 'store' }])),
+      await scan(
+        buildZip([
+          { name: 'lua/autorun/server/noise.lua', data: garbage(5 * MiB, 99), method: 'store' },
+        ]),
+      ),
     );
     const row = fileRow(result, 'lua/autorun/server/noise.lua');
     expect(row?.kind).toBe('lua');
@@ -323,7 +340,9 @@ describe('hostile Lua', () => {
   });
 
   it('a 0-byte .lua file is an empty, parsed file', async () => {
-    const result = expectResult(await scan(zipSync({ 'lua/autorun/empty.lua': new Uint8Array(0) })));
+    const result = expectResult(
+      await scan(zipSync({ 'lua/autorun/empty.lua': new Uint8Array(0) })),
+    );
     expect(result.file_count).toBe(1);
     expect(fileRow(result, 'lua/autorun/empty.lua')).toMatchObject({ kind: 'lua', parse: 'ok' });
     expect(result.threats).toEqual([]);

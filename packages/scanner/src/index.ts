@@ -144,7 +144,10 @@ function lineBreaks(bytes: Uint8Array, limit: number): { count: number; at: numb
  * only the largest files are cut, at a line end. Returns whether anything was cut; the
  * archive's own entries stay whole.
  */
-function capLuaLines(entries: ArchiveEntry[], maxLines: number): { entries: ArchiveEntry[]; cut: boolean } {
+function capLuaLines(
+  entries: ArchiveEntry[],
+  maxLines: number,
+): { entries: ArchiveEntry[]; cut: boolean } {
   const lua = entries
     .map((entry, index) => ({ entry, index }))
     .filter(({ entry }) => isLuaEntry(entry))

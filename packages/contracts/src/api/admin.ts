@@ -12,19 +12,29 @@ export const notificationIdParamsSchema = z.object({ id: z.string().min(1).max(6
 export const okResponseSchema = z.object({ success: z.literal(true) });
 
 export const adminFilesResponseSchema = z.object({
-  files: z.array(z.object({ filename: z.string(), scan_id: z.string(), size: z.number().int().nonnegative() })),
+  files: z.array(
+    z.object({ filename: z.string(), scan_id: z.string(), size: z.number().int().nonnegative() }),
+  ),
 });
 export const adminScansResponseSchema = z.object({
   scans: z.array(scanListItemSchema.extend({ username: z.string() })),
 });
 export const adminScanStatsResponseSchema = scanStatsSchema;
 export const memberStatsResponseSchema = memberStatsSchema;
-export const membersResponseSchema = z.object({ members: z.array(memberSchema), total: z.number().int().nonnegative() });
+export const membersResponseSchema = z.object({
+  members: z.array(memberSchema),
+  total: z.number().int().nonnegative(),
+});
 export const membersQuerySchema = z.object({ search: z.string().max(128).optional() });
 export const ranksResponseSchema = z.object({ ranks: z.record(rankSchema, rankInfoSchema) });
 export const steamIdParamsSchema = z.object({ steam_id: steamIdSchema });
-export const setCreditsRequestSchema = z.object({ credits: z.number().int().min(0).max(1_000_000) });
-export const setCreditsResponseSchema = z.object({ steam_id: z.string(), credits: z.number().int() });
+export const setCreditsRequestSchema = z.object({
+  credits: z.number().int().min(0).max(1_000_000),
+});
+export const setCreditsResponseSchema = z.object({
+  steam_id: z.string(),
+  credits: z.number().int(),
+});
 export const setRankRequestSchema = z.object({ rank: assignableRankSchema });
 export const setRankResponseSchema = z.object({ steam_id: z.string(), rank: rankSchema });
 export const scanIdAdminParamsSchema = z.object({ scan_id: z.string().min(1).max(64) });

@@ -1,10 +1,17 @@
 // Calls of spec §7 "Scanning and member data".
 import { z } from 'zod';
-import { scanListItemSchema, scanResultSchema, scanStatusSchema, languageSchema } from '../entities/scan.js';
+import {
+  scanListItemSchema,
+  scanResultSchema,
+  scanStatusSchema,
+  languageSchema,
+} from '../entities/scan.js';
 import { creditsInfoSchema } from '../entities/credits.js';
 
 /** Multipart field `deep_scan` arrives as text. */
-export const deepScanFieldSchema = z.enum(['true', 'false', '1', '0', '']).transform((v) => v === 'true' || v === '1');
+export const deepScanFieldSchema = z
+  .enum(['true', 'false', '1', '0', ''])
+  .transform((v) => v === 'true' || v === '1');
 
 export const scanAcceptedResponseSchema = z.object({ scan_id: z.string() });
 export const scanIdParamsSchema = z.object({ id: z.string().min(1).max(64) });

@@ -1,7 +1,15 @@
 // Credit balance, ledger entries and the daily reset countdown (spec §3).
 import { z } from 'zod';
 
-export const CREDIT_TRANSACTION_TYPES = ['spend', 'map_protection', 'refund', 'reset', 'admin_add', 'admin_remove', 'purchase'] as const;
+export const CREDIT_TRANSACTION_TYPES = [
+  'spend',
+  'map_protection',
+  'refund',
+  'reset',
+  'admin_add',
+  'admin_remove',
+  'purchase',
+] as const;
 export const creditTransactionTypeSchema = z.enum(CREDIT_TRANSACTION_TYPES);
 export type CreditTransactionType = z.infer<typeof creditTransactionTypeSchema>;
 

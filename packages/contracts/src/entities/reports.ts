@@ -4,7 +4,13 @@ import { REPORT_MESSAGE_MAX } from '../constants.js';
 import { languageSchema } from './scan.js';
 
 /** Categories of the member form. The spec's client sends French labels; both are accepted. */
-export const REPORT_CATEGORIES = ['falsePositive', 'missedThreat', 'wrongCategory', 'performance', 'other'] as const;
+export const REPORT_CATEGORIES = [
+  'falsePositive',
+  'missedThreat',
+  'wrongCategory',
+  'performance',
+  'other',
+] as const;
 export const reportCategorySchema = z.enum(REPORT_CATEGORIES);
 export type ReportCategory = z.infer<typeof reportCategorySchema>;
 

@@ -57,7 +57,13 @@ export const techniqueIdSchema = z.string().regex(/^GB-\d{3}$/);
  * What kind of problem a threat is (threat catalogue §7.3 point 11): users need to tell a
  * backdoor from a vulnerable-but-legitimate addon.
  */
-export const VERDICT_CLASSES = ['backdoor', 'remote_loader', 'vulnerable', 'suspicious', 'informational'] as const;
+export const VERDICT_CLASSES = [
+  'backdoor',
+  'remote_loader',
+  'vulnerable',
+  'suspicious',
+  'informational',
+] as const;
 export const verdictClassSchema = z.enum(VERDICT_CLASSES);
 export type VerdictClass = z.infer<typeof verdictClassSchema>;
 
@@ -112,7 +118,15 @@ export const REALMS = ['server', 'client', 'shared'] as const;
 export const realmSchema = z.enum(REALMS);
 export type Realm = z.infer<typeof realmSchema>;
 
-export const FILE_KINDS = ['lua', 'lua_in_asset', 'binary_module', 'map', 'archive', 'other_dialect', 'asset'] as const;
+export const FILE_KINDS = [
+  'lua',
+  'lua_in_asset',
+  'binary_module',
+  'map',
+  'archive',
+  'other_dialect',
+  'asset',
+] as const;
 export const scannedFileSchema = z.object({
   path: z.string(),
   kind: z.enum(FILE_KINDS),

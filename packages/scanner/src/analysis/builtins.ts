@@ -62,8 +62,6 @@ function charOf(args: Value[]): Value[] {
   return [str(out, 'char', taintAll(args))];
 }
 
-const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-
 export function base64Decode(text: string): string | undefined {
   const clean = text.replace(/[\s=]/g, '').replace(/-/g, '+').replace(/_/g, '/');
   if (clean.length === 0 || /[^A-Za-z0-9+/]/.test(clean)) return undefined;
@@ -77,33 +75,36 @@ export function base64Decode(text: string): string | undefined {
 function luaFormat(fmt: string, args: Value[]): string | undefined {
   let i = 0;
   let failed = false;
-  const out = fmt.replace(/%([-+ #0]*\d*(?:\.\d+)?)([diouxXeEfgGqscaA%])/g, (_m, flags: string, conv: string) => {
-    if (conv === '%') return '%';
-    const a = args[i++];
-    if (!a) {
-      failed = true;
-      return '';
-    }
-    if (conv === 's' || conv === 'q') {
-      const s = asString(a);
-      if (s === undefined) {
+  const out = fmt.replace(
+    /%([-+ #0]*\d*(?:\.\d+)?)([diouxXeEfgGqscaA%])/g,
+    (_m, flags: string, conv: string) => {
+      if (conv === '%') return '%';
+      const a = args[i++];
+      if (!a) {
         failed = true;
         return '';
       }
-      return conv === 'q' ? JSON.stringify(s) : s;
-    }
-    const n = asNumber(a);
-    if (n === undefined) {
-      failed = true;
-      return '';
-    }
-    if (conv === 'c') return String.fromCharCode(n & 255);
-    if (conv === 'x') return Math.trunc(n).toString(16);
-    if (conv === 'X') return Math.trunc(n).toString(16).toUpperCase();
-    if (conv === 'd' || conv === 'i') return String(Math.trunc(n));
-    const prec = /\.(\d+)/.exec(flags);
-    return prec ? n.toFixed(Number(prec[1])) : String(n);
-  });
+      if (conv === 's' || conv === 'q') {
+        const s = asString(a);
+        if (s === undefined) {
+          failed = true;
+          return '';
+        }
+        return conv === 'q' ? JSON.stringify(s) : s;
+      }
+      const n = asNumber(a);
+      if (n === undefined) {
+        failed = true;
+        return '';
+      }
+      if (conv === 'c') return String.fromCharCode(n & 255);
+      if (conv === 'x') return Math.trunc(n).toString(16);
+      if (conv === 'X') return Math.trunc(n).toString(16).toUpperCase();
+      if (conv === 'd' || conv === 'i') return String(Math.trunc(n));
+      const prec = /\.(\d+)/.exec(flags);
+      return prec ? n.toFixed(Number(prec[1])) : String(n);
+    },
+  );
   return failed ? undefined : out;
 }
 
@@ -116,8 +117,8 @@ function concatTable(args: Value[]): Value[] {
   if (!t) return unknownFrom(args);
   const sep = args[1] ? asString(args[1]) : '';
   if (sep === undefined) return unknownFrom(args);
-  const from = args[2] ? asNumber(args[2]) ?? 1 : 1;
-  const to = args[3] ? asNumber(args[3]) ?? t.length() : t.length();
+  const from = args[2] ? (asNumber(args[2]) ?? 1) : 1;
+  const to = args[3] ? (asNumber(args[3]) ?? t.length()) : t.length();
   const parts: string[] = [];
   let taint: Taint | undefined;
   let dec: DecodeHow | undefined;
@@ -138,8 +139,8 @@ function concatTable(args: Value[]): Value[] {
 function unpackTable(args: Value[]): Value[] {
   const t = tableArg(args[0]);
   if (!t) return [UNKNOWN];
-  const from = args[1] ? asNumber(args[1]) ?? 1 : 1;
-  const to = args[2] ? asNumber(args[2]) ?? t.length() : t.length();
+  const from = args[1] ? (asNumber(args[1]) ?? 1) : 1;
+  const to = args[2] ? (asNumber(args[2]) ?? t.length()) : t.length();
   const out: Value[] = [];
   for (let i = from; i <= to && out.length < 100_000; i++) out.push(t.get(num(i)));
   return out;
@@ -203,25 +204,31 @@ export function luaPatternToRegExp(p: string): RegExp | undefined {
 export const BUILTINS: Record<string, Builtin> = {
   'string.char': charOf,
   'string.byte': stringFn((s, args) => {
-    const i = args[1] ? asNumber(args[1]) ?? 1 : 1;
-    const j = args[2] ? asNumber(args[2]) ?? i : i;
+    const i = args[1] ? (asNumber(args[1]) ?? 1) : 1;
+    const j = args[2] ? (asNumber(args[2]) ?? i) : i;
     const sub = luaSub(s, i, j);
     return [...sub].slice(0, 100_000).map((c) => num(c.charCodeAt(0)));
   }),
-  'string.reverse': stringFn((s, args) => [str([...s].reverse().join(''), decodedFrom(args[0]!, 'reverse'), taintOf(args[0]!))]),
+  'string.reverse': stringFn((s, args) => [
+    str([...s].reverse().join(''), decodedFrom(args[0]!, 'reverse'), taintOf(args[0]!)),
+  ]),
   'string.rep': stringFn((s, args) => {
     const n = args[1] ? asNumber(args[1]) : undefined;
     if (n === undefined || n * s.length > MAX_STRING) return undefined;
     return [str(s.repeat(Math.max(0, n)), undefined, taintOf(args[0]!))];
   }),
   'string.sub': stringFn((s, args) => {
-    const i = args[1] ? asNumber(args[1]) ?? 1 : 1;
-    const j = args[2] ? asNumber(args[2]) ?? -1 : -1;
+    const i = args[1] ? (asNumber(args[1]) ?? 1) : 1;
+    const j = args[2] ? (asNumber(args[2]) ?? -1) : -1;
     const a = args[0]!;
     return [str(luaSub(s, i, j), a.k === 'str' ? a.dec : undefined, taintOf(a))];
   }),
-  'string.lower': stringFn((s, args) => [str(s.toLowerCase(), (args[0] as { dec?: DecodeHow }).dec, taintOf(args[0]!))]),
-  'string.upper': stringFn((s, args) => [str(s.toUpperCase(), (args[0] as { dec?: DecodeHow }).dec, taintOf(args[0]!))]),
+  'string.lower': stringFn((s, args) => [
+    str(s.toLowerCase(), (args[0] as { dec?: DecodeHow }).dec, taintOf(args[0]!)),
+  ]),
+  'string.upper': stringFn((s, args) => [
+    str(s.toUpperCase(), (args[0] as { dec?: DecodeHow }).dec, taintOf(args[0]!)),
+  ]),
   'string.len': stringFn((s) => [num(s.length)]),
   'string.Trim': stringFn((s, args) => [str(s.trim(), undefined, taintOf(args[0]!))]),
   'string.format': stringFn((s, args) => {
@@ -229,7 +236,8 @@ export const BUILTINS: Record<string, Builtin> = {
     if (r === undefined) {
       return [{ k: 'unk', taint: taintAll(args), partial: s.slice(0, 200) }];
     }
-    const dec = args.slice(1).some((a) => a.k === 'str' && a.dec) || /%c/.test(s) ? 'format' : undefined;
+    const dec =
+      args.slice(1).some((a) => a.k === 'str' && a.dec) || /%c/.test(s) ? 'format' : undefined;
     return [str(r, dec, taintAll(args))];
   }),
   'string.find': (args) => unknownFrom(args).map(() => UNKNOWN),
@@ -239,7 +247,14 @@ export const BUILTINS: Record<string, Builtin> = {
     if (pat === undefined || !rep) return undefined;
     const re = luaPatternToRegExp(pat);
     if (!re) return undefined;
-    if (rep.k === 'str') return [str(s.replace(re, () => rep.v), undefined, taintOf(args[0]!))];
+    if (rep.k === 'str')
+      return [
+        str(
+          s.replace(re, () => rep.v),
+          undefined,
+          taintOf(args[0]!),
+        ),
+      ];
     return undefined; // function replacements are run by the emulator (hex decoders)
   }),
   'table.concat': concatTable,

@@ -16,7 +16,16 @@ import type {
   TableConstructorExpression,
 } from '../lua/ast.js';
 import { parseLua } from '../lua/index.js';
-import { CONSOLE_SINKS, CORE_GLOBALS, isRecordedApi, EXEC_SINKS, FILE_WRITE_SINKS, PLAYER_METHODS, SANITIZERS, SOURCE_CALLS } from './api.js';
+import {
+  CONSOLE_SINKS,
+  CORE_GLOBALS,
+  isRecordedApi,
+  EXEC_SINKS,
+  FILE_WRITE_SINKS,
+  PLAYER_METHODS,
+  SANITIZERS,
+  SOURCE_CALLS,
+} from './api.js';
 import { BUILTINS, luaPatternToRegExp, STRING_METHODS } from './builtins.js';
 import { classifyCondition, containsAdminCheck, endsWithExit, STEAMID_LITERAL } from './guards.js';
 import type { AddonAnalysis, CallEvent, Ctx, CtxFrame } from './types.js';
@@ -58,13 +67,15 @@ export interface FileContext {
   exhausted: boolean;
 }
 
-type Signal = { type: 'return'; values: Value[] } | { type: 'break' } | { type: 'continue' } | undefined;
+type Signal =
+  { type: 'return'; values: Value[] } | { type: 'break' } | { type: 'continue' } | undefined;
 
 class BudgetExceeded extends Error {}
 
 function realmOfCondition(e: Expression): Realm | undefined {
   while (e.type === 'ParenthesizedExpression') e = e.expression;
-  if (e.type === 'Identifier') return e.name === 'SERVER' ? 'server' : e.name === 'CLIENT' ? 'client' : undefined;
+  if (e.type === 'Identifier')
+    return e.name === 'SERVER' ? 'server' : e.name === 'CLIENT' ? 'client' : undefined;
   if (e.type === 'UnaryExpression' && e.operator === 'not') {
     const inner = realmOfCondition(e.argument);
     return inner === 'server' ? 'client' : inner === 'client' ? 'server' : undefined;
@@ -76,17 +87,99 @@ const MAX_CALL_DEPTH = 48;
 
 /** Engine libraries and functions that always exist (truthy), beyond CORE_GLOBALS. */
 const KNOWN_LIBRARIES = new Set([
-  'LocalPlayer', 'Material', 'Model', 'ents', 'effects', 'list', 'cam', 'mesh', 'system', 'coroutine', 'navmesh',
-  'physenv', 'constraint', 'construct', 'duplicator', 'undo', 'cleanup', 'gamemode', 'baseclass', 'spawnmenu',
-  'language', 'notification', 'killicon', 'usermessage', 'umsg', 'achievements', 'ai', 'hammer', 'drive',
-  'frame_blend', 'matproxy', 'motionsensor', 'presets', 'saverestore', 'search', 'serverlist', 'sql', 'utf8',
-  'widgets', 'isnumber', 'isbool', 'isvector', 'isangle', 'isentity', 'ispanel', 'ColorAlpha', 'ScrW', 'ScrH',
-  'FrameTime', 'RealTime', 'Format', 'Msg', 'MsgN', 'ErrorNoHalt', 'PrintTable', 'PrintMessage', 'ServerLog',
-  'CreateConVar', 'CreateClientConVar', 'AddCSLuaFile', 'EmitSound', 'Lerp', 'LerpVector', 'DamageInfo',
-  'EffectData', 'Sound', 'SoundDuration', 'VGUIRect', 'Derma_Message', 'Derma_Query', 'DermaMenu', 'CurTime',
-  'HSVToColor', 'ColorToHSV', 'SortedPairs', 'SortedPairsByMemberValue', 'RandomPairs', 'IsFirstTimePredicted',
-  'GetGlobalInt', 'GetGlobalString', 'GetGlobalBool', 'SetGlobalInt', 'SetGlobalString', 'SetGlobalBool',
-  'collectgarbage', 'rawequal', 'assert', 'gcinfo', 'newproxy', 'module', 'package', 'Either', 'UTIL',
+  'LocalPlayer',
+  'Material',
+  'Model',
+  'ents',
+  'effects',
+  'list',
+  'cam',
+  'mesh',
+  'system',
+  'coroutine',
+  'navmesh',
+  'physenv',
+  'constraint',
+  'construct',
+  'duplicator',
+  'undo',
+  'cleanup',
+  'gamemode',
+  'baseclass',
+  'spawnmenu',
+  'language',
+  'notification',
+  'killicon',
+  'usermessage',
+  'umsg',
+  'achievements',
+  'ai',
+  'hammer',
+  'drive',
+  'frame_blend',
+  'matproxy',
+  'motionsensor',
+  'presets',
+  'saverestore',
+  'search',
+  'serverlist',
+  'sql',
+  'utf8',
+  'widgets',
+  'isnumber',
+  'isbool',
+  'isvector',
+  'isangle',
+  'isentity',
+  'ispanel',
+  'ColorAlpha',
+  'ScrW',
+  'ScrH',
+  'FrameTime',
+  'RealTime',
+  'Format',
+  'Msg',
+  'MsgN',
+  'ErrorNoHalt',
+  'PrintTable',
+  'PrintMessage',
+  'ServerLog',
+  'CreateConVar',
+  'CreateClientConVar',
+  'AddCSLuaFile',
+  'EmitSound',
+  'Lerp',
+  'LerpVector',
+  'DamageInfo',
+  'EffectData',
+  'Sound',
+  'SoundDuration',
+  'VGUIRect',
+  'Derma_Message',
+  'Derma_Query',
+  'DermaMenu',
+  'CurTime',
+  'HSVToColor',
+  'ColorToHSV',
+  'SortedPairs',
+  'SortedPairsByMemberValue',
+  'RandomPairs',
+  'IsFirstTimePredicted',
+  'GetGlobalInt',
+  'GetGlobalString',
+  'GetGlobalBool',
+  'SetGlobalInt',
+  'SetGlobalString',
+  'SetGlobalBool',
+  'collectgarbage',
+  'rawequal',
+  'assert',
+  'gcinfo',
+  'newproxy',
+  'module',
+  'package',
+  'Either',
+  'UTIL',
 ]);
 const MAX_LOOP = 200_000;
 /** Iterations of a loop whose body has unknown branches before it is left (see iterate). */
@@ -118,7 +211,10 @@ export class Emulator {
   exhaustiveNetName: (name: string) => boolean = () => false;
 
   constructor(
-    readonly out: Pick<AddonAnalysis, 'calls' | 'indexes' | 'overrides' | 'decodedStrings' | 'payloads'>,
+    readonly out: Pick<
+      AddonAnalysis,
+      'calls' | 'indexes' | 'overrides' | 'decodedStrings' | 'payloads'
+    >,
     readonly maxPayloadDepth: number,
     readonly clientFiles: Set<string>,
   ) {
@@ -163,16 +259,31 @@ export class Emulator {
       const { fn, fc } = this.closures[i]!;
       if (this.invoked.has(fn.node) || fc.exhausted) continue;
       const id0 = fn.node.identifier;
-      const chatHook = id0 && id0.type === 'MemberExpression' && id0.identifier.name === 'PlayerSay';
+      const chatHook =
+        id0 && id0.type === 'MemberExpression' && id0.identifier.name === 'PlayerSay';
       if (!chatHook && this.skippable.has(fn.node)) continue;
       if (isCancelled?.()) return;
       const args = fn.node.parameters.map(() => UNKNOWN as Value);
       let ctx: Ctx = [];
       const id = fn.node.identifier;
       // Gamemode hooks declared as methods receive chat text like hook.Add("PlayerSay") does.
-      if (id && id.type === 'MemberExpression' && id.identifier.name === 'PlayerSay' && args.length >= 2) {
+      if (
+        id &&
+        id.type === 'MemberExpression' &&
+        id.identifier.name === 'PlayerSay' &&
+        args.length >= 2
+      ) {
         args[1] = this.taintValue('chat', 'PlayerSay text', fc, fn.node.loc.start.line);
-        ctx = [this.frame('handler', 'PlayerSay', fc, fn.node.loc.start.line, 'hook.Add:PlayerSay', 'PlayerSay')];
+        ctx = [
+          this.frame(
+            'handler',
+            'PlayerSay',
+            fc,
+            fn.node.loc.start.line,
+            'hook.Add:PlayerSay',
+            'PlayerSay',
+          ),
+        ];
       }
       this.invokeTop(fn, args, ctx, fc);
       runDeferred();
@@ -218,13 +329,27 @@ export class Emulator {
       realm: fc.realm,
       ctx: this.ctx,
       payloadDepth: fc.depth,
-    } as { file: string; line: number; realm: Realm; ctx: Ctx; payloadDepth: number; decoded?: string };
+    } as {
+      file: string;
+      line: number;
+      realm: Realm;
+      ctx: Ctx;
+      payloadDepth: number;
+      decoded?: string;
+    };
     const d = this.decodedLine(fc, line);
     if (d !== undefined) e.decoded = d;
     return e;
   }
 
-  private frame(kind: CtxFrame['kind'], label: string, fc: FileContext, line: number, api?: string, name?: string): CtxFrame {
+  private frame(
+    kind: CtxFrame['kind'],
+    label: string,
+    fc: FileContext,
+    line: number,
+    api?: string,
+    name?: string,
+  ): CtxFrame {
     const f: CtxFrame = { kind, label, file: fc.path, line: this.lineOf(fc, line) };
     if (api) f.api = api;
     if (name !== undefined) f.name = name;
@@ -232,7 +357,12 @@ export class Emulator {
     return f;
   }
 
-  private taintValue(kind: TaintSource['kind'], label: string, fc: FileContext, line: number): Value {
+  private taintValue(
+    kind: TaintSource['kind'],
+    label: string,
+    fc: FileContext,
+    line: number,
+  ): Value {
     return { k: 'unk', taint: [{ kind, label, file: fc.path, line: this.lineOf(fc, line) }] };
   }
 
@@ -252,7 +382,8 @@ export class Emulator {
       for (const [k, val] of v.t.hash) {
         if (n++ > 500) break;
         const ks = stringOfKey(k);
-        if ((ks && STEAMID_LITERAL.test(ks)) || (val.k === 'str' && STEAMID_LITERAL.test(val.v))) return true;
+        if ((ks && STEAMID_LITERAL.test(ks)) || (val.k === 'str' && STEAMID_LITERAL.test(val.v)))
+          return true;
         if (val.k === 'num' && /^7656119\d{10}$/.test(String(val.v))) return true;
       }
       return false;
@@ -276,7 +407,8 @@ export class Emulator {
 
   /** Side-effect-free look-up of a variable or field chain (for condition classification). */
   private peek(e: Expression, scope: Scope): Value | undefined {
-    if (e.type === 'Identifier') return scope.lookup(e.name)?.value ?? this.globals.get(str(e.name));
+    if (e.type === 'Identifier')
+      return scope.lookup(e.name)?.value ?? this.globals.get(str(e.name));
     if (e.type === 'MemberExpression') {
       const b = this.peek(e.base, scope);
       return b?.k === 'table' ? b.t.get(str(e.identifier.name)) : undefined;
@@ -304,10 +436,17 @@ export class Emulator {
         if (st.type === 'IfStatement' && st.clauses.length === 1 && st.clauses[0]!.condition) {
           const c = st.clauses[0]!;
           if (endsWithExit(c.body) && this.lastCondUnknown) {
-            const cls = classifyCondition(c.condition!, this.isLiteralIdTable(scope), this.isAdminCheckFn(scope));
-            if (cls.guard) this.ctx = [...this.ctx, this.frame('guard', cls.guard, fc, st.loc.start.line)];
-            if (cls.trigger) this.ctx = [...this.ctx, this.frame('trigger', cls.trigger, fc, st.loc.start.line)];
-            if (cls.config) this.ctx = [...this.ctx, this.frame('config', cls.config, fc, st.loc.start.line)];
+            const cls = classifyCondition(
+              c.condition!,
+              this.isLiteralIdTable(scope),
+              this.isAdminCheckFn(scope),
+            );
+            if (cls.guard)
+              this.ctx = [...this.ctx, this.frame('guard', cls.guard, fc, st.loc.start.line)];
+            if (cls.trigger)
+              this.ctx = [...this.ctx, this.frame('trigger', cls.trigger, fc, st.loc.start.line)];
+            if (cls.config)
+              this.ctx = [...this.ctx, this.frame('config', cls.config, fc, st.loc.start.line)];
           }
         }
       }
@@ -330,7 +469,12 @@ export class Emulator {
    * then break end end` with x unknown), or more than a few times over a body with unknown
    * branches (whose effects on the loop state are over-approximated), only burns the budget.
    */
-  private iterate(body: Statement[], scope: Scope, fc: FileContext, n: number): Signal | 'stop' | undefined {
+  private iterate(
+    body: Statement[],
+    scope: Scope,
+    fc: FileContext,
+    n: number,
+  ): Signal | 'stop' | undefined {
     const exitBefore = this.exitSeen;
     const uncertainBefore = this.uncertainSeen;
     this.exitSeen = false;
@@ -360,7 +504,9 @@ export class Emulator {
       }
       case 'AssignmentStatement': {
         const values = this.evalList(st.init, scope, fc);
-        st.variables.forEach((target, i) => this.assign(target, values[i] ?? NIL, scope, fc, st.init[i]));
+        st.variables.forEach((target, i) =>
+          this.assign(target, values[i] ?? NIL, scope, fc, st.init[i]),
+        );
         return undefined;
       }
       case 'CallStatement':
@@ -433,10 +579,16 @@ export class Emulator {
     return undefined;
   }
 
-  private execIf(st: Extract<Statement, { type: 'IfStatement' }>, scope: Scope, fc: FileContext): Signal {
+  private execIf(
+    st: Extract<Statement, { type: 'IfStatement' }>,
+    scope: Scope,
+    fc: FileContext,
+  ): Signal {
     this.lastCondUnknown = false;
     let anyUnknown = false;
-    const firstRealm = st.clauses[0]?.condition ? realmOfCondition(st.clauses[0].condition) : undefined;
+    const firstRealm = st.clauses[0]?.condition
+      ? realmOfCondition(st.clauses[0].condition)
+      : undefined;
     for (const clause of st.clauses) {
       if (!clause.condition) {
         // `if SERVER then … else … end`: the else branch is the other realm.
@@ -445,7 +597,8 @@ export class Emulator {
           elseFc = Object.create(fc) as FileContext;
           elseFc.realm = firstRealm === 'server' ? 'client' : 'server';
         }
-        if (anyUnknown) return this.uncertainly(() => this.execBlock(clause.body, new Scope(scope), elseFc));
+        if (anyUnknown)
+          return this.uncertainly(() => this.execBlock(clause.body, new Scope(scope), elseFc));
         return this.execBlock(clause.body, new Scope(scope), elseFc);
       }
       const c = isTruthy(this.evalExpr(clause.condition, scope, fc));
@@ -463,11 +616,18 @@ export class Emulator {
         }
       }
       anyUnknown = true;
-      const cls = classifyCondition(clause.condition, this.isLiteralIdTable(scope), this.isAdminCheckFn(scope));
+      const cls = classifyCondition(
+        clause.condition,
+        this.isLiteralIdTable(scope),
+        this.isAdminCheckFn(scope),
+      );
       const saved = this.ctx;
-      if (cls.guard) this.ctx = [...this.ctx, this.frame('guard', cls.guard, fc, clause.loc.start.line)];
-      if (cls.trigger) this.ctx = [...this.ctx, this.frame('trigger', cls.trigger, fc, clause.loc.start.line)];
-      if (cls.config) this.ctx = [...this.ctx, this.frame('config', cls.config, fc, clause.loc.start.line)];
+      if (cls.guard)
+        this.ctx = [...this.ctx, this.frame('guard', cls.guard, fc, clause.loc.start.line)];
+      if (cls.trigger)
+        this.ctx = [...this.ctx, this.frame('trigger', cls.trigger, fc, clause.loc.start.line)];
+      if (cls.config)
+        this.ctx = [...this.ctx, this.frame('config', cls.config, fc, clause.loc.start.line)];
       // `if CLIENT then … end` in a shared file: the branch runs in that realm only.
       let branchFc = fc;
       const realmCond = realmOfCondition(clause.condition);
@@ -486,11 +646,21 @@ export class Emulator {
     return undefined;
   }
 
-  private execForNumeric(st: Extract<Statement, { type: 'ForNumericStatement' }>, scope: Scope, fc: FileContext): Signal {
+  private execForNumeric(
+    st: Extract<Statement, { type: 'ForNumericStatement' }>,
+    scope: Scope,
+    fc: FileContext,
+  ): Signal {
     const a = asNumber(this.evalExpr(st.start, scope, fc));
     const b = asNumber(this.evalExpr(st.end, scope, fc));
     const s = st.step ? asNumber(this.evalExpr(st.step, scope, fc)) : 1;
-    if (a === undefined || b === undefined || s === undefined || s === 0 || Math.abs((b - a) / s) > MAX_LOOP) {
+    if (
+      a === undefined ||
+      b === undefined ||
+      s === undefined ||
+      s === 0 ||
+      Math.abs((b - a) / s) > MAX_LOOP
+    ) {
       const inner = new Scope(scope);
       inner.declare(st.variable.name, UNKNOWN);
       return this.uncertainly(() => this.execBlock(st.body, inner, fc));
@@ -506,22 +676,31 @@ export class Emulator {
     return undefined;
   }
 
-  private execForGeneric(st: Extract<Statement, { type: 'ForGenericStatement' }>, scope: Scope, fc: FileContext): Signal {
+  private execForGeneric(
+    st: Extract<Statement, { type: 'ForGenericStatement' }>,
+    scope: Scope,
+    fc: FileContext,
+  ): Signal {
     const its = this.evalList(st.iterators, scope, fc);
     const f = its[0];
     let entries: Array<[Value, Value]> | undefined;
     // ipairs/pairs/next over a known table are iterated for real (decoding loops).
-    if (f?.k === 'api' && (f.name === 'ipairs' || f.name === 'pairs' || f.name === 'next' || f.name === 'SortedPairs')) {
+    if (
+      f?.k === 'api' &&
+      (f.name === 'ipairs' || f.name === 'pairs' || f.name === 'next' || f.name === 'SortedPairs')
+    ) {
       const t = its[1];
       if (t?.k === 'table') {
         entries = [];
         if (f.name === 'ipairs') {
-          for (let i = 1; i <= t.t.length() && entries.length < MAX_LOOP; i++) entries.push([num(i), t.t.get(num(i))]);
+          for (let i = 1; i <= t.t.length() && entries.length < MAX_LOOP; i++)
+            entries.push([num(i), t.t.get(num(i))]);
         } else {
           for (const [k, v] of t.t.hash) {
             if (entries.length >= MAX_LOOP) break;
             const ks = stringOfKey(k);
-            const key: Value = typeof k === 'number' ? num(k) : ks !== undefined ? str(ks) : UNKNOWN;
+            const key: Value =
+              typeof k === 'number' ? num(k) : ks !== undefined ? str(ks) : UNKNOWN;
             entries.push([key, v]);
           }
         }
@@ -565,8 +744,19 @@ export class Emulator {
 
   private aliasOf(v: Value, name: string, init: Expression | undefined): Value {
     // `local rs = RunString`: the value stays the API, reached through an alias from now on.
-    if (v.k === 'api' && init && (init.type === 'Identifier' || init.type === 'MemberExpression' || init.type === 'IndexExpression')) {
-      return { k: 'api', name: v.name, via: v.via === 'direct' || v.via === 'global_table' ? 'alias' : v.via, alias: name };
+    if (
+      v.k === 'api' &&
+      init &&
+      (init.type === 'Identifier' ||
+        init.type === 'MemberExpression' ||
+        init.type === 'IndexExpression')
+    ) {
+      return {
+        k: 'api',
+        name: v.name,
+        via: v.via === 'direct' || v.via === 'global_table' ? 'alias' : v.via,
+        alias: name,
+      };
     }
     return v;
   }
@@ -587,7 +777,11 @@ export class Emulator {
       }
       const current = this.globals.get(str(target.name));
       if (CORE_GLOBALS.has(target.name) && value.k === 'fn') {
-        this.out.overrides.push({ ...this.base(fc, target.loc.start.line), target: target.name, fn: value.node });
+        this.out.overrides.push({
+          ...this.base(fc, target.loc.start.line),
+          target: target.name,
+          fn: value.node,
+        });
         return;
       }
       if (target.name === 'GM' || target.name === 'GAMEMODE') return;
@@ -596,20 +790,39 @@ export class Emulator {
       return;
     }
     const baseV = this.evalExpr(target.base, scope, fc);
-    const key: Value = target.type === 'MemberExpression' ? str(target.identifier.name) : this.evalExpr(target.index, scope, fc);
+    const key: Value =
+      target.type === 'MemberExpression'
+        ? str(target.identifier.name)
+        : this.evalExpr(target.index, scope, fc);
     if (baseV.k === 'table') {
       baseV.t.set(key, value);
-      if (baseV.t.apiName && value.k === 'fn' && key.k === 'str' && CORE_GLOBALS.has(baseV.t.apiName.split('.')[0]!)) {
-        this.out.overrides.push({ ...this.base(fc, target.loc.start.line), target: `${baseV.t.apiName}.${key.v}`, fn: value.node });
+      if (
+        baseV.t.apiName &&
+        value.k === 'fn' &&
+        key.k === 'str' &&
+        CORE_GLOBALS.has(baseV.t.apiName.split('.')[0]!)
+      ) {
+        this.out.overrides.push({
+          ...this.base(fc, target.loc.start.line),
+          target: `${baseV.t.apiName}.${key.v}`,
+          fn: value.node,
+        });
       }
       return;
     }
     if (baseV.k === 'api') {
       const keyText = key.k === 'str' ? key.v : undefined;
       if (keyText === undefined) return;
-      const targetName = baseV.name.startsWith('meta:') ? `${baseV.name.slice(5)}:${keyText}` : `${baseV.name}.${keyText}`;
+      const targetName = baseV.name.startsWith('meta:')
+        ? `${baseV.name.slice(5)}:${keyText}`
+        : `${baseV.name}.${keyText}`;
       const root = baseV.name.startsWith('meta:') ? baseV.name : baseV.name.split('.')[0]!;
-      if (baseV.name.startsWith('meta:') || CORE_GLOBALS.has(root) || baseV.name === '_G' || baseV.name === '_R') {
+      if (
+        baseV.name.startsWith('meta:') ||
+        CORE_GLOBALS.has(root) ||
+        baseV.name === '_G' ||
+        baseV.name === '_R'
+      ) {
         if (baseV.name === '_G' && !CORE_GLOBALS.has(keyText)) {
           this.globals.set(str(keyText), value);
           return;
@@ -636,8 +849,19 @@ export class Emulator {
   private evalList(exprs: readonly Expression[], scope: Scope, fc: FileContext): Value[] {
     const out: Value[] = [];
     exprs.forEach((e, i) => {
-      if (i === exprs.length - 1 && (e.type === 'CallExpression' || e.type === 'StringCallExpression' || e.type === 'TableCallExpression' || e.type === 'VarargLiteral')) {
-        const vs = e.type === 'VarargLiteral' ? (scope.lookup('...')?.value.k === 'table' ? this.varargs(scope) : [UNKNOWN]) : this.evalCall(e, scope, fc);
+      if (
+        i === exprs.length - 1 &&
+        (e.type === 'CallExpression' ||
+          e.type === 'StringCallExpression' ||
+          e.type === 'TableCallExpression' ||
+          e.type === 'VarargLiteral')
+      ) {
+        const vs =
+          e.type === 'VarargLiteral'
+            ? scope.lookup('...')?.value.k === 'table'
+              ? this.varargs(scope)
+              : [UNKNOWN]
+            : this.evalCall(e, scope, fc);
         out.push(...vs.slice(0, 100_000));
       } else out.push(this.evalExpr(e, scope, fc));
     });
@@ -678,7 +902,13 @@ export class Emulator {
       case 'TableCallExpression':
         return this.evalCall(e, scope, fc)[0] ?? NIL;
       case 'MemberExpression':
-        return this.index(this.evalExpr(e.base, scope, fc), str(e.identifier.name), fc, e.loc.start.line, false);
+        return this.index(
+          this.evalExpr(e.base, scope, fc),
+          str(e.identifier.name),
+          fc,
+          e.loc.start.line,
+          false,
+        );
       case 'IndexExpression': {
         const b = this.evalExpr(e.base, scope, fc);
         const k = this.evalExpr(e.index, scope, fc);
@@ -705,13 +935,19 @@ export class Emulator {
         if (e.operator === 'and') {
           if (t === false) return l;
           const r = this.evalExpr(e.right, scope, fc);
-          return t === true ? r : withTaint({ k: 'unk', ...(textOf(r) ? { partial: textOf(r)! } : {}) }, mergeTaint(taintOf(l), taintOf(r)));
+          return t === true
+            ? r
+            : withTaint(
+                { k: 'unk', ...(textOf(r) ? { partial: textOf(r)! } : {}) },
+                mergeTaint(taintOf(l), taintOf(r)),
+              );
         }
         if (t === true) return l;
         const r = this.evalExpr(e.right, scope, fc);
         if (t === false) return r;
         // `x or default`: keep whichever side tells us more.
-        if (l.k === 'unk' && (r.k === 'str' || r.k === 'num')) return withTaint({ k: 'unk', partial: textOf(r) }, taintOf(l));
+        if (l.k === 'unk' && (r.k === 'str' || r.k === 'num'))
+          return withTaint({ k: 'unk', partial: textOf(r) }, taintOf(l));
         return l.k === 'unk' && l.taint ? l : r.k === 'unk' ? l : withTaint(r, taintOf(l));
       }
       case 'BinaryExpression':
@@ -726,7 +962,11 @@ export class Emulator {
     return v;
   }
 
-  private evalBinary(e: Extract<Expression, { type: 'BinaryExpression' }>, scope: Scope, fc: FileContext): Value {
+  private evalBinary(
+    e: Extract<Expression, { type: 'BinaryExpression' }>,
+    scope: Scope,
+    fc: FileContext,
+  ): Value {
     const l = this.evalExpr(e.left, scope, fc);
     const r = this.evalExpr(e.right, scope, fc);
     if (e.operator === '..') {
@@ -734,8 +974,14 @@ export class Emulator {
       const rs = asString(r);
       const taint = mergeTaint(taintOf(l), taintOf(r));
       if (ls !== undefined && rs !== undefined) {
-        if (ls.length + rs.length > MAX_STRING) return { k: 'unk', taint, partial: ls.slice(0, 200) };
-        const dec = (l.k === 'str' && l.dec) || (r.k === 'str' && r.dec) || (e.left.type === 'StringLiteral' && e.right.type === 'StringLiteral' ? 'concat' : undefined);
+        if (ls.length + rs.length > MAX_STRING)
+          return { k: 'unk', taint, partial: ls.slice(0, 200) };
+        const dec =
+          (l.k === 'str' && l.dec) ||
+          (r.k === 'str' && r.dec) ||
+          (e.left.type === 'StringLiteral' && e.right.type === 'StringLiteral'
+            ? 'concat'
+            : undefined);
         return this.note(str(ls + rs, dec || undefined, taint), fc, e.loc.start.line);
       }
       const partial = (partialText(l) + partialText(r)).slice(0, 2000);
@@ -757,9 +1003,23 @@ export class Emulator {
     const a = asNumber(l);
     const b = asNumber(r);
     if (a === undefined || b === undefined) {
-      if ((e.operator === '<' || e.operator === '<=' || e.operator === '>' || e.operator === '>=') && l.k === 'str' && r.k === 'str') {
+      if (
+        (e.operator === '<' || e.operator === '<=' || e.operator === '>' || e.operator === '>=') &&
+        l.k === 'str' &&
+        r.k === 'str'
+      ) {
         const c = l.v < r.v ? -1 : l.v > r.v ? 1 : 0;
-        return { k: 'bool', v: e.operator === '<' ? c < 0 : e.operator === '<=' ? c <= 0 : e.operator === '>' ? c > 0 : c >= 0 };
+        return {
+          k: 'bool',
+          v:
+            e.operator === '<'
+              ? c < 0
+              : e.operator === '<='
+                ? c <= 0
+                : e.operator === '>'
+                  ? c > 0
+                  : c >= 0,
+        };
       }
       return UNKNOWN;
     }
@@ -801,7 +1061,8 @@ export class Emulator {
     const g = this.globals.get(str(name));
     if (g.k !== 'nil') return g;
     const v: Value = { k: 'api', name, via: 'direct' };
-    if (!CORE_GLOBALS.has(name) && !/^[A-Z_]+$/.test(name) && !KNOWN_LIBRARIES.has(name)) v.free = true;
+    if (!CORE_GLOBALS.has(name) && !/^[A-Z_]+$/.test(name) && !KNOWN_LIBRARIES.has(name))
+      v.free = true;
     return v;
   }
 
@@ -810,10 +1071,16 @@ export class Emulator {
     let i = 1;
     e.fields.forEach((f, idx) => {
       if (f.type === 'TableValue') {
-        if (idx === e.fields.length - 1 && (f.value.type === 'CallExpression' || f.value.type === 'VarargLiteral' || f.value.type === 'StringCallExpression')) {
+        if (
+          idx === e.fields.length - 1 &&
+          (f.value.type === 'CallExpression' ||
+            f.value.type === 'VarargLiteral' ||
+            f.value.type === 'StringCallExpression')
+        ) {
           for (const v of this.evalList([f.value], scope, fc)) t.set(num(i++), v);
         } else t.set(num(i++), this.evalExpr(f.value, scope, fc));
-      } else if (f.type === 'TableKeyString') t.set(str(f.key.name), this.evalExpr(f.value, scope, fc));
+      } else if (f.type === 'TableKeyString')
+        t.set(str(f.key.name), this.evalExpr(f.value, scope, fc));
       else t.set(this.evalExpr(f.key, scope, fc), this.evalExpr(f.value, scope, fc));
     });
     return { k: 'table', t };
@@ -822,12 +1089,14 @@ export class Emulator {
   private index(b: Value, k: Value, fc: FileContext, line: number, keyDecoded: boolean): Value {
     if (b.k === 'table') {
       const v = b.t.get(k);
-      if (v.k === 'api' && k.k === 'str' && keyDecoded && (k.dec || v.via === 'direct')) return { ...v, via: 'decoded' };
+      if (v.k === 'api' && k.k === 'str' && keyDecoded && (k.dec || v.via === 'direct'))
+        return { ...v, via: 'decoded' };
       return v.k === 'nil' && b.t.get(k).k === 'nil' ? v : v;
     }
     if (b.k === 'str') {
       // ("x"):method — string methods resolve to the string library.
-      if (k.k === 'str' && STRING_METHODS.has(k.v)) return { k: 'api', name: apiName('string.', k.v), via: 'direct' };
+      if (k.k === 'str' && STRING_METHODS.has(k.v))
+        return { k: 'api', name: apiName('string.', k.v), via: 'direct' };
       return NIL;
     }
     if (b.k === 'api') {
@@ -835,7 +1104,12 @@ export class Emulator {
       const dynamicBase = b.name === '_G' || b.name === '_R' || b.name.startsWith('meta:');
       if (key === undefined) {
         if (dynamicBase) {
-          this.out.indexes.push({ ...this.base(fc, line), base: b.name, keyDecoded: true, ...(textOf(k) ? { key: textOf(k)! } : {}) });
+          this.out.indexes.push({
+            ...this.base(fc, line),
+            base: b.name,
+            keyDecoded: true,
+            ...(textOf(k) ? { key: textOf(k)! } : {}),
+          });
         }
         return withTaint(UNKNOWN, taintOf(k));
       }
@@ -854,14 +1128,21 @@ export class Emulator {
         if (keyDecoded && k.k === 'str' && k.dec) via = 'decoded';
       }
       if (dynamicBase) {
-        this.out.indexes.push({ ...this.base(fc, line), base: b.name, key, keyDecoded: keyDecoded && !!(k.k === 'str' && (k.dec || keyDecoded)), resolved: name });
+        this.out.indexes.push({
+          ...this.base(fc, line),
+          base: b.name,
+          key,
+          keyDecoded: keyDecoded && !!(k.k === 'str' && (k.dec || keyDecoded)),
+          resolved: name,
+        });
       }
       if (b.name === '_G') {
         const g = this.globals.get(str(key));
         if (g.k !== 'nil') return g;
       }
       const out: Value = { k: 'api', name, via };
-      if (b.free || (b.name === '_G' && !CORE_GLOBALS.has(key) && !KNOWN_LIBRARIES.has(key))) out.free = true;
+      if (b.free || (b.name === '_G' && !CORE_GLOBALS.has(key) && !KNOWN_LIBRARIES.has(key)))
+        out.free = true;
       return out;
     }
     if (b.k === 'unk') return withTaint({ k: 'unk' }, b.taint);
@@ -876,7 +1157,11 @@ export class Emulator {
 
   // ---------------------------------------------------------------- calls
 
-  evalCall(e: CallExpression | StringCallExpression | TableCallExpression, scope: Scope, fc: FileContext): Value[] {
+  evalCall(
+    e: CallExpression | StringCallExpression | TableCallExpression,
+    scope: Scope,
+    fc: FileContext,
+  ): Value[] {
     let callee: Value;
     let args: Value[];
     let self: Value | undefined;
@@ -885,11 +1170,23 @@ export class Emulator {
     if (baseExpr.type === 'MemberExpression' && baseExpr.indexer === ':') {
       self = this.evalExpr(baseExpr.base, scope, fc);
       const m = baseExpr.identifier.name;
-      if (self.k === 'str' && STRING_METHODS.has(m)) callee = { k: 'api', name: apiName('string.', m), via: 'direct' };
+      if (self.k === 'str' && STRING_METHODS.has(m))
+        callee = { k: 'api', name: apiName('string.', m), via: 'direct' };
       else if (self.k === 'table') callee = self.t.get(str(m));
       else if (self.k === 'api') callee = this.index(self, str(m), fc, line, false);
-      else if (self.k === 'unk' && (self.partial !== undefined || self.taint) && STRING_METHODS.has(m) && !PLAYER_METHODS.has(m)) callee = { k: 'api', name: apiName('string.', m), via: 'direct' };
-      else callee = { k: 'api', name: apiName(PLAYER_METHODS.has(m) ? 'Player:' : '?:', m), via: 'direct' };
+      else if (
+        self.k === 'unk' &&
+        (self.partial !== undefined || self.taint) &&
+        STRING_METHODS.has(m) &&
+        !PLAYER_METHODS.has(m)
+      )
+        callee = { k: 'api', name: apiName('string.', m), via: 'direct' };
+      else
+        callee = {
+          k: 'api',
+          name: apiName(PLAYER_METHODS.has(m) ? 'Player:' : '?:', m),
+          via: 'direct',
+        };
     } else callee = this.evalExpr(baseExpr, scope, fc);
 
     if (e.type === 'CallExpression') args = this.evalList(e.arguments, scope, fc);
@@ -899,11 +1196,18 @@ export class Emulator {
     return this.callValue(callee, args, fc, line, !!self);
   }
 
-  private callValue(callee: Value, args: Value[], fc: FileContext, line: number, method: boolean): Value[] {
+  private callValue(
+    callee: Value,
+    args: Value[],
+    fc: FileContext,
+    line: number,
+    method: boolean,
+  ): Value[] {
     if (callee.k === 'fn') return this.callFunction(callee, args, fc);
     if (callee.k === 'table') {
       const t = callee.t;
-      if (t.apiName) return this.callApi({ k: 'api', name: t.apiName, via: 'direct' }, args, fc, line, method);
+      if (t.apiName)
+        return this.callApi({ k: 'api', name: t.apiName, via: 'direct' }, args, fc, line, method);
       return [UNKNOWN];
     }
     if (callee.k === 'api') return this.callApi(callee, args, fc, line, method);
@@ -927,7 +1231,10 @@ export class Emulator {
       let tainted = false;
       for (let i = 0; i < args.length; i++) {
         const a = args[i]!;
-        if (((a.k === 'unk' || a.k === 'str' || a.k === 'num') && a.taint) || (a.k === 'api' && isRecordedApi(a.name))) {
+        if (
+          ((a.k === 'unk' || a.k === 'str' || a.k === 'num') && a.taint) ||
+          (a.k === 'api' && isRecordedApi(a.name))
+        ) {
           // Attacker data flows in, or an API the rules watch is handed over (`wrap(net.Receive, …)`).
           tainted = true;
           break;
@@ -938,7 +1245,13 @@ export class Emulator {
         // Relevant callbacks handed to it would have run under the current context.
         for (let i = 0; i < args.length; i++) {
           const a = args[i]!;
-          if (a.k === 'fn' && !this.skippable.has(a.node)) this.defer(a, a.node.parameters.map(() => UNKNOWN as Value), fc, this.ctx);
+          if (a.k === 'fn' && !this.skippable.has(a.node))
+            this.defer(
+              a,
+              a.node.parameters.map(() => UNKNOWN as Value),
+              fc,
+              this.ctx,
+            );
         }
         return [UNKNOWN];
       }
@@ -949,7 +1262,18 @@ export class Emulator {
     if (runs > 3000) return [UNKNOWN];
     const allKnown = args.length > 0 && args.every((a) => a.k !== 'unk');
     if (!allKnown) {
-      const sig = fn.node.loc.start.offset + ':' + fc.path + ':' + args.map((a) => (a.k === 'unk' ? (a.taint ? a.taint.map((t) => t.kind).join('+') : 'u') : a.k)).join(',') + ':' + this.ctx.map((c) => c.kind[0]).join('');
+      const sig =
+        fn.node.loc.start.offset +
+        ':' +
+        fc.path +
+        ':' +
+        args
+          .map((a) =>
+            a.k === 'unk' ? (a.taint ? a.taint.map((t) => t.kind).join('+') : 'u') : a.k,
+          )
+          .join(',') +
+        ':' +
+        this.ctx.map((c) => c.kind[0]).join('');
       if (this.memo.has(sig)) return [UNKNOWN];
       this.memo.add(sig);
     }
@@ -961,7 +1285,8 @@ export class Emulator {
       const scope = new Scope(fn.scope);
       const params = fn.node.parameters;
       let a = 0;
-      const isMethod = fn.node.identifier?.type === 'MemberExpression' && fn.node.identifier.indexer === ':';
+      const isMethod =
+        fn.node.identifier?.type === 'MemberExpression' && fn.node.identifier.indexer === ':';
       if (isMethod) scope.declare('self', args[a++] ?? NIL);
       for (const p of params) {
         if (p.type === 'VarargLiteral') {
@@ -997,9 +1322,20 @@ export class Emulator {
 
   private collect: ((vs: Value[]) => void) | undefined;
 
-  private callApi(api: Extract<Value, { k: 'api' }>, args: Value[], fc: FileContext, line: number, method: boolean): Value[] {
+  private callApi(
+    api: Extract<Value, { k: 'api' }>,
+    args: Value[],
+    fc: FileContext,
+    line: number,
+    method: boolean,
+  ): Value[] {
     const name = api.name;
-    const realArgs = method && name.includes(':') && !name.startsWith('string.') ? args : method && name.startsWith('string.') ? args : args;
+    const realArgs =
+      method && name.includes(':') && !name.startsWith('string.')
+        ? args
+        : method && name.startsWith('string.')
+          ? args
+          : args;
     // Pure library functions: evaluate, do not record (they are not behaviour).
     const builtin = BUILTINS[name];
     if (builtin && !(name === 'string.gsub' && args[2]?.k === 'fn')) {
@@ -1049,7 +1385,7 @@ export class Emulator {
         const t = args[0];
         if (t?.k === 'table') {
           const n = t.t.length();
-          const pos = args[1] ? asNumber(args[1]) ?? n : n;
+          const pos = args[1] ? (asNumber(args[1]) ?? n) : n;
           const v = t.t.get(num(pos));
           for (let i = pos; i < n; i++) t.t.set(num(i), t.t.get(num(i + 1)));
           t.t.set(num(n), NIL);
@@ -1060,7 +1396,11 @@ export class Emulator {
       case 'pcall':
       case 'xpcall': {
         const f = args[0];
-        if (f && (f.k === 'fn' || f.k === 'api')) return [{ k: 'bool', v: true }, ...this.callValue(f, args.slice(name === 'xpcall' ? 2 : 1), fc, line, false)];
+        if (f && (f.k === 'fn' || f.k === 'api'))
+          return [
+            { k: 'bool', v: true },
+            ...this.callValue(f, args.slice(name === 'xpcall' ? 2 : 1), fc, line, false),
+          ];
         return [UNKNOWN];
       }
       case 'include':
@@ -1070,7 +1410,10 @@ export class Emulator {
       case 'pairs':
       case 'SortedPairs':
       case 'RandomPairs':
-        return [{ k: 'api', name: name === 'ipairs' ? 'ipairs' : 'pairs', via: 'direct' }, args[0] ?? NIL];
+        return [
+          { k: 'api', name: name === 'ipairs' ? 'ipairs' : 'pairs', via: 'direct' },
+          args[0] ?? NIL,
+        ];
       case 'string.gmatch':
         return [{ k: 'api', name, via: 'direct' }, args[0] ?? NIL, args[1] ?? NIL];
       case 'AddCSLuaFile': {
@@ -1089,7 +1432,13 @@ export class Emulator {
       const label = `${name}(${shown.map((a) => (textOf(a) !== undefined ? JSON.stringify(textOf(a)!.slice(0, 80)) : '…')).join(', ')})`;
       return [this.taintValue(src, label, fc, line)];
     }
-    if (name in EXEC_SINKS && (name === 'CompileString' || name === 'loadstring' || name === 'load' || name === 'CompileFile')) {
+    if (
+      name in EXEC_SINKS &&
+      (name === 'CompileString' ||
+        name === 'loadstring' ||
+        name === 'load' ||
+        name === 'CompileFile')
+    ) {
       // The compiled function: calling it runs the code; keep the code's taint on it.
       const code = args[0];
       return [withTaint({ k: 'unk' }, code ? taintOf(code) : undefined)];
@@ -1109,12 +1458,30 @@ export class Emulator {
   private readonly ctxKeys = new WeakMap<Ctx, string>();
 
   /** Records a call once per distinct (place, callee, argument shape, context). */
-  private recordCall(name: string, api: Extract<Value, { k: 'api' }>, args: Value[], fc: FileContext, line: number): void {
+  private recordCall(
+    name: string,
+    api: Extract<Value, { k: 'api' }>,
+    args: Value[],
+    fc: FileContext,
+    line: number,
+  ): void {
     // Reaching an API through a callback, a decoded name or the registry is itself evidence.
-    if ((api.via === 'direct' || api.via === 'alias' || api.via === 'global_table') && !isRecordedApi(name)) return;
+    if (
+      (api.via === 'direct' || api.via === 'alias' || api.via === 'global_table') &&
+      !isRecordedApi(name)
+    )
+      return;
     const shape = args
       .slice(0, 6)
-      .map((a) => (a.k === 'str' ? 's' + a.v.slice(0, 40) : a.k === 'unk' ? 'u' + (a.taint?.map((t) => t.kind + t.line).join('+') ?? '') : a.k === 'api' ? a.name : a.k))
+      .map((a) =>
+        a.k === 'str'
+          ? 's' + a.v.slice(0, 40)
+          : a.k === 'unk'
+            ? 'u' + (a.taint?.map((t) => t.kind + t.line).join('+') ?? '')
+            : a.k === 'api'
+              ? a.name
+              : a.k,
+      )
       .join('|');
     let ctxKey = this.ctxKeys.get(this.ctx);
     if (ctxKey === undefined) {
@@ -1125,7 +1492,12 @@ export class Emulator {
     if (this.callSeen.has(key)) return;
     if (this.callSeen.size > 400_000) return;
     this.callSeen.add(key);
-    const ev: CallEvent = { ...this.base(fc, line), api: name, via: api.via, args: args.slice(0, 16) };
+    const ev: CallEvent = {
+      ...this.base(fc, line),
+      api: name,
+      via: api.via,
+      args: args.slice(0, 16),
+    };
     if (api.alias) ev.alias = api.alias;
     this.out.calls.push(ev);
   }
@@ -1171,11 +1543,21 @@ export class Emulator {
   /** Registers callbacks the engine would call later, with the parameters it would pass. */
   private dispatchCallbacks(name: string, args: Value[], fc: FileContext, line: number): void {
     const constName = (v: Value | undefined) => (v ? asString(v) : undefined);
-    const callbackOrSink = (cb: Value | undefined, params: Value[], frame: CtxFrame, sinkArg: number) => {
+    const callbackOrSink = (
+      cb: Value | undefined,
+      params: Value[],
+      frame: CtxFrame,
+      sinkArg: number,
+    ) => {
       if (!cb) return;
       const ctx = [...this.ctx, frame];
       if (cb.k === 'fn') this.defer(cb, params, fc, ctx);
-      else if (cb.k === 'api' && cb.name !== 'print' && cb.name !== 'PrintTable' && cb.name !== 'error') {
+      else if (
+        cb.k === 'api' &&
+        cb.name !== 'print' &&
+        cb.name !== 'PrintTable' &&
+        cb.name !== 'error'
+      ) {
         // `http.Fetch(url, RunString)`: the sink itself is the callback.
         const saved = this.ctx;
         this.ctx = ctx;
@@ -1188,14 +1570,34 @@ export class Emulator {
     };
     switch (name) {
       case 'http.Fetch': {
-        const body = this.taintValue('http', `HTTP body of ${partialText(args[0] ?? UNKNOWN).slice(0, 120)}`, fc, line);
-        callbackOrSink(args[1], [body, UNKNOWN, UNKNOWN, UNKNOWN], this.frame('handler', 'http.Fetch success', fc, line, 'http.Fetch'), 0);
+        const body = this.taintValue(
+          'http',
+          `HTTP body of ${partialText(args[0] ?? UNKNOWN).slice(0, 120)}`,
+          fc,
+          line,
+        );
+        callbackOrSink(
+          args[1],
+          [body, UNKNOWN, UNKNOWN, UNKNOWN],
+          this.frame('handler', 'http.Fetch success', fc, line, 'http.Fetch'),
+          0,
+        );
         if (args[2]?.k === 'fn') this.defer(args[2], [UNKNOWN], fc, this.ctx);
         return;
       }
       case 'http.Post': {
-        const body = this.taintValue('http', `HTTP body of ${partialText(args[0] ?? UNKNOWN).slice(0, 120)}`, fc, line);
-        callbackOrSink(args[2], [body, UNKNOWN, UNKNOWN, UNKNOWN], this.frame('handler', 'http.Post success', fc, line, 'http.Post'), 0);
+        const body = this.taintValue(
+          'http',
+          `HTTP body of ${partialText(args[0] ?? UNKNOWN).slice(0, 120)}`,
+          fc,
+          line,
+        );
+        callbackOrSink(
+          args[2],
+          [body, UNKNOWN, UNKNOWN, UNKNOWN],
+          this.frame('handler', 'http.Post success', fc, line, 'http.Post'),
+          0,
+        );
         if (args[3]?.k === 'fn') this.defer(args[3], [UNKNOWN], fc, this.ctx);
         return;
       }
@@ -1205,8 +1607,18 @@ export class Emulator {
         const req = args[0];
         if (req?.k !== 'table') return;
         const url = req.t.get(str('url'));
-        const body = this.taintValue('http', `HTTP body of ${partialText(url).slice(0, 120)}`, fc, line);
-        callbackOrSink(req.t.get(str('success')), [UNKNOWN, body, UNKNOWN], this.frame('handler', `${name} success`, fc, line, name), 1);
+        const body = this.taintValue(
+          'http',
+          `HTTP body of ${partialText(url).slice(0, 120)}`,
+          fc,
+          line,
+        );
+        callbackOrSink(
+          req.t.get(str('success')),
+          [UNKNOWN, body, UNKNOWN],
+          this.frame('handler', `${name} success`, fc, line, name),
+          1,
+        );
         const failed = req.t.get(str('failed'));
         if (failed.k === 'fn') this.defer(failed, [UNKNOWN], fc, this.ctx);
         return;
@@ -1214,14 +1626,25 @@ export class Emulator {
       case 'steamworks.Download':
       case 'steamworks.FileInfo': {
         const cb = args[1];
-        if (cb?.k === 'fn') this.defer(cb, [this.taintValue('http', `${name} result`, fc, line)], fc, [...this.ctx, this.frame('handler', name, fc, line, name)]);
+        if (cb?.k === 'fn')
+          this.defer(cb, [this.taintValue('http', `${name} result`, fc, line)], fc, [
+            ...this.ctx,
+            this.frame('handler', name, fc, line, name),
+          ]);
         return;
       }
       case 'net.Receive': {
         const n = constName(args[0]);
         const cb = args[1];
         if (cb?.k === 'fn') {
-          const frame = this.frame('handler', `net.Receive(${JSON.stringify(n ?? '?')})`, fc, line, 'net.Receive', n);
+          const frame = this.frame(
+            'handler',
+            `net.Receive(${JSON.stringify(n ?? '?')})`,
+            fc,
+            line,
+            'net.Receive',
+            n,
+          );
           frame.fnOffset = cb.node.loc.start.offset;
           if (n !== undefined && this.exhaustiveNetName(n)) frame.exhaustive = true;
           this.defer(cb, [UNKNOWN, UNKNOWN], fc, [...this.ctx, frame]);
@@ -1231,8 +1654,24 @@ export class Emulator {
       case 'concommand.Add': {
         const n = constName(args[0]);
         const cb = args[1];
-        const argsT = this.taintValue('concommand', `arguments of console command ${JSON.stringify(n ?? '?')}`, fc, line);
-        if (cb?.k === 'fn') this.defer(cb, [UNKNOWN, UNKNOWN, argsT, argsT], fc, [...this.ctx, this.frame('handler', `concommand ${JSON.stringify(n ?? '?')}`, fc, line, 'concommand.Add', n)]);
+        const argsT = this.taintValue(
+          'concommand',
+          `arguments of console command ${JSON.stringify(n ?? '?')}`,
+          fc,
+          line,
+        );
+        if (cb?.k === 'fn')
+          this.defer(cb, [UNKNOWN, UNKNOWN, argsT, argsT], fc, [
+            ...this.ctx,
+            this.frame(
+              'handler',
+              `concommand ${JSON.stringify(n ?? '?')}`,
+              fc,
+              line,
+              'concommand.Add',
+              n,
+            ),
+          ]);
         return;
       }
       case 'hook.Add': {
@@ -1240,9 +1679,21 @@ export class Emulator {
         const cb = args[2];
         if (cb?.k !== 'fn') return;
         const params: Value[] = cb.node.parameters.map(() => UNKNOWN as Value);
-        if (ev === 'PlayerSay' || ev === 'PlayerSayTransform') params[1] = this.taintValue('chat', 'chat text (PlayerSay)', fc, line);
-        if (ev === 'OnPlayerChat') params[1] = this.taintValue('chat', 'chat text (OnPlayerChat)', fc, line);
-        this.defer(cb, params, fc, [...this.ctx, this.frame('handler', `hook ${ev ?? '?'}`, fc, line, `hook.Add:${ev ?? '?'}`, constName(args[1]))]);
+        if (ev === 'PlayerSay' || ev === 'PlayerSayTransform')
+          params[1] = this.taintValue('chat', 'chat text (PlayerSay)', fc, line);
+        if (ev === 'OnPlayerChat')
+          params[1] = this.taintValue('chat', 'chat text (OnPlayerChat)', fc, line);
+        this.defer(cb, params, fc, [
+          ...this.ctx,
+          this.frame(
+            'handler',
+            `hook ${ev ?? '?'}`,
+            fc,
+            line,
+            `hook.Add:${ev ?? '?'}`,
+            constName(args[1]),
+          ),
+        ]);
         return;
       }
       case 'timer.Simple':
@@ -1250,16 +1701,38 @@ export class Emulator {
       case 'timer.Adjust': {
         const cb = name === 'timer.Simple' ? args[1] : args[3];
         const delay = name === 'timer.Simple' ? args[0] : args[1];
-        if (cb?.k === 'fn') this.defer(cb, [], fc, [...this.ctx, this.frame('handler', `${name}(${partialText(delay ?? UNKNOWN)})`, fc, line, name, name === 'timer.Simple' ? undefined : constName(args[0]))]);
+        if (cb?.k === 'fn')
+          this.defer(cb, [], fc, [
+            ...this.ctx,
+            this.frame(
+              'handler',
+              `${name}(${partialText(delay ?? UNKNOWN)})`,
+              fc,
+              line,
+              name,
+              name === 'timer.Simple' ? undefined : constName(args[0]),
+            ),
+          ]);
         return;
       }
       case 'cvars.AddChangeCallback': {
         const cb = args[1];
-        if (cb?.k === 'fn') this.defer(cb, [UNKNOWN, UNKNOWN, UNKNOWN], fc, [...this.ctx, this.frame('handler', name, fc, line, name, constName(args[0]))]);
+        if (cb?.k === 'fn')
+          this.defer(cb, [UNKNOWN, UNKNOWN, UNKNOWN], fc, [
+            ...this.ctx,
+            this.frame('handler', name, fc, line, name, constName(args[0])),
+          ]);
         return;
       }
       default:
-        for (const a of args) if (a.k === 'fn') this.defer(a, a.node.parameters.map(() => UNKNOWN as Value), fc, [...this.ctx, this.frame('handler', `callback of ${name}`, fc, line, name)]);
+        for (const a of args)
+          if (a.k === 'fn')
+            this.defer(
+              a,
+              a.node.parameters.map(() => UNKNOWN as Value),
+              fc,
+              [...this.ctx, this.frame('handler', `callback of ${name}`, fc, line, name)],
+            );
     }
   }
 
@@ -1281,8 +1754,10 @@ export class Emulator {
       const parts = args.map((a) => asString(a));
       const first = (parts[name === 'Player:ConCommand' ? 1 : 0] ?? '').trim();
       if (name === 'RunConsoleCommand' && parts[0] === 'lua_run') code = parts.slice(1).join(' ');
-      else if (name === 'RunConsoleCommand' && parts[0] === 'ulx' && parts[1] === 'luarun') code = parts.slice(2).join(' ');
-      else if (/^(lua_run|ulx\s+luarun)\s/.test(first)) code = first.replace(/^(lua_run|ulx\s+luarun)\s+/, '');
+      else if (name === 'RunConsoleCommand' && parts[0] === 'ulx' && parts[1] === 'luarun')
+        code = parts.slice(2).join(' ');
+      else if (/^(lua_run|ulx\s+luarun)\s/.test(first))
+        code = first.replace(/^(lua_run|ulx\s+luarun)\s+/, '');
       carrier = 'lua_run';
     }
     if (code === undefined || code.length < 6 || !/[(=]/.test(code)) return;
@@ -1296,8 +1771,14 @@ export class Emulator {
     } catch {
       return;
     }
-    const ok = parsed.errors.length <= 2 && parsed.chunk.body.some((s) => s.type !== 'ErrorStatement');
-    this.out.payloads.push({ ...this.base(fc, line), text: code.slice(0, 4000), carrier, parsed: ok });
+    const ok =
+      parsed.errors.length <= 2 && parsed.chunk.body.some((s) => s.type !== 'ErrorStatement');
+    this.out.payloads.push({
+      ...this.base(fc, line),
+      text: code.slice(0, 4000),
+      carrier,
+      parsed: ok,
+    });
     if (!ok) return;
     const sub: FileContext = {
       path: fc.path,

@@ -24,7 +24,8 @@ const ADMIN_CHECK_NAMES = new Set([
   'HasPriv',
   'IsOwner',
 ]);
-const ADMIN_NAME_HINT = /admin|perm|access|allowed|authori[sz]|privilege|isstaff|canuse|canrun|whitelist/i;
+const ADMIN_NAME_HINT =
+  /admin|perm|access|allowed|authori[sz]|privilege|isstaff|canuse|canrun|whitelist/i;
 
 /** Player identity getters whose comparison with a literal is a trigger (GB-007). */
 export const IDENTITY_METHODS = new Set([
@@ -48,8 +49,17 @@ function calleeName(e: Expression): string | undefined {
   return undefined;
 }
 
-function isCall(e: Node): e is Extract<Expression, { type: 'CallExpression' | 'StringCallExpression' | 'TableCallExpression' }> {
-  return e.type === 'CallExpression' || e.type === 'StringCallExpression' || e.type === 'TableCallExpression';
+function isCall(
+  e: Node,
+): e is Extract<
+  Expression,
+  { type: 'CallExpression' | 'StringCallExpression' | 'TableCallExpression' }
+> {
+  return (
+    e.type === 'CallExpression' ||
+    e.type === 'StringCallExpression' ||
+    e.type === 'TableCallExpression'
+  );
 }
 
 function unwrap(e: Expression): Expression {
@@ -113,8 +123,10 @@ export function classifyCondition(
     const n = stack.pop()!;
     if (isCall(n)) {
       const name = calleeName(n.base);
-      if (name && (ADMIN_CHECK_NAMES.has(name) || ADMIN_NAME_HINT.test(name)) && !out.guard) out.guard = name;
-      else if (!out.guard && isAdminCheckFn?.(n.base)) out.guard = `${name ?? 'check'}() (checks rank)`;
+      if (name && (ADMIN_CHECK_NAMES.has(name) || ADMIN_NAME_HINT.test(name)) && !out.guard)
+        out.guard = name;
+      else if (!out.guard && isAdminCheckFn?.(n.base))
+        out.guard = `${name ?? 'check'}() (checks rank)`;
       if (name === 'HasValue' && n.type === 'CallExpression' && n.arguments.length === 2) {
         const id = isIdentityCall(n.arguments[1]!);
         if (id && isLiteralIdTable(n.arguments[0]!)) out.trigger ??= `table.HasValue(…, ${id}())`;
@@ -133,7 +145,10 @@ export function classifyCondition(
       else if (idR && litL !== undefined) out.trigger ??= `${idR}() == "${litL}"`;
       const grp = (e: Expression) => {
         e = unwrap(e);
-        return (e.type === 'CallExpression' || e.type === 'StringCallExpression') && calleeName(e.base) === 'GetUserGroup';
+        return (
+          (e.type === 'CallExpression' || e.type === 'StringCallExpression') &&
+          calleeName(e.base) === 'GetUserGroup'
+        );
       };
       if ((grp(n.left) && litR) || (grp(n.right) && litL)) out.guard ??= 'GetUserGroup';
     } else if (n.type === 'MemberExpression' && !out.config) {
@@ -153,7 +168,10 @@ export function classifyCondition(
 }
 
 /** Literal identity comparisons anywhere inside a function (used for metamethod overrides). */
-export function identityTriggersIn(root: Node, isLiteralIdTable: (base: Expression) => boolean): string[] {
+export function identityTriggersIn(
+  root: Node,
+  isLiteralIdTable: (base: Expression) => boolean,
+): string[] {
   const found: string[] = [];
   const stack: Node[] = [root];
   let budget = 5000;

@@ -41,7 +41,8 @@ function luaRunEntities(lump: string): Array<{ code: string; line: number; class
   while ((m = re.exec(lump)) && out.length < 1000) {
     const body = m[1]!;
     const cls = /"classname"\s+"([^"]*)"/.exec(body)?.[1] ?? '';
-    if (cls !== 'lua_run' && cls !== 'point_servercommand' && cls !== 'point_clientcommand') continue;
+    if (cls !== 'lua_run' && cls !== 'point_servercommand' && cls !== 'point_clientcommand')
+      continue;
     const code = /"Code"\s+"([^"]*)"/i.exec(body)?.[1];
     const line = lump.slice(0, m.index).split('\n').length;
     out.push({ code: code ?? '', line, classname: cls });
@@ -66,7 +67,9 @@ export function analyzeAddon(entries: ArchiveEntry[], options: AnalyzeOptions): 
   const emulator = new Emulator(analysis, options.maxPayloadDepth ?? 3, analysis.clientFiles);
   const contexts = new Map<string, FileContext>();
 
-  const luaEntries = entries.filter((e) => (e.kind === 'lua' || e.kind === 'lua_in_asset') && e.bytes);
+  const luaEntries = entries.filter(
+    (e) => (e.kind === 'lua' || e.kind === 'lua_in_asset') && e.bytes,
+  );
   for (const entry of entries) {
     if (entry.kind === 'text') analysis.textEntries.push(entry);
     else if (entry.kind === 'binary_module') analysis.binaryModules.push(entry);
@@ -99,7 +102,13 @@ export function analyzeAddon(entries: ArchiveEntry[], options: AnalyzeOptions): 
       realm: entry.kind === 'lua_in_asset' ? 'server' : realmOfPath(entry.path),
       text,
       lines: text.split(/\r?\n|\r/),
-      parse: !parsed ? 'failed' : parsed.errors.length === 0 ? 'ok' : meaningful > 0 ? 'recovered' : 'failed',
+      parse: !parsed
+        ? 'failed'
+        : parsed.errors.length === 0
+          ? 'ok'
+          : meaningful > 0
+            ? 'recovered'
+            : 'failed',
       parseErrors: parsed?.errors.length ?? 1,
       obfuscatedIdentifiers: words.obfuscated,
       identifierCount: words.identifiers,
@@ -108,7 +117,14 @@ export function analyzeAddon(entries: ArchiveEntry[], options: AnalyzeOptions): 
     if (parsed) file.facts = parsed.facts;
     if (entry.sha256) file.sha256 = entry.sha256;
     analysis.files.push(file);
-    const fc: FileContext = { path: entry.path, realm: file.realm, depth: 0, steps: 0, budget: budgetFor(bytes.byteLength), exhausted: false };
+    const fc: FileContext = {
+      path: entry.path,
+      realm: file.realm,
+      depth: 0,
+      steps: 0,
+      budget: budgetFor(bytes.byteLength),
+      exhausted: false,
+    };
     contexts.set(entry.path, fc);
     if (parsed && WORTH_EMULATING.test(text)) {
       // Machine-obfuscated files are emulated whole: their decoders hide behind plain names.
@@ -130,7 +146,14 @@ export function analyzeAddon(entries: ArchiveEntry[], options: AnalyzeOptions): 
 
   for (const map of analysis.maps) {
     if (!map.mapEntities) continue;
-    const fc: FileContext = { path: map.path, realm: 'server', depth: 0, steps: 0, budget: budgetFor(map.mapEntities.length), exhausted: false };
+    const fc: FileContext = {
+      path: map.path,
+      realm: 'server',
+      depth: 0,
+      steps: 0,
+      budget: budgetFor(map.mapEntities.length),
+      exhausted: false,
+    };
     for (const ent of luaRunEntities(map.mapEntities)) {
       if (ent.code) emulator.rescan(ent.code, ent.classname, 'server', fc, ent.line);
     }

@@ -18,7 +18,10 @@ export function realmOfPath(path: string, clientFiles?: ReadonlySet<string>): Re
   if (/^sh_|_sh\.lua$/.test(file)) return 'shared';
   const dirs = segs.slice(0, -1);
   if (dirs.some((d) => d === 'server' || d === 'sv')) return 'server';
-  if (dirs.some((d) => d === 'client' || d === 'cl' || d === 'vgui' || d === 'menu' || d === 'derma')) return 'client';
+  if (
+    dirs.some((d) => d === 'client' || d === 'cl' || d === 'vgui' || d === 'menu' || d === 'derma')
+  )
+    return 'client';
   if (dirs.some((d) => d === 'shared' || d === 'sh')) return 'shared';
   if (clientFiles) {
     const rel = p.replace(/^.*?lua\//, '');

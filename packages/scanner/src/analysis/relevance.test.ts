@@ -13,7 +13,15 @@ function relevantNames(files: string[]): string[] {
     for (const f of parsed.functions ?? []) all.push(f.node);
   }
   rel.finish();
-  return all.filter((n) => !rel.skippable.has(n)).map((n) => (n.identifier?.type === 'Identifier' ? n.identifier.name : n.identifier?.type === 'MemberExpression' ? n.identifier.identifier.name : 'anonymous'));
+  return all
+    .filter((n) => !rel.skippable.has(n))
+    .map((n) =>
+      n.identifier?.type === 'Identifier'
+        ? n.identifier.name
+        : n.identifier?.type === 'MemberExpression'
+          ? n.identifier.identifier.name
+          : 'anonymous',
+    );
 }
 
 describe('relevance', () => {
@@ -31,12 +39,20 @@ describe('relevance', () => {
     expect(names.sort()).toEqual(['anonymous', 'd', 'later', 'setup']);
   });
   it('does not follow generic method names', () => {
-    const names = relevantNames(['function PANEL:Think() RunConsoleCommand("x") end\nfunction other(p) p:Think() end']);
+    const names = relevantNames([
+      'function PANEL:Think() RunConsoleCommand("x") end\nfunction other(p) p:Think() end',
+    ]);
     expect(names).toEqual(['Think']);
   });
   it('records facts only when asked and names assigned functions', () => {
     expect(parseLua('local f = function() end').functions).toBeUndefined();
-    const facts = parseLua('local t = { go = function() http.Fetch("u") end }\nt.x = function() end', { watch: FUNCTION_WATCH }).functions!;
-    expect(facts.map((f) => [f.name, f.sink])).toEqual([['go', true], ['x', false]]);
+    const facts = parseLua(
+      'local t = { go = function() http.Fetch("u") end }\nt.x = function() end',
+      { watch: FUNCTION_WATCH },
+    ).functions!;
+    expect(facts.map((f) => [f.name, f.sink])).toEqual([
+      ['go', true],
+      ['x', false],
+    ]);
   });
 });

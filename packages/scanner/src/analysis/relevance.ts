@@ -1,6 +1,14 @@
 // Which functions of an addon are worth emulating: those whose body mentions a sink, a source,
 // an obfuscation device or a privilege API, or calls (by name) a function that does.
-import { type FunctionDeclaration, type FunctionFacts, type FunctionWatch, WATCH_FIELD, WATCH_GLOBAL, WATCH_LIBRARY, WATCH_SINK } from '../lua/ast.js';
+import {
+  type FunctionDeclaration,
+  type FunctionFacts,
+  type FunctionWatch,
+  WATCH_FIELD,
+  WATCH_GLOBAL,
+  WATCH_LIBRARY,
+  WATCH_SINK,
+} from '../lua/ast.js';
 
 const S = WATCH_SINK;
 const F = WATCH_FIELD;
@@ -18,39 +26,124 @@ const G = WATCH_GLOBAL;
  */
 const WATCHED: Array<[string, number]> = [
   // execution and console
-  ['RunString', S], ['RunStringEx', S], ['RunStringG', S], ['CompileString', S], ['CompileFile', S],
-  ['loadstring', S | G], ['load', S | G], ['BroadcastLua', S], ['SendLua', S | F], ['RunConsoleCommand', S],
-  ['ConsoleCommand', S | F], ['ConCommand', S | F],
+  ['RunString', S],
+  ['RunStringEx', S],
+  ['RunStringG', S],
+  ['CompileString', S],
+  ['CompileFile', S],
+  ['loadstring', S | G],
+  ['load', S | G],
+  ['BroadcastLua', S],
+  ['SendLua', S | F],
+  ['RunConsoleCommand', S],
+  ['ConsoleCommand', S | F],
+  ['ConCommand', S | F],
   // ranks and moderation sabotage
-  ['SetUserGroup', S | F], ['addUser', S | F], ['addGroup', S | F], ['groupAllow', S | F], ['adduser', S | F],
-  ['adduserid', S | F], ['set_rank', S | F], ['set_rank_id', S | F], ['SetRank', S | F], ['PlayerSetGroup', S | F],
-  ['SetGroup', S | F], ['SignalUserGroupChanged', S | F], ['unban', S | F], ['luarun', S | F], ['cexec', S | F],
+  ['SetUserGroup', S | F],
+  ['addUser', S | F],
+  ['addGroup', S | F],
+  ['groupAllow', S | F],
+  ['adduser', S | F],
+  ['adduserid', S | F],
+  ['set_rank', S | F],
+  ['set_rank_id', S | F],
+  ['SetRank', S | F],
+  ['PlayerSetGroup', S | F],
+  ['SetGroup', S | F],
+  ['SignalUserGroupChanged', S | F],
+  ['unban', S | F],
+  ['luarun', S | F],
+  ['cexec', S | F],
   // remote hosts (beacons are judged by the timer or handler around them)
-  ['http', S | L], ['HTTP', S | G], ['CHTTP', S | G], ['reqwest', S | G],
+  ['http', S | L],
+  ['HTTP', S | G],
+  ['CHTTP', S | G],
+  ['reqwest', S | G],
   // decoders and indirect access
-  ['_G', S], ['_R', S], ['getfenv', S | G], ['setfenv', S | G], ['getregistry', S | F], ['rawget', S | G],
-  ['char', S | F], ['bxor', S | F], ['Base64Decode', S | F], ['Decompress', S | F], ['reverse', S | F],
+  ['_G', S],
+  ['_R', S],
+  ['getfenv', S | G],
+  ['setfenv', S | G],
+  ['getregistry', S | F],
+  ['rawget', S | G],
+  ['char', S | F],
+  ['bxor', S | F],
+  ['Base64Decode', S | F],
+  ['Decompress', S | F],
+  ['reverse', S | F],
   // sources, registrations, data sinks
-  ['ReadString', F], ['ReadData', F], ['ReadTable', F], ['ReadType', F], ['ReadStream', F], ['WriteString', F],
-  ['WriteData', F], ['Receive', F], ['concommand', L], ['file', L], ['sql', L], ['GetInfo', F], ['GetPData', F],
-  ['IPAddress', F], ['steamworks', L], ['GetHostName', G], ['GetIPAddress', F], ['GetAddons', F],
-  ['GodEnable', F], ['SetArmor', F], ['addMoney', F], ['CleanUpMap', F], ['KickID', F],
+  ['ReadString', F],
+  ['ReadData', F],
+  ['ReadTable', F],
+  ['ReadType', F],
+  ['ReadStream', F],
+  ['WriteString', F],
+  ['WriteData', F],
+  ['Receive', F],
+  ['concommand', L],
+  ['file', L],
+  ['sql', L],
+  ['GetInfo', F],
+  ['GetPData', F],
+  ['IPAddress', F],
+  ['steamworks', L],
+  ['GetHostName', G],
+  ['GetIPAddress', F],
+  ['GetAddons', F],
+  ['GodEnable', F],
+  ['SetArmor', F],
+  ['addMoney', F],
+  ['CleanUpMap', F],
+  ['KickID', F],
   // identities (compared with literals: GB-007 gates)
-  ['SteamID', F], ['SteamID64', F], ['AccountID', F], ['UniqueID', F], ['OwnerSteamID64', F],
+  ['SteamID', F],
+  ['SteamID64', F],
+  ['AccountID', F],
+  ['UniqueID', F],
+  ['OwnerSteamID64', F],
   // detours, registry, anti-analysis
-  ['rawset', G], ['FindMetaTable', G], ['debug', L], ['jit', L], ['dump', F],
+  ['rawset', G],
+  ['FindMetaTable', G],
+  ['debug', L],
+  ['jit', L],
+  ['dump', F],
   // remote griefing
-  ['PlayURL', F], ['OpenURL', F], ['RunJavascript', F], ['MountGMA', F],
+  ['PlayURL', F],
+  ['OpenURL', F],
+  ['RunJavascript', F],
+  ['MountGMA', F],
 ];
 
 /** Methods and fields whose (re)definition inside a function is an override the rules judge. */
 const WATCHED_DEFINITIONS = [
-  'IsAdmin', 'IsSuperAdmin', 'IsUserGroup', 'GetUserGroup', 'CheckGroup', 'SetUserGroup', 'Ban', 'Kick', 'Kill', 'ban',
-  'kick', 'addBan', 'KickID', 'Fetch', 'Post', 'RunString', 'RunStringEx', 'CompileString', 'Receive', 'Start', 'Add',
-  'getinfo', 'Read', 'funck',
+  'IsAdmin',
+  'IsSuperAdmin',
+  'IsUserGroup',
+  'GetUserGroup',
+  'CheckGroup',
+  'SetUserGroup',
+  'Ban',
+  'Kick',
+  'Kill',
+  'ban',
+  'kick',
+  'addBan',
+  'KickID',
+  'Fetch',
+  'Post',
+  'RunString',
+  'RunStringEx',
+  'CompileString',
+  'Receive',
+  'Start',
+  'Add',
+  'getinfo',
+  'Read',
+  'funck',
 ];
 
-const SINK_STRING = /lua_run|luarun|sv_allowcslua|sv_cheats|sv_loadingurl|sv_downloadurl|_password|RunString|CompileString/;
+const SINK_STRING =
+  /lua_run|luarun|sv_allowcslua|sv_cheats|sv_loadingurl|sv_downloadurl|_password|RunString|CompileString/;
 const WATCHED_STRING = /STEAM_[0-5]:|7656119\d{10}|gmod_language|https?:/;
 
 export const FUNCTION_WATCH: FunctionWatch = {
@@ -103,7 +196,8 @@ export class Relevance {
           }
         }
         // Children come after their parent: one backward pass carries it to the parents.
-        for (let i = fs.length - 1; i >= 0; i--) if (r[i] && fs[i]!.parent >= 0) r[fs[i]!.parent] = 1;
+        for (let i = fs.length - 1; i >= 0; i--)
+          if (r[i] && fs[i]!.parent >= 0) r[fs[i]!.parent] = 1;
         for (let i = 0; i < fs.length; i++) {
           const name = fs[i]!.name;
           if (r[i] && name !== undefined && !names.has(name)) {
@@ -117,8 +211,10 @@ export class Relevance {
       const fs = this.all[k]!;
       const r = sink[k]!;
       // Watched functions run; so do their parents, which create and register them.
-      for (let i = fs.length - 1; i >= 0; i--) if ((r[i] || fs[i]!.watched) && fs[i]!.parent >= 0) r[fs[i]!.parent] = 1;
-      for (let i = 0; i < fs.length; i++) if (!r[i] && !fs[i]!.watched) this.skippable.add(fs[i]!.node);
+      for (let i = fs.length - 1; i >= 0; i--)
+        if ((r[i] || fs[i]!.watched) && fs[i]!.parent >= 0) r[fs[i]!.parent] = 1;
+      for (let i = 0; i < fs.length; i++)
+        if (!r[i] && !fs[i]!.watched) this.skippable.add(fs[i]!.node);
     }
   }
 }

@@ -4,7 +4,16 @@ import type { FunctionDeclaration } from '../lua/ast.js';
 
 /** Where attacker-controlled data came from (first step of a source → sink chain). */
 export interface TaintSource {
-  kind: 'http' | 'net' | 'chat' | 'concommand' | 'file' | 'sql' | 'clientinfo' | 'convar' | 'remote_table';
+  kind:
+    | 'http'
+    | 'net'
+    | 'chat'
+    | 'concommand'
+    | 'file'
+    | 'sql'
+    | 'clientinfo'
+    | 'convar'
+    | 'remote_table';
   label: string;
   file: string;
   line: number;
@@ -26,7 +35,8 @@ export type DecodeHow =
   | 'emulated';
 
 /** How an API function was reached (direct global, local alias, `_G[...]` lookup, …). */
-export type Access = 'direct' | 'alias' | 'global_table' | 'decoded' | 'registry' | 'callback' | 'table_field';
+export type Access =
+  'direct' | 'alias' | 'global_table' | 'decoded' | 'registry' | 'callback' | 'table_field';
 
 export type Taint = readonly TaintSource[];
 
@@ -77,7 +87,8 @@ export interface UnknownValue {
   partial?: string;
 }
 
-export type Value = StrValue | NumValue | BoolValue | NilValue | TableValue | ApiValue | FnValue | UnknownValue;
+export type Value =
+  StrValue | NumValue | BoolValue | NilValue | TableValue | ApiValue | FnValue | UnknownValue;
 
 export const NIL: NilValue = { k: 'nil' };
 export const UNKNOWN: UnknownValue = { k: 'unk' };
@@ -97,7 +108,8 @@ export class LuaTable {
     if (k === undefined) return UNKNOWN;
     const v = this.hash.get(k);
     if (v) return v;
-    if (this.apiName && key.k === 'str') return { k: 'api', name: apiName(this.apiName + '.', key.v), via: 'direct' };
+    if (this.apiName && key.k === 'str')
+      return { k: 'api', name: apiName(this.apiName + '.', key.v), via: 'direct' };
     return NIL;
   }
 
@@ -194,7 +206,9 @@ export class Scope {
   constructor(readonly parent: Scope | null) {}
 
   lookup(name: string): { value: Value; assigned: number } | undefined {
-    for (let s: Scope | null = this; s; s = s.parent) {
+    const own = this.vars.get(name);
+    if (own) return own;
+    for (let s = this.parent; s; s = s.parent) {
       const v = s.vars.get(name);
       if (v) return v;
     }
@@ -223,7 +237,8 @@ export function mergeTaint(a: Taint | undefined, b: Taint | undefined): Taint | 
 
 export function withTaint(v: Value, taint: Taint | undefined): Value {
   if (!taint || taint.length === 0) return v;
-  if (v.k === 'str' || v.k === 'num' || v.k === 'unk') return { ...v, taint: mergeTaint(v.taint, taint) };
+  if (v.k === 'str' || v.k === 'num' || v.k === 'unk')
+    return { ...v, taint: mergeTaint(v.taint, taint) };
   if (v.k === 'nil' || v.k === 'bool') return { k: 'unk', taint };
   return v;
 }

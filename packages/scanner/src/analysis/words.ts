@@ -16,7 +16,12 @@ function isHexDigit(c: number): boolean {
  */
 function isObfuscatedWord(text: string, start: number, end: number): boolean {
   const length = end - start;
-  if (length >= 5 && text.charCodeAt(start) === 95 && text.charCodeAt(start + 1) === 48 && text.charCodeAt(start + 2) === 120) {
+  if (
+    length >= 5 &&
+    text.charCodeAt(start) === 95 &&
+    text.charCodeAt(start + 1) === 48 &&
+    text.charCodeAt(start + 2) === 120
+  ) {
     let hex = true;
     for (let i = start + 3; i < end && hex; i++) hex = isHexDigit(text.charCodeAt(i));
     if (hex) return true;
@@ -61,5 +66,8 @@ export function countWords(text: string): { identifiers: number; obfuscated: num
     if (!(first >= 48 && first <= 57)) identifiers++;
     if (isObfuscatedWord(text, start, i)) obfuscated++;
   }
-  return { identifiers: Math.min(identifiers, 1_000_000), obfuscated: Math.min(obfuscated, 100_000) };
+  return {
+    identifiers: Math.min(identifiers, 1_000_000),
+    obfuscated: Math.min(obfuscated, 100_000),
+  };
 }

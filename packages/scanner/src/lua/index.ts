@@ -16,7 +16,10 @@ export const DEFAULT_TOKENIZE_LIMIT = 2_000_000;
  * `maxTokens` of them so that a huge hostile file cannot exhaust memory (use forEachToken
  * to see them all). Works on any bytes, however broken: malformed parts become `Invalid`.
  */
-export function tokenize(source: Uint8Array | string, options: { maxTokens?: number } = {}): Token[] {
+export function tokenize(
+  source: Uint8Array | string,
+  options: { maxTokens?: number } = {},
+): Token[] {
   const limit = options.maxTokens ?? DEFAULT_TOKENIZE_LIMIT;
   const tokens: Token[] = [];
   forEachToken(source, (t) => {
@@ -30,7 +33,10 @@ export function tokenize(source: Uint8Array | string, options: { maxTokens?: num
  * Streams the tokens of the source to `visit` without keeping them, for token-level
  * scanning of files too big for an array of tokens. Return false to stop early.
  */
-export function forEachToken(source: Uint8Array | string, visit: (token: Token) => void | boolean): void {
+export function forEachToken(
+  source: Uint8Array | string,
+  visit: (token: Token) => void | boolean,
+): void {
   const text = decodeSource(source);
   const lexer = new Lexer(text, new Diagnostics(0), hasUtf8Bom(text) ? 3 : 0);
   for (;;) {

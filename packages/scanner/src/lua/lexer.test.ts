@@ -28,7 +28,12 @@ describe('names and keywords', () => {
   });
 
   it('keeps goto a name so that ulx.goto still parses', () => {
-    expect(kinds(tokenize('ulx.goto goto'))).toEqual(['Name:ulx', 'Punct:.', 'Name:goto', 'Name:goto']);
+    expect(kinds(tokenize('ulx.goto goto'))).toEqual([
+      'Name:ulx',
+      'Punct:.',
+      'Name:goto',
+      'Name:goto',
+    ]);
   });
 
   it('accepts bytes >= 0x80 in names, as LuaJIT does', () => {
@@ -132,7 +137,9 @@ describe('string escapes', () => {
   });
 
   it('encodes \\u{XXXX} as UTF-8 bytes', () => {
-    expect(onlyString('"\\u{48}\\u{E9}\\u{20AC}\\u{1F600}"').value).toBe('H\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80');
+    expect(onlyString('"\\u{48}\\u{E9}\\u{20AC}\\u{1F600}"').value).toBe(
+      'H\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80',
+    );
     expect(parseLua('x = "\\u{}"').errors.length).toBe(1);
   });
 
@@ -140,7 +147,11 @@ describe('string escapes', () => {
     const result = parseLua('x = "a\\qb"');
     expect(result.errors[0]!.message).toContain('invalid escape');
     const stmt = result.chunk.body[0];
-    expect(stmt?.type === 'AssignmentStatement' && stmt.init[0]?.type === 'StringLiteral' && stmt.init[0].value).toBe('aqb');
+    expect(
+      stmt?.type === 'AssignmentStatement' &&
+        stmt.init[0]?.type === 'StringLiteral' &&
+        stmt.init[0].value,
+    ).toBe('aqb');
   });
 
   it('keeps non-ASCII bytes as one char per byte', () => {
@@ -217,7 +228,10 @@ describe('GLua syntax', () => {
     ]);
     expect(result.facts.cCommentCount).toBe(2);
     expect(result.errors).toEqual([]);
-    expect(result.comments[1]!.loc).toMatchObject({ start: { line: 2, column: 1 }, end: { line: 3, column: 14 } });
+    expect(result.comments[1]!.loc).toMatchObject({
+      start: { line: 2, column: 1 },
+      end: { line: 3, column: 14 },
+    });
   });
 
   it('still divides with a single slash', () => {
@@ -230,8 +244,18 @@ describe('positions and byte input', () => {
     for (const nl of ['\n', '\r\n', '\r']) {
       const source = `local a${nl}  b = 1${nl}${nl}c`;
       const tokens = tokenize(source);
-      expect(tokens[2]).toMatchObject({ value: 'b', line: 2, column: 3, offset: 7 + nl.length + 2 });
-      expect(tokens.at(-1)).toMatchObject({ value: 'c', line: 4, column: 1, offset: source.length - 1 });
+      expect(tokens[2]).toMatchObject({
+        value: 'b',
+        line: 2,
+        column: 3,
+        offset: 7 + nl.length + 2,
+      });
+      expect(tokens.at(-1)).toMatchObject({
+        value: 'c',
+        line: 4,
+        column: 1,
+        offset: source.length - 1,
+      });
       expect(parseLua(source).lines).toBe(4);
     }
   });
@@ -264,7 +288,9 @@ describe('positions and byte input', () => {
   it('detects invalid UTF-8 and counts invisible and bidi characters', () => {
     expect(parseLua('x = "é"').facts.invalidUtf8).toBe(false);
     expect(parseLua(new Uint8Array([0x78, 0x3d, 0x22, 0xe9, 0x22])).facts.invalidUtf8).toBe(true);
-    expect(parseLua(new Uint8Array([0x78, 0x3d, 0x22, 0xc0, 0xaf, 0x22])).facts.invalidUtf8).toBe(true);
+    expect(parseLua(new Uint8Array([0x78, 0x3d, 0x22, 0xc0, 0xaf, 0x22])).facts.invalidUtf8).toBe(
+      true,
+    );
     const hidden = 'local a\u200b = "\u202e\u2066x\u2069" -- \u2060\ufeff';
     const facts = parseLua(hidden).facts;
     expect(facts.invisibleCharCount).toBe(6);

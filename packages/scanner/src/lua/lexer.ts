@@ -65,7 +65,8 @@ for (let c = 0; c < 256; c++) {
 // Bytes that always form a one-byte operator token by themselves (comments were skipped
 // before, so '-' and '/' here are operators). A table lookup beats a long switch.
 const SINGLE_PUNCT: Array<string | undefined> = new Array<string | undefined>(256).fill(undefined);
-for (const p of ['(', ')', '{', '}', ']', ';', ',', '+', '-', '*', '/', '%', '^', '#']) SINGLE_PUNCT[p.charCodeAt(0)] = p;
+for (const p of ['(', ')', '{', '}', ']', ';', ',', '+', '-', '*', '/', '%', '^', '#'])
+  SINGLE_PUNCT[p.charCodeAt(0)] = p;
 
 const KEYWORDS_BY_LENGTH: string[][] = [
   [],
@@ -87,7 +88,8 @@ function keywordAt(src: string, start: number, len: number): string | null {
   outer: for (let i = 0; i < candidates.length; i++) {
     const kw = candidates[i]!;
     if (kw.charCodeAt(0) !== c0) continue;
-    for (let k = 1; k < len; k++) if (kw.charCodeAt(k) !== src.charCodeAt(start + k)) continue outer;
+    for (let k = 1; k < len; k++)
+      if (kw.charCodeAt(k) !== src.charCodeAt(start + k)) continue outer;
     return kw;
   }
   return null;
@@ -178,7 +180,12 @@ export class Lexer {
   }
 
   /** Reports at a byte of the line being read, unless the caller knows the position. */
-  private error(message: string, offset: number, line = this.line, column = offset - this.lineStart + 1): void {
+  private error(
+    message: string,
+    offset: number,
+    line = this.line,
+    column = offset - this.lineStart + 1,
+  ): void {
     this.diagnostics.report(message, line, column, offset);
   }
 
@@ -364,7 +371,13 @@ export class Lexer {
     else this.commentsDropped++;
   }
 
-  private make(kind: TokenKind, value: string, line: number, column: number, offset: number): Token {
+  private make(
+    kind: TokenKind,
+    value: string,
+    line: number,
+    column: number,
+    offset: number,
+  ): Token {
     return {
       kind,
       value,
@@ -382,12 +395,25 @@ export class Lexer {
     };
   }
 
-  private punct(value: string, length: number, line: number, column: number, offset: number): Token {
+  private punct(
+    value: string,
+    length: number,
+    line: number,
+    column: number,
+    offset: number,
+  ): Token {
     this.pos += length;
     return this.make('Punct', value, line, column, offset);
   }
 
-  private gluaOp(kind: TokenKind, value: string, length: number, line: number, column: number, offset: number): Token {
+  private gluaOp(
+    kind: TokenKind,
+    value: string,
+    length: number,
+    line: number,
+    column: number,
+    offset: number,
+  ): Token {
     this.pos += length;
     this.gluaOperatorCount++;
     const t = this.make(kind, value, line, column, offset);
@@ -447,17 +473,29 @@ export class Lexer {
         const level = this.longBracketLevel(offset);
         if (level < 0) return this.punct('[', 1, line, column, offset);
         const value = this.readLongBracket(level, 'string');
-        return this.make('String', value ?? src.slice(offset + level + 2, this.n), line, column, offset);
+        return this.make(
+          'String',
+          value ?? src.slice(offset + level + 2, this.n),
+          line,
+          column,
+          offset,
+        );
       }
       case 61:
-        return c1 === 61 ? this.punct('==', 2, line, column, offset) : this.punct('=', 1, line, column, offset);
+        return c1 === 61
+          ? this.punct('==', 2, line, column, offset)
+          : this.punct('=', 1, line, column, offset);
       case 126:
         if (c1 === 61) return this.punct('~=', 2, line, column, offset);
         break;
       case 60:
-        return c1 === 61 ? this.punct('<=', 2, line, column, offset) : this.punct('<', 1, line, column, offset);
+        return c1 === 61
+          ? this.punct('<=', 2, line, column, offset)
+          : this.punct('<', 1, line, column, offset);
       case 62:
-        return c1 === 61 ? this.punct('>=', 2, line, column, offset) : this.punct('>', 1, line, column, offset);
+        return c1 === 61
+          ? this.punct('>=', 2, line, column, offset)
+          : this.punct('>', 1, line, column, offset);
       case 33: // '!'
         if (c1 === 61) return this.gluaOp('Punct', '~=', 2, line, column, offset);
         return this.gluaOp('Keyword', 'not', 1, line, column, offset);
@@ -468,7 +506,9 @@ export class Lexer {
         if (c1 === 124) return this.gluaOp('Keyword', 'or', 2, line, column, offset);
         break;
       case 58:
-        return c1 === 58 ? this.punct('::', 2, line, column, offset) : this.punct(':', 1, line, column, offset);
+        return c1 === 58
+          ? this.punct('::', 2, line, column, offset)
+          : this.punct(':', 1, line, column, offset);
       case 43:
         return this.punct('+', 1, line, column, offset);
       case 45:
@@ -499,7 +539,8 @@ export class Lexer {
         return this.punct(',', 1, line, column, offset);
       default:
         if (offset >= this.n) {
-          if (offset - this.lineStart > this.longestLineLength) this.longestLineLength = offset - this.lineStart;
+          if (offset - this.lineStart > this.longestLineLength)
+            this.longestLineLength = offset - this.lineStart;
           return this.make('EOF', '', line, column, offset);
         }
     }
@@ -513,7 +554,15 @@ export class Lexer {
 
   /** Bytes that can never start a token (used to group runs of binary garbage). */
   private isStray(c: number): boolean {
-    return (c < 32 && c !== 9 && c !== 10 && c !== 11 && c !== 12 && c !== 13) || c === 36 || c === 63 || c === 64 || c === 92 || c === 96 || c === 127;
+    return (
+      (c < 32 && c !== 9 && c !== 10 && c !== 11 && c !== 12 && c !== 13) ||
+      c === 36 ||
+      c === 63 ||
+      c === 64 ||
+      c === 92 ||
+      c === 96 ||
+      c === 127
+    );
   }
 
   private readNumber(line: number, column: number, offset: number): Token {
@@ -555,7 +604,8 @@ export class Lexer {
     let value = parseNumeral(body);
     if (body !== raw && body.length > 0 && (lower.endsWith('ll') || lower.endsWith('ull'))) {
       // 64-bit integer literals take no fraction or exponent.
-      if (body.includes('.') || (!hex && /[eE]/.test(body)) || (hex && /[pP]/.test(body))) value = NaN;
+      if (body.includes('.') || (!hex && /[eE]/.test(body)) || (hex && /[pP]/.test(body)))
+        value = NaN;
     }
     const t = this.make('Number', raw, line, column, offset);
     t.numericValue = value;
@@ -736,9 +786,15 @@ function describeByte(c: number): string {
 function utf8Bytes(cp: number): string {
   if (cp < 0x80) return String.fromCharCode(cp);
   if (cp < 0x800) return String.fromCharCode(0xc0 | (cp >> 6), 0x80 | (cp & 0x3f));
-  if (cp < 0x10000) return String.fromCharCode(0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f));
+  if (cp < 0x10000)
+    return String.fromCharCode(0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f));
   if (cp < 0x200000)
-    return String.fromCharCode(0xf0 | (cp >> 18), 0x80 | ((cp >> 12) & 0x3f), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f));
+    return String.fromCharCode(
+      0xf0 | (cp >> 18),
+      0x80 | ((cp >> 12) & 0x3f),
+      0x80 | ((cp >> 6) & 0x3f),
+      0x80 | (cp & 0x3f),
+    );
   if (cp < 0x4000000)
     return String.fromCharCode(
       0xf8 | (cp >> 24),

@@ -5,7 +5,16 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { forEachToken, parseLua, tokenize, walk, type Expression, type Node, type ParseResult, type Statement } from './index.js';
+import {
+  forEachToken,
+  parseLua,
+  tokenize,
+  walk,
+  type Expression,
+  type Node,
+  type ParseResult,
+  type Statement,
+} from './index.js';
 
 function clean(source: string): ParseResult {
   const result = parseLua(source);
@@ -135,13 +144,18 @@ describe('statements', () => {
     expect(body[4]).toMatchObject({ step: { value: 2 } });
     expect(body[5]).toMatchObject({ step: null });
     expect(body[6]).toMatchObject({ variables: [{ name: 'k' }, { name: 'v' }] });
-    expect(body[8]).toMatchObject({ body: [{ clauses: [{ body: [{ type: 'ContinueStatement' }] }] }] });
+    expect(body[8]).toMatchObject({
+      body: [{ clauses: [{ body: [{ type: 'ContinueStatement' }] }] }],
+    });
     expect(body[9]).toMatchObject({ label: { name: 'skip' } });
     expect(body[11]).toMatchObject({ arguments: [{ value: 1 }, { value: 2 }] });
   });
 
   it('accepts empty statements, bare return and return with a semicolon', () => {
-    expect(clean(';;; local x = 1; ; return;').chunk.body.map((s) => s.type)).toEqual(['LocalStatement', 'ReturnStatement']);
+    expect(clean(';;; local x = 1; ; return;').chunk.body.map((s) => s.type)).toEqual([
+      'LocalStatement',
+      'ReturnStatement',
+    ]);
     expect(firstStatement('return')).toMatchObject({ type: 'ReturnStatement', arguments: [] });
   });
 });
@@ -152,9 +166,21 @@ describe('expressions', () => {
     expect(expr('true')).toMatchObject({ type: 'BooleanLiteral', value: true });
     expect(expr('false')).toMatchObject({ type: 'BooleanLiteral', value: false });
     expect(expr('0x10')).toMatchObject({ type: 'NumericLiteral', value: 16, raw: '0x10' });
-    expect(expr('"\\x41"')).toMatchObject({ type: 'StringLiteral', value: 'A', raw: '"\\x41"', escaped: true });
-    expect(expr('[[x]]')).toMatchObject({ type: 'StringLiteral', value: 'x', raw: '[[x]]', escaped: false });
-    expect(firstStatement('function f(...) return ... end')).toMatchObject({ body: [{ arguments: [{ type: 'VarargLiteral' }] }] });
+    expect(expr('"\\x41"')).toMatchObject({
+      type: 'StringLiteral',
+      value: 'A',
+      raw: '"\\x41"',
+      escaped: true,
+    });
+    expect(expr('[[x]]')).toMatchObject({
+      type: 'StringLiteral',
+      value: 'x',
+      raw: '[[x]]',
+      escaped: false,
+    });
+    expect(firstStatement('function f(...) return ... end')).toMatchObject({
+      body: [{ arguments: [{ type: 'VarargLiteral' }] }],
+    });
   });
 
   it('follows Lua operator precedence', () => {
@@ -188,9 +214,16 @@ describe('expressions', () => {
     const t = expr('{ 1, x = 2; ["k"] = 3, f(), }');
     expect(t.type).toBe('TableConstructorExpression');
     if (t.type !== 'TableConstructorExpression') return;
-    expect(t.fields.map((f) => f.type)).toEqual(['TableValue', 'TableKeyString', 'TableKey', 'TableValue']);
+    expect(t.fields.map((f) => f.type)).toEqual([
+      'TableValue',
+      'TableKeyString',
+      'TableKey',
+      'TableValue',
+    ]);
     expect(expr('{}')).toMatchObject({ fields: [] });
-    expect(expr('{ x == 1 }')).toMatchObject({ fields: [{ type: 'TableValue', value: { operator: '==' } }] });
+    expect(expr('{ x == 1 }')).toMatchObject({
+      fields: [{ type: 'TableValue', value: { operator: '==' } }],
+    });
   });
 
   it('parses anonymous functions', () => {
@@ -205,7 +238,10 @@ describe('expressions', () => {
   it('normalises GLua operators to Lua spelling and marks them', () => {
     const e = expr('a != b && !c || d');
     expect(show(e)).toBe('(or (and (~= a b) (not c)) d)');
-    expect(e).toMatchObject({ glua: true, left: { glua: true, left: { glua: true }, right: { glua: true } } });
+    expect(e).toMatchObject({
+      glua: true,
+      left: { glua: true, left: { glua: true }, right: { glua: true } },
+    });
     const lua = expr('a ~= b and not c or d');
     expect(JSON.stringify(lua)).not.toContain('glua');
   });
@@ -216,13 +252,18 @@ describe('positions', () => {
     const source = 'local x = 1\nif x then\n  print("hi", x + 2)\nend';
     const result = clean(source);
     const [local, ifs] = result.chunk.body;
-    expect(local!.loc).toEqual({ start: { line: 1, column: 1, offset: 0 }, end: { line: 1, column: 12, offset: 11 } });
+    expect(local!.loc).toEqual({
+      start: { line: 1, column: 1, offset: 0 },
+      end: { line: 1, column: 12, offset: 11 },
+    });
     expect(ifs!.loc.start).toEqual({ line: 2, column: 1, offset: 12 });
     expect(ifs!.loc.end).toEqual({ line: 4, column: 4, offset: source.length });
     const seen: string[] = [];
     walk(result.chunk, (node) => {
       if (node.type === 'BinaryExpression' || node.type === 'StringLiteral') {
-        seen.push(`${node.type}@${node.loc.start.line}:${node.loc.start.column}-${source.slice(node.loc.start.offset, node.loc.end.offset)}`);
+        seen.push(
+          `${node.type}@${node.loc.start.line}:${node.loc.start.column}-${source.slice(node.loc.start.offset, node.loc.end.offset)}`,
+        );
       }
     });
     expect(seen).toEqual(['StringLiteral@3:9-"hi"', 'BinaryExpression@3:15-x + 2']);
@@ -278,7 +319,10 @@ describe('error recovery', () => {
   it('keeps the body of a function whose end is missing', () => {
     const result = parseLua('function f()\n  RunString(x)\n');
     expect(result.errors[0]!.message).toContain("'end' expected");
-    expect(result.chunk.body[0]).toMatchObject({ type: 'FunctionDeclaration', body: [{ type: 'CallStatement' }] });
+    expect(result.chunk.body[0]).toMatchObject({
+      type: 'FunctionDeclaration',
+      body: [{ type: 'CallStatement' }],
+    });
   });
 
   it('leaves ErrorStatement placeholders for skipped code', () => {
@@ -293,7 +337,9 @@ describe('error recovery', () => {
     const result = parseLua('if then foo() end');
     expect(result.errors).toHaveLength(1);
     const at = { line: 1, column: 3, offset: 2 };
-    expect(result.chunk.body[0]).toMatchObject({ clauses: [{ condition: { loc: { start: at, end: at } } }] });
+    expect(result.chunk.body[0]).toMatchObject({
+      clauses: [{ condition: { loc: { start: at, end: at } } }],
+    });
     expect(result.chunk.body[0]).toMatchObject({
       type: 'IfStatement',
       clauses: [{ condition: { type: 'ErrorExpression' }, body: [{ type: 'CallStatement' }] }],
@@ -307,7 +353,9 @@ describe('error recovery', () => {
   });
 
   it('reports the Expression 2 preprocessor syntax as another dialect', () => {
-    const result = parseLua('e2function number operator+(number lhs, number rhs)\n  return lhs + rhs\nend');
+    const result = parseLua(
+      'e2function number operator+(number lhs, number rhs)\n  return lhs + rhs\nend',
+    );
     expect(result.errors.length).toBeGreaterThan(0);
     expect(tokenize('e2function number').length).toBe(2);
   });
@@ -319,7 +367,10 @@ describe('hostile input', () => {
     const result = parseLua(`x = ${'('.repeat(n)}1${')'.repeat(n)}\ny = 2`);
     expect(result.errors.some((e) => e.message.includes('nesting'))).toBe(true);
     expect(result.errors).toHaveLength(1);
-    expect(result.chunk.body.map((s) => s.type)).toEqual(['AssignmentStatement', 'AssignmentStatement']);
+    expect(result.chunk.body.map((s) => s.type)).toEqual([
+      'AssignmentStatement',
+      'AssignmentStatement',
+    ]);
   });
 
   it('survives deep tables, functions, blocks and unary chains', () => {
@@ -345,13 +396,17 @@ describe('hostile input', () => {
     expect(parseLua('x = ((((1))))', { maxDepth: 3 }).errors.length).toBe(1);
     expect(parseLua('x = ((((1))))', { maxDepth: 10 }).errors.length).toBe(0);
     // A limit above what the JS stack can take is clamped rather than obeyed.
-    const deep = parseLua(`x = ${'f('.repeat(10_000)}${')'.repeat(10_000)} y = 1`, { maxDepth: 1_000_000 });
+    const deep = parseLua(`x = ${'f('.repeat(10_000)}${')'.repeat(10_000)} y = 1`, {
+      maxDepth: 1_000_000,
+    });
     expect(deep.errors[0]!.message).toContain('nesting deeper than 1000');
     expect(deep.chunk.body).toHaveLength(2);
   });
 
   it('does not recurse on long concatenation chains', () => {
-    const result = parseLua(`x = ${Array.from({ length: 50_000 }, (_, i) => `"${i}"`).join(' .. ')}`);
+    const result = parseLua(
+      `x = ${Array.from({ length: 50_000 }, (_, i) => `"${i}"`).join(' .. ')}`,
+    );
     expect(result.errors).toEqual([]);
   });
 
@@ -368,7 +423,8 @@ describe('hostile input', () => {
   });
 
   it('never throws on truncated prefixes of real code', () => {
-    const source = 'local t = { a = "x\\65", [1] = function(...) return #... end }\nif t then t.a:rep(2) end --[[ c ]]';
+    const source =
+      'local t = { a = "x\\65", [1] = function(...) return #... end }\nif t then t.a:rep(2) end --[[ c ]]';
     for (let i = 0; i <= source.length; i++) {
       expect(() => parseLua(source.slice(0, i))).not.toThrow();
     }
@@ -402,7 +458,8 @@ describe('hostile input', () => {
 
   it('lexes and parses a 5 MB one-line payload quickly', () => {
     // The shape of a real obfuscated loader: code, a big numeric table, a big escaped string.
-    const code = 'local a=tbl["k"]..string.char(72,105)..("\\x41\\65"):rep(2);if a!=nil&&b then f(a,{1,2,x=3}) end ';
+    const code =
+      'local a=tbl["k"]..string.char(72,105)..("\\x41\\65"):rep(2);if a!=nil&&b then f(a,{1,2,x=3}) end ';
     const codeUnits = Math.ceil(500_000 / code.length);
     const numbers = '72,101,108,108,111,'.repeat(Math.ceil(600_000 / 19));
     const escapes = '\\x52\\117\\110\\z '.repeat(Math.ceil(3_900_000 / 15));
@@ -416,7 +473,11 @@ describe('hostile input', () => {
     expect(result.facts.longestLineLength).toBe(source.length);
     expect(result.chunk.body.length).toBe(2 * codeUnits + 2);
     const call = result.chunk.body.at(-1)!;
-    expect(call.type === 'CallStatement' && call.expression.type === 'CallExpression' && call.expression.arguments[0]).toMatchObject({
+    expect(
+      call.type === 'CallStatement' &&
+        call.expression.type === 'CallExpression' &&
+        call.expression.arguments[0],
+    ).toMatchObject({
       type: 'StringLiteral',
       escaped: true,
       value: 'Run'.repeat(Math.ceil(3_900_000 / 15)),
@@ -445,7 +506,9 @@ describe.runIf(existsSync(samplesRoot))('sample addons', () => {
     const failures = files
       .map((file) => ({ file, errors: parseLua(readFileSync(file)).errors }))
       .filter((r) => r.errors.length > 0)
-      .map((r) => `${r.file}: ${r.errors[0]!.message} at ${r.errors[0]!.line}:${r.errors[0]!.column}`);
+      .map(
+        (r) => `${r.file}: ${r.errors[0]!.message} at ${r.errors[0]!.line}:${r.errors[0]!.column}`,
+      );
     expect(failures).toEqual([]);
   });
 
@@ -459,12 +522,19 @@ describe.runIf(existsSync(samplesRoot))('sample addons', () => {
         if (c === 13 && text.charCodeAt(i + 1) === 10) i++;
         if (c === 10 || c === 13) lineStarts.push(i + 1);
       }
-      const consistent = (p: { line: number; column: number; offset: number }) => lineStarts[p.line - 1]! + p.column - 1 === p.offset;
+      const consistent = (p: { line: number; column: number; offset: number }) =>
+        lineStarts[p.line - 1]! + p.column - 1 === p.offset;
       walk(parseLua(text).chunk, (node, parent) => {
         const { start, end } = node.loc;
-        if (!consistent(start) || !consistent(end) || start.offset > end.offset) problems.push(`${file} ${node.type}`);
-        if (parent && (start.offset < parent.loc.start.offset || end.offset > parent.loc.end.offset)) problems.push(`${file} ${node.type} outside ${parent.type}`);
-        if (node.type === 'Identifier' && text.slice(start.offset, end.offset) !== node.name) problems.push(`${file} ${node.name}`);
+        if (!consistent(start) || !consistent(end) || start.offset > end.offset)
+          problems.push(`${file} ${node.type}`);
+        if (
+          parent &&
+          (start.offset < parent.loc.start.offset || end.offset > parent.loc.end.offset)
+        )
+          problems.push(`${file} ${node.type} outside ${parent.type}`);
+        if (node.type === 'Identifier' && text.slice(start.offset, end.offset) !== node.name)
+          problems.push(`${file} ${node.name}`);
       });
     }
     expect(problems).toEqual([]);

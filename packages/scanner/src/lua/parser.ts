@@ -187,7 +187,8 @@ export class Parser {
     } else {
       this.tok = this.lexer.next();
     }
-    if (this.fnTop !== null && !this.fnTop.sink) this.watchToken(this.prev, before, this.tok, this.fnTop);
+    if (this.fnTop !== null && !this.fnTop.sink)
+      this.watchToken(this.prev, before, this.tok, this.fnTop);
   }
 
   /** Notes a watched token `t` (between `before` and `after`) in the function being parsed. */
@@ -196,10 +197,18 @@ export class Parser {
     if (t.kind === 'Name') {
       const flags = w.names.get(t.value);
       if (flags === undefined) return;
-      const isField = before !== t && before.kind === 'Punct' && (before.value === '.' || before.value === ':');
+      const isField =
+        before !== t && before.kind === 'Punct' && (before.value === '.' || before.value === ':');
       if (flags & WATCH_FIELD && !isField) return;
       if (flags & WATCH_GLOBAL && isField) return;
-      if (flags & WATCH_LIBRARY && !(after.kind === 'Punct' && (after.value === '.' || after.value === ':' || after.value === '['))) return;
+      if (
+        flags & WATCH_LIBRARY &&
+        !(
+          after.kind === 'Punct' &&
+          (after.value === '.' || after.value === ':' || after.value === '[')
+        )
+      )
+        return;
       fn.watched = true;
       if (flags & WATCH_SINK) fn.sink = true;
     } else if (t.kind === 'String') {
@@ -209,7 +218,8 @@ export class Parser {
         if (level > 0) fn.watched = true;
         if (level > 1) fn.sink = true;
       }
-    } else if (t.kind === 'Number' && t.value.length === 17 && t.value.startsWith('7656119')) fn.watched = true;
+    } else if (t.kind === 'Number' && t.value.length === 17 && t.value.startsWith('7656119'))
+      fn.watched = true;
   }
 
   /** Names an anonymous function assigned to a variable or field (`x.y = function`). */
@@ -222,7 +232,12 @@ export class Parser {
       const name = calleeName(targets[i]!);
       if (!facts || name === undefined) continue;
       facts.name ??= name;
-      if (targets[i]!.type !== 'Identifier' && this.fnTop !== null && this.watch.definitions?.has(name)) this.fnTop.watched = true;
+      if (
+        targets[i]!.type !== 'Identifier' &&
+        this.fnTop !== null &&
+        this.watch.definitions?.has(name)
+      )
+        this.fnTop.watched = true;
     }
   }
 
@@ -254,7 +269,10 @@ export class Parser {
   /** A missing token is reported and treated as if it were there, to keep the tree. */
   private expectPunct(v: string, context?: string): void {
     if (this.acceptPunct(v)) return;
-    this.errorAt(this.tok, `'${v}' expected${context ? ` ${context}` : ''} near ${describe(this.tok)}`);
+    this.errorAt(
+      this.tok,
+      `'${v}' expected${context ? ` ${context}` : ''} near ${describe(this.tok)}`,
+    );
   }
 
   private expectKeyword(v: string, opener?: Token): void {
@@ -262,7 +280,10 @@ export class Parser {
       this.next();
       return;
     }
-    const where = opener && opener.line !== this.tok.line ? ` (to close '${opener.value}' at line ${opener.line})` : '';
+    const where =
+      opener && opener.line !== this.tok.line
+        ? ` (to close '${opener.value}' at line ${opener.line})`
+        : '';
     this.errorAt(this.tok, `'${v}' expected${where} near ${describe(this.tok)}`);
   }
 
@@ -302,7 +323,11 @@ export class Parser {
   }
 
   private identifierFrom(t: Token): Identifier {
-    return { type: 'Identifier', name: t.value, loc: { start: this.startOf(t), end: this.endOf(t) } };
+    return {
+      type: 'Identifier',
+      name: t.value,
+      loc: { start: this.startOf(t), end: this.endOf(t) },
+    };
   }
 
   private expectName(context: string): Identifier {
@@ -317,7 +342,10 @@ export class Parser {
   // ---- depth limit ---------------------------------------------------------------------
 
   private tooDeep(): void {
-    this.errorAt(this.tok, `nesting deeper than ${this.maxDepth} levels; the nested part is skipped`);
+    this.errorAt(
+      this.tok,
+      `nesting deeper than ${this.maxDepth} levels; the nested part is skipped`,
+    );
   }
 
   /**
@@ -335,7 +363,12 @@ export class Parser {
         else if (v === ')' || v === ']' || v === '}') {
           if (open === 0) return;
           open--;
-        } else if (open === 0 && forExpression && (v === ',' || v === ';' || v === '=' || v === '::')) return;
+        } else if (
+          open === 0 &&
+          forExpression &&
+          (v === ',' || v === ';' || v === '=' || v === '::')
+        )
+          return;
       } else if (t.kind === 'Keyword') {
         const v = t.value;
         if (v === 'end' || v === 'until') {
@@ -343,7 +376,11 @@ export class Parser {
           open--;
         } else if (v === 'else' || v === 'elseif') {
           if (open === 0) return;
-        } else if (open === 0 && forExpression && (v === 'then' || v === 'do' || v === 'in' || (isStatementKeyword(t) && v !== 'function'))) {
+        } else if (
+          open === 0 &&
+          forExpression &&
+          (v === 'then' || v === 'do' || v === 'in' || (isStatementKeyword(t) && v !== 'function'))
+        ) {
           return;
         } else if (v === 'function' || v === 'do' || v === 'if' || v === 'repeat') open++;
       }
@@ -365,7 +402,11 @@ export class Parser {
         const s = this.startOf(t);
         this.errorAt(t, `unexpected ${describe(t)}`);
         this.next();
-        body.push({ type: 'ErrorStatement', message: `unexpected ${describe(t)}`, loc: this.locFrom(s) });
+        body.push({
+          type: 'ErrorStatement',
+          message: `unexpected ${describe(t)}`,
+          loc: this.locFrom(s),
+        });
       }
     } catch (e) {
       // Keep the complete top-level statements; the statement in progress is dropped. A
@@ -380,7 +421,14 @@ export class Parser {
       this.truncated = true;
       this.depth = 0;
     }
-    return { type: 'Chunk', body, loc: { start, end: { line: this.tok.line, column: this.tok.column, offset: this.tok.offset } } };
+    return {
+      type: 'Chunk',
+      body,
+      loc: {
+        start,
+        end: { line: this.tok.line, column: this.tok.column, offset: this.tok.offset },
+      },
+    };
   }
 
   private parseBlock(): Statement[] {
@@ -416,7 +464,11 @@ export class Parser {
         const s = this.startOf(t);
         this.errorAt(t, `unexpected ${describe(t)}`);
         this.next();
-        body.push({ type: 'ErrorStatement', message: `unexpected ${describe(t)}`, loc: this.locFrom(s) });
+        body.push({
+          type: 'ErrorStatement',
+          message: `unexpected ${describe(t)}`,
+          loc: this.locFrom(s),
+        });
       }
     }
     this.depth--;
@@ -479,7 +531,7 @@ export class Parser {
       return { type: 'GotoStatement', label, loc: this.locFrom(this.startOf(t)) };
     } else if (t.kind === 'Punct' && t.value === '::') {
       this.next();
-      const label = this.expectName("in label");
+      const label = this.expectName('in label');
       this.expectPunct('::', 'to close the label');
       return { type: 'LabelStatement', label, loc: this.locFrom(this.startOf(t)) };
     }
@@ -498,8 +550,16 @@ export class Parser {
       this.nameFunctions(variables, init);
       return { type: 'AssignmentStatement', variables, init, loc: this.locFrom(start) };
     }
-    if (target.type === 'CallExpression' || target.type === 'TableCallExpression' || target.type === 'StringCallExpression') {
-      const node: CallStatement = { type: 'CallStatement', expression: target, loc: this.locFrom(start) };
+    if (
+      target.type === 'CallExpression' ||
+      target.type === 'TableCallExpression' ||
+      target.type === 'StringCallExpression'
+    ) {
+      const node: CallStatement = {
+        type: 'CallStatement',
+        expression: target,
+        loc: this.locFrom(start),
+      };
       return node;
     }
     if (this.tok === first) this.abort(`unexpected ${describe(first)}`);
@@ -507,7 +567,12 @@ export class Parser {
   }
 
   private assignable(e: Expression): Identifier | MemberExpression | IndexExpression {
-    if (e.type === 'Identifier' || e.type === 'IndexExpression' || (e.type === 'MemberExpression' && e.indexer === '.')) return e;
+    if (
+      e.type === 'Identifier' ||
+      e.type === 'IndexExpression' ||
+      (e.type === 'MemberExpression' && e.indexer === '.')
+    )
+      return e;
     this.abort(`cannot assign to this expression near ${describe(this.tok)}`);
   }
 
@@ -526,7 +591,12 @@ export class Parser {
     let init: Expression[] = [];
     if (this.acceptPunct('=')) init = this.parseExpressionList();
     this.nameFunctions(variables, init);
-    const node: LocalStatement = { type: 'LocalStatement', variables, init, loc: this.locFrom(start) };
+    const node: LocalStatement = {
+      type: 'LocalStatement',
+      variables,
+      init,
+      loc: this.locFrom(start),
+    };
     return node;
   }
 
@@ -540,7 +610,13 @@ export class Parser {
       const indexer = this.tok.value as '.' | ':';
       this.next();
       const identifier = this.expectName(`after '${indexer}'`);
-      name = { type: 'MemberExpression', indexer, identifier, base: name, loc: this.locFrom(nameStart) };
+      name = {
+        type: 'MemberExpression',
+        indexer,
+        identifier,
+        base: name,
+        loc: this.locFrom(nameStart),
+      };
       if (indexer === ':') break;
     }
     return this.parseFunctionBody(start, name, false, fnTok);
@@ -557,9 +633,21 @@ export class Parser {
     const outer = this.fnTop;
     const name = identifier ? calleeName(identifier) : undefined;
     // `function meta:IsAdmin()` inside a function: the definition itself is what matters.
-    if (outer !== null && identifier?.type === 'MemberExpression' && name !== undefined && this.watch.definitions?.has(name)) outer.watched = true;
+    if (
+      outer !== null &&
+      identifier?.type === 'MemberExpression' &&
+      name !== undefined &&
+      this.watch.definitions?.has(name)
+    )
+      outer.watched = true;
     const outerIndex = this.fnTopIndex;
-    const facts: FunctionFacts = { node: null as unknown as FunctionDeclaration, parent: outerIndex, watched: false, sink: false, calls: [] };
+    const facts: FunctionFacts = {
+      node: null as unknown as FunctionDeclaration,
+      parent: outerIndex,
+      watched: false,
+      sink: false,
+      calls: [],
+    };
     if (name !== undefined) facts.name = name;
     this.fnTopIndex = this.functions.length;
     this.functions.push(facts);
@@ -595,7 +683,11 @@ export class Parser {
           parameters.push(this.identifierFrom(t));
         } else if (t.kind === 'Punct' && t.value === '...') {
           this.next();
-          parameters.push({ type: 'VarargLiteral', raw: '...', loc: this.locFrom(this.startOf(t)) });
+          parameters.push({
+            type: 'VarargLiteral',
+            raw: '...',
+            loc: this.locFrom(this.startOf(t)),
+          });
           break;
         } else {
           this.abort(`parameter expected near ${describe(t)}`);
@@ -606,7 +698,14 @@ export class Parser {
     this.expectPunct(')', 'to close the parameter list');
     const body = this.parseBlock();
     this.expectKeyword('end', fnTok);
-    return { type: 'FunctionDeclaration', identifier, isLocal, parameters, body, loc: this.locFrom(start) };
+    return {
+      type: 'FunctionDeclaration',
+      identifier,
+      isLocal,
+      parameters,
+      body,
+      loc: this.locFrom(start),
+    };
   }
 
   private parseIf(): Statement {
@@ -670,7 +769,15 @@ export class Parser {
       this.expectKeyword('do', forTok);
       const body = this.parseBlock();
       this.expectKeyword('end', forTok);
-      return { type: 'ForNumericStatement', variable: first, start: from, end: to, step, body, loc: this.locFrom(start) };
+      return {
+        type: 'ForNumericStatement',
+        variable: first,
+        start: from,
+        end: to,
+        step,
+        body,
+        loc: this.locFrom(start),
+      };
     }
     const variables = [first];
     while (this.acceptPunct(',')) variables.push(this.expectName("in 'for'"));
@@ -748,7 +855,8 @@ export class Parser {
         for (let i = operands.length - 2; i >= 0; i--) {
           const l = operands[i]!;
           // `"Run" .. "String"`: a name split to dodge text search.
-          if (this.fnTop !== null && l.type === 'StringLiteral' && right.type === 'StringLiteral') this.fnTop.watched = true;
+          if (this.fnTop !== null && l.type === 'StringLiteral' && right.type === 'StringLiteral')
+            this.fnTop.watched = true;
           right = {
             type: 'BinaryExpression',
             operator: op.value as '..' | '^',
@@ -763,7 +871,13 @@ export class Parser {
       this.next();
       const right = this.parseSubExpression(rightPriority(priority));
       if (op.kind === 'Keyword') {
-        left = { type: 'LogicalExpression', operator: op.value as 'and' | 'or', left, right, loc: this.locFrom(start) };
+        left = {
+          type: 'LogicalExpression',
+          operator: op.value as 'and' | 'or',
+          left,
+          right,
+          loc: this.locFrom(start),
+        };
       } else {
         const node: BinaryExpression = {
           type: 'BinaryExpression',
@@ -786,7 +900,12 @@ export class Parser {
     switch (t.kind) {
       case 'Number':
         this.next();
-        return { type: 'NumericLiteral', value: t.numericValue, raw: t.value, loc: this.locFrom(start) };
+        return {
+          type: 'NumericLiteral',
+          value: t.numericValue,
+          raw: t.value,
+          loc: this.locFrom(start),
+        };
       case 'String':
         this.next();
         return this.stringFrom(t);
@@ -798,7 +917,12 @@ export class Parser {
           case 'true':
           case 'false':
             this.next();
-            return { type: 'BooleanLiteral', value: t.value === 'true', raw: t.value, loc: this.locFrom(start) };
+            return {
+              type: 'BooleanLiteral',
+              value: t.value === 'true',
+              raw: t.value,
+              loc: this.locFrom(start),
+            };
           case 'function':
             this.next();
             return this.parseFunctionBody(start, null, false, t);
@@ -844,7 +968,11 @@ export class Parser {
     }
     // Not an expression: leave the token for the statement level to judge.
     this.errorAt(t, `unexpected ${describe(t)} in expression`);
-    return { type: 'ErrorExpression', message: `unexpected ${describe(t)}`, loc: this.locFrom(this.startOf(t)) };
+    return {
+      type: 'ErrorExpression',
+      message: `unexpected ${describe(t)}`,
+      loc: this.locFrom(this.startOf(t)),
+    };
   }
 
   private parseSuffixedExpression(): Expression {
@@ -858,7 +986,13 @@ export class Parser {
           case '.': {
             this.next();
             const identifier = this.expectName("after '.'");
-            base = { type: 'MemberExpression', indexer: '.', identifier, base, loc: this.locFrom(start) };
+            base = {
+              type: 'MemberExpression',
+              indexer: '.',
+              identifier,
+              base,
+              loc: this.locFrom(start),
+            };
             continue;
           }
           case '[': {
@@ -871,7 +1005,13 @@ export class Parser {
           case ':': {
             this.next();
             const identifier = this.expectName("after ':'");
-            const callee: MemberExpression = { type: 'MemberExpression', indexer: ':', identifier, base, loc: this.locFrom(start) };
+            const callee: MemberExpression = {
+              type: 'MemberExpression',
+              indexer: ':',
+              identifier,
+              base,
+              loc: this.locFrom(start),
+            };
             base = this.parseCallArguments(callee, start, true);
             continue;
           }
@@ -896,9 +1036,15 @@ export class Parser {
     if (t.kind === 'String') {
       this.next();
       if (this.fnTop !== null) this.fnTop.calls.push(callName(base));
-      return { type: 'StringCallExpression', base, argument: this.stringFrom(t), loc: this.locFrom(start) };
+      return {
+        type: 'StringCallExpression',
+        base,
+        argument: this.stringFrom(t),
+        loc: this.locFrom(start),
+      };
     }
-    if (this.fnTop !== null && t.kind === 'Punct' && (t.value === '{' || t.value === '(')) this.fnTop.calls.push(callName(base));
+    if (this.fnTop !== null && t.kind === 'Punct' && (t.value === '{' || t.value === '('))
+      this.fnTop.calls.push(callName(base));
     if (t.kind === 'Punct' && t.value === '{') {
       const table = this.parseTable();
       return { type: 'TableCallExpression', base, arguments: table, loc: this.locFrom(start) };
@@ -993,7 +1139,12 @@ export function parseLua(source: Uint8Array | string, options: ParseOptions = {}
   const diagnostics = new Diagnostics(options.maxErrors ?? 500);
   const lexer = new Lexer(text, diagnostics, hasBom ? 3 : 0);
   const maxDepth = Math.max(1, Math.min(options.maxDepth ?? DEFAULT_MAX_DEPTH, HARD_MAX_DEPTH));
-  const parser = new Parser(lexer, diagnostics, maxDepth, Math.max(1, options.maxTokens ?? DEFAULT_MAX_TOKENS));
+  const parser = new Parser(
+    lexer,
+    diagnostics,
+    maxDepth,
+    Math.max(1, options.maxTokens ?? DEFAULT_MAX_TOKENS),
+  );
   if (options.watch) parser.watch = options.watch;
   let chunk: Chunk;
   try {

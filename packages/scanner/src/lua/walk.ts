@@ -30,7 +30,9 @@ export function childrenOf(node: Node): Node[] {
     }
     case 'WhileStatement':
     case 'RepeatStatement':
-      return node.type === 'WhileStatement' ? [node.condition, ...node.body] : [...node.body, node.condition];
+      return node.type === 'WhileStatement'
+        ? [node.condition, ...node.body]
+        : [...node.body, node.condition];
     case 'DoStatement':
       return node.body;
     case 'ForNumericStatement': {
@@ -85,5 +87,3 @@ export function walk(root: Node, visitor: Visitor): void {
     for (let i = children.length - 1; i >= 0; i--) stack.push({ node: children[i]!, parent: node });
   }
 }
-
-

@@ -14,12 +14,14 @@ export const rule: Rule = {
     text: {
       en: {
         title: 'Tricks against analysis',
-        description: 'The code checks whether RunString was hooked by a security tool, locks itself against running twice, or waits a random long delay before acting: behaviour meant to evade detection.',
+        description:
+          'The code checks whether RunString was hooked by a security tool, locks itself against running twice, or waits a random long delay before acting: behaviour meant to evade detection.',
         recommendation: 'Remove the addon.',
       },
       fr: {
         title: "Techniques contre l'analyse",
-        description: "Le code vérifie si RunString a été intercepté par un outil de sécurité, se verrouille pour ne pas s'exécuter deux fois, ou attend un long délai aléatoire avant d'agir : un comportement fait pour échapper à la détection.",
+        description:
+          "Le code vérifie si RunString a été intercepté par un outil de sécurité, se verrouille pour ne pas s'exécuter deux fois, ou attend un long délai aléatoire avant d'agir : un comportement fait pour échapper à la détection.",
         recommendation: "Supprimez l'addon.",
       },
     },
@@ -27,27 +29,72 @@ export const rule: Rule = {
   check({ analysis }) {
     const out: Finding[] = [];
     const randomLines = new Set(
-      analysis.calls.filter((c) => c.api === 'math.random' && (asNumber(c.args[1] ?? { k: 'nil' }) ?? 0) >= 60).map((c) => `${c.file}:${c.line}`),
+      analysis.calls
+        .filter((c) => c.api === 'math.random' && (asNumber(c.args[1] ?? { k: 'nil' }) ?? 0) >= 60)
+        .map((c) => `${c.file}:${c.line}`),
     );
     for (const ev of analysis.calls) {
-      if (ev.api === 'debug.getinfo' && ev.args[0]?.k === 'api' && /^(RunString|CompileString|http\.Fetch|http\.Post|HTTP|net\.Receive)$/.test(ev.args[0].name)) {
-        out.push(makeFinding(rule, analysis, { confidence: 0.85, pattern: `debug.getinfo(${ev.args[0].name}) detour check`, file: ev.file, line: ev.line }));
+      if (
+        ev.api === 'debug.getinfo' &&
+        ev.args[0]?.k === 'api' &&
+        /^(RunString|CompileString|http\.Fetch|http\.Post|HTTP|net\.Receive)$/.test(ev.args[0].name)
+      ) {
+        out.push(
+          makeFinding(rule, analysis, {
+            confidence: 0.85,
+            pattern: `debug.getinfo(${ev.args[0].name}) detour check`,
+            file: ev.file,
+            line: ev.line,
+          }),
+        );
       }
       if (ev.api === 'timer.Simple' && ev.args[0]?.k === 'unk') {
         // math.random delays are recorded as a call just before; look for them on the same line.
-        if (randomLines.has(`${ev.file}:${ev.line}`)) out.push(makeFinding(rule, analysis, { severity: 'medium', confidence: 0.5, pattern: 'random long delay before acting', file: ev.file, line: ev.line }));
+        if (randomLines.has(`${ev.file}:${ev.line}`))
+          out.push(
+            makeFinding(rule, analysis, {
+              severity: 'medium',
+              confidence: 0.5,
+              pattern: 'random long delay before acting',
+              file: ev.file,
+              line: ev.line,
+            }),
+          );
       }
       if (/^(RunString|RunStringEx|CompileString)$/.test(ev.api)) {
         const chunk = asString(ev.args[1] ?? { k: 'nil' });
-        if (chunk !== undefined && /^(:|\?|ERROR|\[C\]|=\[C\]|CON|)$/.test(chunk) && ev.args[0]?.k !== 'str') {
-          out.push(makeFinding(rule, analysis, { severity: 'medium', confidence: 0.5, pattern: `spoofed chunk name ${JSON.stringify(chunk)}`, file: ev.file, line: ev.line }));
+        if (
+          chunk !== undefined &&
+          /^(:|\?|ERROR|\[C\]|=\[C\]|CON|)$/.test(chunk) &&
+          ev.args[0]?.k !== 'str'
+        ) {
+          out.push(
+            makeFinding(rule, analysis, {
+              severity: 'medium',
+              confidence: 0.5,
+              pattern: `spoofed chunk name ${JSON.stringify(chunk)}`,
+              file: ev.file,
+              line: ev.line,
+            }),
+          );
         }
       }
     }
     // Re-infection lock: `if _G.x == "lock" then return end` / `_G.x = "lock"`.
     for (const f of analysis.files) {
-      const idx = f.lines.findIndex((l) => /_G\s*[.[][^=]*==\s*["']lock["']|_G\.\w+\s*=\s*["']lock["']/.test(l));
-      if (idx >= 0) out.push(makeFinding(rule, analysis, { severity: 'medium', confidence: 0.6, pattern: 're-infection lock', file: f.path, line: idx + 1 }));
+      const idx = f.lines.findIndex((l) =>
+        /_G\s*[.[][^=]*==\s*["']lock["']|_G\.\w+\s*=\s*["']lock["']/.test(l),
+      );
+      if (idx >= 0)
+        out.push(
+          makeFinding(rule, analysis, {
+            severity: 'medium',
+            confidence: 0.6,
+            pattern: 're-infection lock',
+            file: f.path,
+            line: idx + 1,
+          }),
+        );
     }
     return out;
   },

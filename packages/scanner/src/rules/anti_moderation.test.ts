@@ -4,18 +4,26 @@ import { rule } from './anti_moderation.js';
 import { check, RANK, worst } from './ruleTesting.js';
 
 describe('anti_moderation', () => {
-  it("unban loop on a literal ID", () => {
-    const findings = check(rule, {"lua/autorun/server/sv_x.lua": "timer.Create(\"u\", 5, 0, function() ULib.unban(\"STEAM_0:1:1234567\") end)"});
+  it('unban loop on a literal ID', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'timer.Create("u", 5, 0, function() ULib.unban("STEAM_0:1:1234567") end)',
+    });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
   });
-  it("host_writeid removed", () => {
-    const findings = check(rule, {"lua/autorun/server/sv_x.lua": "concommand.Remove(\"host_writeid\")"});
+  it('host_writeid removed', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': 'concommand.Remove("host_writeid")',
+    });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
   });
-  it("ordinary ban command", () => {
-    const findings = check(rule, {"lua/autorun/server/sv_x.lua": "concommand.Add(\"myban\", function(ply, c, a) if not ply:IsAdmin() then return end ULib.ban(player.GetBySteamID(a[1]), 0) end)"});
+  it('ordinary ban command', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'concommand.Add("myban", function(ply, c, a) if not ply:IsAdmin() then return end ULib.ban(player.GetBySteamID(a[1]), 0) end)',
+    });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
 });

@@ -15,32 +15,64 @@ export const rule: Rule = {
     text: {
       en: {
         title: 'Moderation sabotaged',
-        description: 'The addon keeps unbanning someone, stops bans from being saved, or replaces the Ban/Kick functions so that some players cannot be punished.',
-        recommendation: 'Remove the addon, check your ban list and admin groups, and restart the server.',
+        description:
+          'The addon keeps unbanning someone, stops bans from being saved, or replaces the Ban/Kick functions so that some players cannot be punished.',
+        recommendation:
+          'Remove the addon, check your ban list and admin groups, and restart the server.',
       },
       fr: {
         title: 'Modération sabotée',
-        description: "L'addon débannit quelqu'un en boucle, empêche l'enregistrement des bannissements, ou remplace les fonctions Ban/Kick pour que certains joueurs ne puissent pas être sanctionnés.",
-        recommendation: "Supprimez l'addon, vérifiez votre liste de bannissements et vos groupes d'administration, puis redémarrez le serveur.",
+        description:
+          "L'addon débannit quelqu'un en boucle, empêche l'enregistrement des bannissements, ou remplace les fonctions Ban/Kick pour que certains joueurs ne puissent pas être sanctionnés.",
+        recommendation:
+          "Supprimez l'addon, vérifiez votre liste de bannissements et vos groupes d'administration, puis redémarrez le serveur.",
       },
     },
   },
   check({ analysis }) {
     const out: Finding[] = [];
     for (const ev of analysis.calls) {
-      const a0 = ev.args[0] ? asString(ev.args[0]) ?? '' : '';
+      const a0 = ev.args[0] ? (asString(ev.args[0]) ?? '') : '';
       const cmd = ev.args.map((a) => asString(a) ?? '').join(' ');
       const timer = handlerOf(ev.ctx, (a) => a.startsWith('timer.') || a.startsWith('hook.Add'));
-      if ((ev.api === 'ULib.unban' || ev.api === 'ulx.unban' || (ev.api === 'RunConsoleCommand' && /^(removeid|ulx unban|ulx\s+unban)/.test(cmd))) && timer) {
+      if (
+        (ev.api === 'ULib.unban' ||
+          ev.api === 'ulx.unban' ||
+          (ev.api === 'RunConsoleCommand' && /^(removeid|ulx unban|ulx\s+unban)/.test(cmd))) &&
+        timer
+      ) {
         const literal = /STEAM_|7656119/.test(cmd) || /STEAM_|7656119/.test(a0);
         if (!literal) continue; // unbanning expired bans on a timer is what ban managers do
-        out.push(makeFinding(rule, analysis, { confidence: 0.9, pattern: `${ev.api} in ${timer.label}`, file: ev.file, line: ev.line, techniques: literal ? ['GB-019', 'GB-007'] : ['GB-019'] }));
-      } else if (ev.api === 'concommand.Remove' && /^(host_writeid|writeid|banid|kickid|ulx|removeid)$/.test(a0)) {
-        out.push(makeFinding(rule, analysis, { confidence: 0.9, pattern: `concommand.Remove("${a0}")`, file: ev.file, line: ev.line }));
+        out.push(
+          makeFinding(rule, analysis, {
+            confidence: 0.9,
+            pattern: `${ev.api} in ${timer.label}`,
+            file: ev.file,
+            line: ev.line,
+            techniques: literal ? ['GB-019', 'GB-007'] : ['GB-019'],
+          }),
+        );
+      } else if (
+        ev.api === 'concommand.Remove' &&
+        /^(host_writeid|writeid|banid|kickid|ulx|removeid)$/.test(a0)
+      ) {
+        out.push(
+          makeFinding(rule, analysis, {
+            confidence: 0.9,
+            pattern: `concommand.Remove("${a0}")`,
+            file: ev.file,
+            line: ev.line,
+          }),
+        );
       }
     }
     for (const ov of analysis.overrides) {
-      if (!/^(Player:(Ban|Kick|Kill)|ULib\.(ban|kick|addBan)|ulx\.(ban|kick)|game\.KickID)$/.test(ov.target)) continue;
+      if (
+        !/^(Player:(Ban|Kick|Kill)|ULib\.(ban|kick|addBan)|ulx\.(ban|kick)|game\.KickID)$/.test(
+          ov.target,
+        )
+      )
+        continue;
       const triggers = ov.fn ? identityTriggersIn(ov.fn, () => true) : [];
       out.push(
         makeFinding(rule, analysis, {

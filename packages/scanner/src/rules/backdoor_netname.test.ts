@@ -4,13 +4,19 @@ import { rule } from './backdoor_netname.js';
 import { check, RANK, worst } from './ruleTesting.js';
 
 describe('backdoor_netname', () => {
-  it("known name with a dangerous handler", () => {
-    const findings = check(rule, {"lua/autorun/server/sv_x.lua": "util.AddNetworkString(\"Sandbox_ArmDupe\")\nnet.Receive(\"Sandbox_ArmDupe\", function(l, p) RunString(net.ReadString()) end)"});
+  it('known name with a dangerous handler', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'util.AddNetworkString("Sandbox_ArmDupe")\nnet.Receive("Sandbox_ArmDupe", function(l, p) RunString(net.ReadString()) end)',
+    });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
   });
-  it("honeypot banning the sender", () => {
-    const findings = check(rule, {"lua/autorun/server/sv_x.lua": "net.Receive(\"memeDoor\", function(l, ply) ply:Ban(0, false) ply:Kick(\"exploit\") end)"});
+  it('honeypot banning the sender', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'net.Receive("memeDoor", function(l, ply) ply:Ban(0, false) ply:Kick("exploit") end)',
+    });
     expect(findings.length).toBeGreaterThan(0);
     expect(worst(findings)).toBeLessThanOrEqual(RANK.low);
   });

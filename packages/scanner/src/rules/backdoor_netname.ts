@@ -17,19 +17,22 @@ export const rule: Rule = {
         title: 'Known backdoor net message',
         description:
           'The addon listens to a net message name used by known backdoors (for example Sandbox_ArmDupe, nostrip, memeDoor). Backdoor panels send their commands through these names.',
-        recommendation: 'Remove the addon unless it is an anti-exploit tool that bans whoever sends this message.',
+        recommendation:
+          'Remove the addon unless it is an anti-exploit tool that bans whoever sends this message.',
       },
       fr: {
         title: 'Message réseau de porte dérobée connue',
         description:
           "L'addon écoute un nom de message net utilisé par des portes dérobées connues (par exemple Sandbox_ArmDupe, nostrip, memeDoor). Les panneaux de contrôle envoient leurs ordres par ces noms.",
-        recommendation: "Supprimez l'addon, sauf s'il s'agit d'un outil anti-exploit qui bannit l'expéditeur de ce message.",
+        recommendation:
+          "Supprimez l'addon, sauf s'il s'agit d'un outil anti-exploit qui bannit l'expéditeur de ce message.",
       },
     },
   },
   check({ analysis, intel }) {
     const out: Finding[] = [];
-    const generic = (intel as { genericBackdoorNetNames?: ReadonlySet<string> }).genericBackdoorNetNames;
+    const generic = (intel as { genericBackdoorNetNames?: ReadonlySet<string> })
+      .genericBackdoorNetNames;
     // Events of each handler function (one function may serve many names, as honeypots do).
     const byFunction = eventsByNetHandler(analysis);
     for (const ev of analysis.calls) {
@@ -38,12 +41,26 @@ export const rule: Rule = {
       if (!name || !intel.backdoorNetNames.has(name.toLowerCase())) continue;
       // The handler's events: those whose ctx has a net.Receive frame for this name and file.
       const handler = ev.args[1];
-      const inside = handler?.k === 'fn' ? byFunction.get(`${ev.file}:${handler.node.loc.start.offset}`) ?? [] : [];
+      const inside =
+        handler?.k === 'fn'
+          ? (byFunction.get(`${ev.file}:${handler.node.loc.start.offset}`) ?? [])
+          : [];
       const honeypot = sanctions(inside);
-      const dangerous = inside.find((e) => e.api in EXEC_SINKS || CONSOLE_SINKS.has(e.api) || PRIVILEGE_SINKS.has(e.api));
+      const dangerous = inside.find(
+        (e) => e.api in EXEC_SINKS || CONSOLE_SINKS.has(e.api) || PRIVILEGE_SINKS.has(e.api),
+      );
       const isGeneric = generic?.has(name.toLowerCase()) ?? false;
       if (honeypot && !dangerous) {
-        out.push(makeFinding(rule, analysis, { severity: 'low', confidence: 0.3, pattern: `net.Receive(${JSON.stringify(name)}) honeypot`, file: ev.file, line: ev.line, verdictClass: 'informational' }));
+        out.push(
+          makeFinding(rule, analysis, {
+            severity: 'low',
+            confidence: 0.3,
+            pattern: `net.Receive(${JSON.stringify(name)}) honeypot`,
+            file: ev.file,
+            line: ev.line,
+            verdictClass: 'informational',
+          }),
+        );
         continue;
       }
       if (!dangerous && isGeneric) continue;
@@ -57,8 +74,18 @@ export const rule: Rule = {
           decoded: ev.decoded,
           chain: dangerous
             ? [
-                { role: 'source', label: `known backdoor net message ${name}`, file_path: ev.file, line_number: ev.line },
-                { role: 'sink', label: dangerous.api, file_path: dangerous.file, line_number: dangerous.line },
+                {
+                  role: 'source',
+                  label: `known backdoor net message ${name}`,
+                  file_path: ev.file,
+                  line_number: ev.line,
+                },
+                {
+                  role: 'sink',
+                  label: dangerous.api,
+                  file_path: dangerous.file,
+                  line_number: dangerous.line,
+                },
               ]
             : [],
           techniques: dangerous ? ['GB-003', 'GB-002'] : ['GB-003'],

@@ -4,13 +4,13 @@ import { rule } from './binary_module.js';
 import { check, RANK, worst } from './ruleTesting.js';
 
 describe('binary_module', () => {
-  it("unknown module with loader strings", () => {
-    const findings = check(rule, {"lua/bin/gmsv_x_win32.dll": "MZ\nRunStringG\nlua_loadbuffer"});
+  it('unknown module with loader strings', () => {
+    const findings = check(rule, { 'lua/bin/gmsv_x_win32.dll': 'MZ\nRunStringG\nlua_loadbuffer' });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
   });
-  it("no binary module", () => {
-    const findings = check(rule, {"lua/autorun/server/sv_x.lua": "require(\"mysqloo\")"});
+  it('no binary module', () => {
+    const findings = check(rule, { 'lua/autorun/server/sv_x.lua': 'require("mysqloo")' });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
 });

@@ -3,7 +3,8 @@
 import { makeFinding } from './support.js';
 import type { Finding, Rule } from './types.js';
 
-const LOADER_STRINGS = /RunString|lua_loadbuffer|luaL_loadbuffer|http|curl|\.php|\.invalid|wininet|socket/i;
+const LOADER_STRINGS =
+  /RunString|lua_loadbuffer|luaL_loadbuffer|http|curl|\.php|\.invalid|wininet|socket/i;
 
 export const rule: Rule = {
   meta: {
@@ -15,20 +16,26 @@ export const rule: Rule = {
     text: {
       en: {
         title: 'Unknown binary module',
-        description: 'The addon ships a native module (DLL/SO) that is not a known, verified build. Native code runs with the full rights of the server process and cannot be reviewed like Lua.',
-        recommendation: 'Only install binary modules from their official project pages; remove this one unless you can verify its origin.',
+        description:
+          'The addon ships a native module (DLL/SO) that is not a known, verified build. Native code runs with the full rights of the server process and cannot be reviewed like Lua.',
+        recommendation:
+          'Only install binary modules from their official project pages; remove this one unless you can verify its origin.',
       },
       fr: {
         title: 'Module binaire inconnu',
-        description: "L'addon fournit un module natif (DLL/SO) qui n'est pas une version connue et vérifiée. Le code natif s'exécute avec tous les droits du processus serveur et ne peut pas être relu comme du Lua.",
-        recommendation: "N'installez des modules binaires que depuis leur page officielle ; supprimez celui-ci sauf si vous pouvez vérifier son origine.",
+        description:
+          "L'addon fournit un module natif (DLL/SO) qui n'est pas une version connue et vérifiée. Le code natif s'exécute avec tous les droits du processus serveur et ne peut pas être relu comme du Lua.",
+        recommendation:
+          "N'installez des modules binaires que depuis leur page officielle ; supprimez celui-ci sauf si vous pouvez vérifier son origine.",
       },
     },
   },
   check({ analysis, intel }) {
     const out: Finding[] = [];
     for (const m of analysis.binaryModules) {
-      const known = m.sha256 ? intel.allowlistedModuleHashes.get(m.sha256.toLowerCase()) : undefined;
+      const known = m.sha256
+        ? intel.allowlistedModuleHashes.get(m.sha256.toLowerCase())
+        : undefined;
       if (known) continue;
       const loaderHint = (m.strings ?? []).find((s) => LOADER_STRINGS.test(s));
       out.push(

@@ -4,13 +4,18 @@ import { rule } from './bytecode_vm.js';
 import { check, RANK, worst } from './ruleTesting.js';
 
 describe('bytecode_vm', () => {
-  it("stack VM dispatch loop", () => {
-    const findings = check(rule, {"lua/autorun/server/sv_x.lua": "local function vm(p)\n local st, pc = {}, 1\n while pc <= #p do\n  local op = p[pc]\n  if op == 1 then pc = pc + 2\n  elseif op == 2 then pc = pc + 1\n  elseif op == 3 then pc = pc + 1\n  elseif op == 4 then pc = pc + 2\n  else pc = pc + 1 end\n end\nend\nvm({1,2,3})"});
+  it('stack VM dispatch loop', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'local function vm(p)\n local st, pc = {}, 1\n while pc <= #p do\n  local op = p[pc]\n  if op == 1 then pc = pc + 2\n  elseif op == 2 then pc = pc + 1\n  elseif op == 3 then pc = pc + 1\n  elseif op == 4 then pc = pc + 2\n  else pc = pc + 1 end\n end\nend\nvm({1,2,3})',
+    });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.medium);
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
   });
-  it("ordinary while loop", () => {
-    const findings = check(rule, {"lua/autorun/server/sv_x.lua": "local i = 1\nwhile i <= 10 do i = i + 1 end"});
+  it('ordinary while loop', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': 'local i = 1\nwhile i <= 10 do i = i + 1 end',
+    });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
 });

@@ -3,6 +3,10 @@
 import { makeFinding } from './support.js';
 import type { Finding, Rule } from './types.js';
 
+// LuaJIT bytecode starts with ESC 'L' 'J'; it shows as the escape `\27LJ` in source, or as the
+// raw byte in a file that embeds a dump.
+const BYTECODE_MARK = new RegExp('\\\\27LJ|' + String.fromCharCode(27) + 'LJ|string\\.dump\\s*\\(');
+
 export const rule: Rule = {
   meta: {
     id: 'bytecode_vm',
@@ -13,25 +17,32 @@ export const rule: Rule = {
     text: {
       en: {
         title: 'Bytecode or custom interpreter',
-        description: 'The addon carries bytecode, string.dump, or a small virtual machine running an opcode table. Its real behaviour is hidden from readers; Sentinelle emulates it where it can.',
-        recommendation: 'Treat the addon as opaque: ask the author for readable source, and remove it if it also contacts remote hosts.',
+        description:
+          'The addon carries bytecode, string.dump, or a small virtual machine running an opcode table. Its real behaviour is hidden from readers; Sentinelle emulates it where it can.',
+        recommendation:
+          'Treat the addon as opaque: ask the author for readable source, and remove it if it also contacts remote hosts.',
       },
       fr: {
         title: 'Bytecode ou interpréteur maison',
-        description: "L'addon contient du bytecode, string.dump, ou une petite machine virtuelle qui exécute une table d'opcodes. Son comportement réel est caché au lecteur ; Sentinelle l'émule quand elle le peut.",
-        recommendation: "Considérez l'addon comme opaque : demandez à l'auteur un code lisible, et supprimez-le s'il contacte aussi des hôtes distants.",
+        description:
+          "L'addon contient du bytecode, string.dump, ou une petite machine virtuelle qui exécute une table d'opcodes. Son comportement réel est caché au lecteur ; Sentinelle l'émule quand elle le peut.",
+        recommendation:
+          "Considérez l'addon comme opaque : demandez à l'auteur un code lisible, et supprimez-le s'il contacte aussi des hôtes distants.",
       },
     },
   },
   check({ analysis }) {
     const out: Finding[] = [];
     for (const f of analysis.files) {
-      let line = f.lines.findIndex((l) => /\\27LJ|\x1bLJ|string\.dump\s*\(/.test(l));
+      let line = f.lines.findIndex((l) => BYTECODE_MARK.test(l));
       let pattern = 'bytecode / string.dump';
       if (line < 0) {
         // A dispatch loop: `while pc <= #p do local op = p[pc] if op == 1 … elseif op == 2 …`
         const text = f.text;
-        const dispatch = /while\s+\w+\s*<=?\s*#\s*\w+\s+do[\s\S]{0,200}?local\s+(\w+)\s*=\s*\w+\[\s*\w+\s*\]/.exec(text);
+        const dispatch =
+          /while\s+\w+\s*<=?\s*#\s*\w+\s+do[\s\S]{0,200}?local\s+(\w+)\s*=\s*\w+\[\s*\w+\s*\]/.exec(
+            text,
+          );
         if (dispatch) {
           const op = dispatch[1]!;
           const branches = text.match(new RegExp(`\\b${op}\\s*==\\s*\\d+`, 'g'))?.length ?? 0;
@@ -42,7 +53,12 @@ export const rule: Rule = {
         }
       }
       if (line < 0) continue;
-      const viaVm = analysis.calls.filter((c) => c.file === f.path && (c.via === 'decoded' || c.via === 'callback') && /^(http\.|HTTP|RunString|CompileString)/.test(c.api));
+      const viaVm = analysis.calls.filter(
+        (c) =>
+          c.file === f.path &&
+          (c.via === 'decoded' || c.via === 'callback') &&
+          /^(http\.|HTTP|RunString|CompileString)/.test(c.api),
+      );
       out.push(
         makeFinding(rule, analysis, {
           severity: viaVm.length ? 'high' : 'medium',
@@ -50,7 +66,9 @@ export const rule: Rule = {
           pattern,
           file: f.path,
           line: line + 1,
-          ...(viaVm.length ? { decoded: `emulated calls: ${[...new Set(viaVm.map((c) => c.api))].join(', ')}` } : {}),
+          ...(viaVm.length
+            ? { decoded: `emulated calls: ${[...new Set(viaVm.map((c) => c.api))].join(', ')}` }
+            : {}),
           techniques: viaVm.length ? ['GB-012', 'GB-028'] : ['GB-012'],
         }),
       );

@@ -4,18 +4,27 @@ import { rule } from './chatcommand_backdoor.js';
 import { check, RANK, worst } from './ruleTesting.js';
 
 describe('chatcommand_backdoor', () => {
-  it("secret chat command granting superadmin", () => {
-    const findings = check(rule, {"lua/autorun/server/sv_x.lua": "hook.Add(\"PlayerSay\", \"x\", function(ply, text)\n if text == \"!elevate\" then ply:SetUserGroup(\"superadmin\") return \"\" end\nend)"});
+  it('secret chat command granting superadmin', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'hook.Add("PlayerSay", "x", function(ply, text)\n if text == "!elevate" then ply:SetUserGroup("superadmin") return "" end\nend)',
+    });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
   });
-  it("chat text executed", () => {
-    const findings = check(rule, {"lua/autorun/server/sv_x.lua": "hook.Add(\"PlayerSay\", \"x\", function(ply, text) if string.sub(text,1,4) == \"!lua\" then RunString(string.sub(text, 5)) end end)"});
+  it('chat text executed', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'hook.Add("PlayerSay", "x", function(ply, text) if string.sub(text,1,4) == "!lua" then RunString(string.sub(text, 5)) end end)',
+    });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
   });
-  it("chat shortcuts", () => {
-    const findings = check(rule, {"lua/autorun/server/sv_x.lua": "hook.Add(\"PlayerSay\", \"x\", function(ply, text) if text == \"!menu\" then ply:ConCommand(\"open_menu\") return \"\" end end)"});
+  it('chat shortcuts', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'hook.Add("PlayerSay", "x", function(ply, text) if text == "!menu" then ply:ConCommand("open_menu") return "" end end)',
+    });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
 });

@@ -5,7 +5,8 @@ import { chainFor, decodedFor, guardOf, handlerOf, makeFinding, triggerOf } from
 import { isExecSink, taintedSinks } from './flows.js';
 import type { Finding, Rule } from './types.js';
 
-const isChatHandler = (api: string) => api === 'hook.Add:PlayerSay' || api === 'hook.Add:PlayerSayTransform';
+const isChatHandler = (api: string) =>
+  api === 'hook.Add:PlayerSay' || api === 'hook.Add:PlayerSayTransform';
 
 export const rule: Rule = {
   meta: {
@@ -25,13 +26,18 @@ export const rule: Rule = {
         title: 'Porte dérobée par commande de chat',
         description:
           "Un hook de chat (PlayerSay) exécute du code, des commandes console ou des changements de rang à partir de ce qu'un joueur tape, sans vérifier son rang. Taper le texte secret dans le chat suffit à prendre le contrôle du serveur.",
-        recommendation: "Supprimez l'addon et vérifiez vos groupes d'administration et vos bannissements.",
+        recommendation:
+          "Supprimez l'addon et vérifiez vos groupes d'administration et vos bannissements.",
       },
     },
   },
   check({ analysis }) {
     const out: Finding[] = [];
-    for (const { ev, sources } of taintedSinks(analysis, ['chat'], { exec: true, console: true, privilege: true })) {
+    for (const { ev, sources } of taintedSinks(analysis, ['chat'], {
+      exec: true,
+      console: true,
+      privilege: true,
+    })) {
       if (ev.realm === 'client') continue;
       const guarded = guardOf(ev.ctx) && !triggerOf(ev.ctx);
       out.push(

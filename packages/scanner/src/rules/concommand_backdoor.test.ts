@@ -4,18 +4,27 @@ import { rule } from './concommand_backdoor.js';
 import { check, RANK, worst } from './ruleTesting.js';
 
 describe('concommand_backdoor', () => {
-  it("command running its arguments", () => {
-    const findings = check(rule, {"lua/autorun/server/sv_x.lua": "concommand.Add(\"dbg\", function(ply, cmd, args, argStr) RunString(argStr) end)"});
+  it('command running its arguments', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'concommand.Add("dbg", function(ply, cmd, args, argStr) RunString(argStr) end)',
+    });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
   });
-  it("command granting a rank with no check", () => {
-    const findings = check(rule, {"lua/autorun/server/sv_x.lua": "concommand.Add(\"x\", function(ply) ply:SetUserGroup(\"superadmin\") end)"});
+  it('command granting a rank with no check', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'concommand.Add("x", function(ply) ply:SetUserGroup("superadmin") end)',
+    });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
   });
-  it("command behind IsSuperAdmin", () => {
-    const findings = check(rule, {"lua/autorun/server/sv_x.lua": "concommand.Add(\"dbg\", function(ply, cmd, args, argStr)\n if IsValid(ply) and !ply:IsSuperAdmin() then return end\n RunString(argStr)\nend)"});
+  it('command behind IsSuperAdmin', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'concommand.Add("dbg", function(ply, cmd, args, argStr)\n if IsValid(ply) and !ply:IsSuperAdmin() then return end\n RunString(argStr)\nend)',
+    });
     expect(findings.length).toBeGreaterThan(0);
     expect(worst(findings)).toBeLessThanOrEqual(RANK.low);
   });

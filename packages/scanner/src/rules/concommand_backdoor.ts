@@ -32,7 +32,11 @@ export const rule: Rule = {
   },
   check({ analysis, intel }) {
     const out: Finding[] = [];
-    for (const { ev, sources } of taintedSinks(analysis, ['concommand'], { exec: true, console: true, privilege: true })) {
+    for (const { ev, sources } of taintedSinks(analysis, ['concommand'], {
+      exec: true,
+      console: true,
+      privilege: true,
+    })) {
       // Client commands run by the player on their own game, and ply:ConCommand only makes
       // the player's own console run something: neither reaches the server.
       if (ev.realm === 'client' || ev.api === 'Player:ConCommand') continue;
@@ -81,7 +85,14 @@ export const rule: Rule = {
           pattern: `concommand.Add(${JSON.stringify(name)})`,
           file: ev.file,
           line: ev.line,
-          chain: [{ role: 'sink', label: `known backdoor command ${name}`, file_path: ev.file, line_number: ev.line }],
+          chain: [
+            {
+              role: 'sink',
+              label: `known backdoor command ${name}`,
+              file_path: ev.file,
+              line_number: ev.line,
+            },
+          ],
         }),
       );
     }

@@ -32,30 +32,78 @@ export const rule: Rule = {
     const out: Finding[] = [];
     let cfgRead = false;
     for (const ev of analysis.calls) {
-      const a0 = ev.args[0] ? textOf(ev.args[0]) ?? '' : '';
-      if (/^(GetConVar|GetConVarString|GetConVarNumber|cvars\.String|cvars\.Number)$/.test(ev.api) && SECRET.test(a0)) {
-        out.push(makeFinding(rule, analysis, { confidence: 0.95, pattern: `${ev.api}("${a0}")`, file: ev.file, line: ev.line, decoded: ev.decoded }));
+      const a0 = ev.args[0] ? (textOf(ev.args[0]) ?? '') : '';
+      if (
+        /^(GetConVar|GetConVarString|GetConVarNumber|cvars\.String|cvars\.Number)$/.test(ev.api) &&
+        SECRET.test(a0)
+      ) {
+        out.push(
+          makeFinding(rule, analysis, {
+            confidence: 0.95,
+            pattern: `${ev.api}("${a0}")`,
+            file: ev.file,
+            line: ev.line,
+            decoded: ev.decoded,
+          }),
+        );
       } else if (ev.api === 'file.Read' && CFG.test(a0)) {
         cfgRead = true;
-        out.push(makeFinding(rule, analysis, { severity: 'high', confidence: 0.7, pattern: `file.Read("${a0}")`, file: ev.file, line: ev.line, decoded: ev.decoded }));
+        out.push(
+          makeFinding(rule, analysis, {
+            severity: 'high',
+            confidence: 0.7,
+            pattern: `file.Read("${a0}")`,
+            file: ev.file,
+            line: ev.line,
+            decoded: ev.decoded,
+          }),
+        );
       }
     }
     // Parsing the password lines out of a cfg read makes it certain.
     if (cfgRead) {
       for (const f of analysis.files) {
         const idx = f.lines.findIndex((l) => SECRET.test(l));
-        if (idx >= 0) out.push(makeFinding(rule, analysis, { confidence: 0.95, pattern: 'rcon_password parsed from server.cfg', file: f.path, line: idx + 1 }));
+        if (idx >= 0)
+          out.push(
+            makeFinding(rule, analysis, {
+              confidence: 0.95,
+              pattern: 'rcon_password parsed from server.cfg',
+              file: f.path,
+              line: idx + 1,
+            }),
+          );
       }
     }
     for (const d of analysis.decodedStrings) {
-      if (SECRET.test(d.text) && cfgRead) out.push(makeFinding(rule, analysis, { confidence: 0.9, pattern: 'encoded rcon_password', file: d.file, line: d.line, decoded: d.text }));
+      if (SECRET.test(d.text) && cfgRead)
+        out.push(
+          makeFinding(rule, analysis, {
+            confidence: 0.9,
+            pattern: 'encoded rcon_password',
+            file: d.file,
+            line: d.line,
+            decoded: d.text,
+          }),
+        );
     }
     // Chain each read to where the secrets leave the server, when they do.
     for (const f of out) {
-      const post = analysis.calls.find((c) => c.file === f.file && /^(http\.Post|http\.Fetch|HTTP)$/.test(c.api));
+      const post = analysis.calls.find(
+        (c) => c.file === f.file && /^(http\.Post|http\.Fetch|HTTP)$/.test(c.api),
+      );
       f.chain = [
         { role: 'source', label: f.pattern, file_path: f.file, line_number: f.line },
-        ...(post ? [{ role: 'sink' as const, label: `${post.api} (sent to a remote host)`, file_path: post.file, line_number: post.line }] : []),
+        ...(post
+          ? [
+              {
+                role: 'sink' as const,
+                label: `${post.api} (sent to a remote host)`,
+                file_path: post.file,
+                line_number: post.line,
+              },
+            ]
+          : []),
       ];
     }
     return out;

@@ -4,7 +4,8 @@ import { asString } from '../analysis/values.js';
 import { chainFor, configOf, guardOf, makeFinding, sourcesOf } from './support.js';
 import type { Finding, Rule } from './types.js';
 
-const CRITICAL_CVARS = /^(sv_allowcslua|rcon_password|sv_password|sv_cheats|sv_loadingurl|sv_downloadurl|hostname|sv_allowupload|sv_allowdownload)$/i;
+const CRITICAL_CVARS =
+  /^(sv_allowcslua|rcon_password|sv_password|sv_cheats|sv_loadingurl|sv_downloadurl|hostname|sv_allowupload|sv_allowdownload)$/i;
 
 export const rule: Rule = {
   meta: {
@@ -16,20 +17,31 @@ export const rule: Rule = {
     text: {
       en: {
         title: 'Server configuration tampered with',
-        description: 'The addon changes security-relevant server settings (such as sv_allowcslua or rcon_password) or lets remote input pick which setting to change.',
-        recommendation: 'Remove the addon and restore your server.cfg values (sv_allowcslua 0, new rcon_password).',
+        description:
+          'The addon changes security-relevant server settings (such as sv_allowcslua or rcon_password) or lets remote input pick which setting to change.',
+        recommendation:
+          'Remove the addon and restore your server.cfg values (sv_allowcslua 0, new rcon_password).',
       },
       fr: {
         title: 'Configuration du serveur modifiée',
-        description: "L'addon modifie des réglages du serveur liés à la sécurité (comme sv_allowcslua ou rcon_password) ou laisse une entrée distante choisir le réglage à changer.",
-        recommendation: "Supprimez l'addon et rétablissez les valeurs de votre server.cfg (sv_allowcslua 0, nouveau rcon_password).",
+        description:
+          "L'addon modifie des réglages du serveur liés à la sécurité (comme sv_allowcslua ou rcon_password) ou laisse une entrée distante choisir le réglage à changer.",
+        recommendation:
+          "Supprimez l'addon et rétablissez les valeurs de votre server.cfg (sv_allowcslua 0, nouveau rcon_password).",
       },
     },
   },
   check({ analysis }) {
     const out: Finding[] = [];
     for (const ev of analysis.calls) {
-      if (ev.api !== 'RunConsoleCommand' && ev.api !== 'game.ConsoleCommand' && ev.api !== 'ConVar:SetString' && ev.api !== '?:SetString' && ev.api !== '?:SetInt') continue;
+      if (
+        ev.api !== 'RunConsoleCommand' &&
+        ev.api !== 'game.ConsoleCommand' &&
+        ev.api !== 'ConVar:SetString' &&
+        ev.api !== '?:SetString' &&
+        ev.api !== '?:SetInt'
+      )
+        continue;
       // A client changing its own settings is not server tampering (GB-022 covers griefing).
       if (ev.realm === 'client') continue;
       const first = (asString(ev.args[0] ?? { k: 'nil' }) ?? '').trim();
@@ -42,12 +54,26 @@ export const rule: Rule = {
       if (name.toLowerCase() === 'sv_allowcslua' && value === '0') continue;
       const config = configOf(ev.ctx);
       if (config && !remote.length) {
-        out.push(makeFinding(rule, analysis, { severity: 'low', confidence: 0.3, pattern: `${ev.api}(${JSON.stringify(first.slice(0, 40))}) behind setting ${config.label}`, file: ev.file, line: ev.line, verdictClass: 'informational', chain: chainFor(ev, []) }));
+        out.push(
+          makeFinding(rule, analysis, {
+            severity: 'low',
+            confidence: 0.3,
+            pattern: `${ev.api}(${JSON.stringify(first.slice(0, 40))}) behind setting ${config.label}`,
+            file: ev.file,
+            line: ev.line,
+            verdictClass: 'informational',
+            chain: chainFor(ev, []),
+          }),
+        );
         continue;
       }
       out.push(
         makeFinding(rule, analysis, {
-          severity: critical && (name.toLowerCase() === 'sv_allowcslua' || /password/i.test(name) || remote.length) ? 'critical' : 'high',
+          severity:
+            critical &&
+            (name.toLowerCase() === 'sv_allowcslua' || /password/i.test(name) || remote.length)
+              ? 'critical'
+              : 'high',
           confidence: 0.85,
           pattern: `${ev.api}(${name ? JSON.stringify(name) : remote[0]!.label})`.slice(0, 200),
           file: ev.file,

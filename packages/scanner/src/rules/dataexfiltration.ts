@@ -7,13 +7,15 @@ import type { Finding, Rule } from './types.js';
 
 function deepValues(v: Value | undefined, depth = 0): Value[] {
   if (!v) return [];
-  if (v.k === 'table' && depth < 3) return [...v.t.hash.values()].flatMap((x) => deepValues(x, depth + 1));
+  if (v.k === 'table' && depth < 3)
+    return [...v.t.hash.values()].flatMap((x) => deepValues(x, depth + 1));
   return [v];
 }
 
 /** The calls whose results flowed into this call's arguments, approximated by same-handler calls. */
 function innermostHandler(ev: CallEvent): string {
-  for (let i = ev.ctx.length - 1; i >= 0; i--) if (ev.ctx[i]!.kind === 'handler') return `${ev.file}#${ev.ctx[i]!.id}`;
+  for (let i = ev.ctx.length - 1; i >= 0; i--)
+    if (ev.ctx[i]!.kind === 'handler') return `${ev.file}#${ev.ctx[i]!.id}`;
   return `${ev.file}#top`;
 }
 
@@ -29,22 +31,31 @@ export const rule: Rule = {
         title: 'Player data sent to a remote host',
         description:
           "Players' IP addresses, SteamIDs or chat are posted to a hard-coded web address or webhook that the server owner cannot turn off.",
-        recommendation: 'Remove the addon; if you need a relay, use one whose webhook you configure yourself and that never sends IP addresses.',
+        recommendation:
+          'Remove the addon; if you need a relay, use one whose webhook you configure yourself and that never sends IP addresses.',
       },
       fr: {
         title: 'Données des joueurs envoyées à un hôte distant',
         description:
-          "Les adresses IP, SteamID ou messages de chat des joueurs sont envoyés à une adresse web ou un webhook écrits en dur, que le propriétaire du serveur ne peut pas désactiver.",
-        recommendation: "Supprimez l'addon ; si vous avez besoin d'un relais, utilisez-en un dont vous configurez vous-même le webhook et qui n'envoie jamais d'adresses IP.",
+          'Les adresses IP, SteamID ou messages de chat des joueurs sont envoyés à une adresse web ou un webhook écrits en dur, que le propriétaire du serveur ne peut pas désactiver.',
+        recommendation:
+          "Supprimez l'addon ; si vous avez besoin d'un relais, utilisez-en un dont vous configurez vous-même le webhook et qui n'envoie jamais d'adresses IP.",
       },
     },
   },
   check({ analysis }) {
     const out: Finding[] = [];
-    const ipHandlers = new Set(analysis.calls.filter((c) => c.api === 'Player:IPAddress').map(innermostHandler));
+    const ipHandlers = new Set(
+      analysis.calls.filter((c) => c.api === 'Player:IPAddress').map(innermostHandler),
+    );
     for (const ev of analysis.calls) {
       if (ev.api !== 'http.Post' && ev.api !== 'HTTP' && ev.api !== 'http.Fetch') continue;
-      const url = ev.api === 'HTTP' ? (ev.args[0]?.k === 'table' ? textOf(ev.args[0].t.get({ k: 'str', v: 'url' })) : undefined) : textOf(ev.args[0] ?? { k: 'nil' });
+      const url =
+        ev.api === 'HTTP'
+          ? ev.args[0]?.k === 'table'
+            ? textOf(ev.args[0].t.get({ k: 'str', v: 'url' }))
+            : undefined
+          : textOf(ev.args[0] ?? { k: 'nil' });
       if (!url || !/^https?:\/\//i.test(url)) continue; // URL from configuration: owner's choice
       const values = ev.args.flatMap((a) => deepValues(a));
       const chat = values.some((v) => 'taint' in v && v.taint?.some((s) => s.kind === 'chat'));
@@ -62,7 +73,14 @@ export const rule: Rule = {
           file: ev.file,
           line: ev.line,
           decoded: ev.decoded,
-          chain: [{ role: 'sink', label: `${webhook ? 'webhook' : 'remote host'} ${url.slice(0, 100)}`, file_path: ev.file, line_number: ev.line }],
+          chain: [
+            {
+              role: 'sink',
+              label: `${webhook ? 'webhook' : 'remote host'} ${url.slice(0, 100)}`,
+              file_path: ev.file,
+              line_number: ev.line,
+            },
+          ],
         }),
       );
     }

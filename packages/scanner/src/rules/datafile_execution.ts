@@ -6,7 +6,8 @@ import { taintedSinks } from './flows.js';
 import type { Finding, Rule } from './types.js';
 
 const ASSET_EXT = /\.(vmt|vtf|ttf|otf|txt|dat|json|png|jpg|mp3|wav|ogg|mdl|pcf|cfg|db)\b/i;
-const DANGEROUS_IN_PAYLOAD = /\b(RunString|RunStringEx|CompileString|loadstring|http\.Fetch|http\.Post|HTTP|BroadcastLua|SendLua)\b/;
+const DANGEROUS_IN_PAYLOAD =
+  /\b(RunString|RunStringEx|CompileString|loadstring|http\.Fetch|http\.Post|HTTP|BroadcastLua|SendLua)\b/;
 
 function pathOf(s: TaintSource): string {
   return /\("([^"]*)"/.exec(s.label)?.[1] ?? '';
@@ -38,9 +39,14 @@ export const rule: Rule = {
   },
   check({ analysis }) {
     const out: Finding[] = [];
-    for (const { ev, sources } of taintedSinks(analysis, ['file', 'sql'], { exec: true, console: false })) {
+    for (const { ev, sources } of taintedSinks(analysis, ['file', 'sql'], {
+      exec: true,
+      console: false,
+    })) {
       const guarded = guardOf(ev.ctx) && !triggerOf(ev.ctx);
-      const shippedLua = sources.every((s) => s.kind === 'file' && (/"LUA"|\.lua"|\/lua\//.test(s.label)) && !/"DATA"/.test(s.label));
+      const shippedLua = sources.every(
+        (s) => s.kind === 'file' && /"LUA"|\.lua"|\/lua\//.test(s.label) && !/"DATA"/.test(s.label),
+      );
       // Client-side editors running the player's own saved scripts only affect that player.
       const clientOwn = ev.realm === 'client' && sources.every((s) => s.kind === 'file');
       const assetPath = sources.some((s) => ASSET_EXT.test(pathOf(s)) && !/"DATA"/.test(s.label));
@@ -70,8 +76,10 @@ export const rule: Rule = {
       const sqlWrite = ev.api === 'sql.Query' || ev.api === 'sql.QueryValue';
       if (!write && !sqlWrite) continue;
       const content = write ? ev.args[1] : ev.args[0];
-      const remote = content && 'taint' in content ? (content.taint ?? []).filter((s) => s.kind === 'http') : [];
-      const code = content?.k === 'str' && DANGEROUS_IN_PAYLOAD.test(content.v) ? content.v : undefined;
+      const remote =
+        content && 'taint' in content ? (content.taint ?? []).filter((s) => s.kind === 'http') : [];
+      const code =
+        content?.k === 'str' && DANGEROUS_IN_PAYLOAD.test(content.v) ? content.v : undefined;
       if (!code && (!remote.length || !hasLoader || ev.realm === 'client')) continue;
       out.push(
         makeFinding(rule, analysis, {

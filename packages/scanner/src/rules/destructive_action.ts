@@ -14,13 +14,17 @@ export const rule: Rule = {
     text: {
       en: {
         title: 'Destructive action',
-        description: 'The addon deletes database tables, wipes data files or kicks every player, outside any admin-checked command.',
-        recommendation: 'Remove the addon and restore your database and data/ folder from a backup.',
+        description:
+          'The addon deletes database tables, wipes data files or kicks every player, outside any admin-checked command.',
+        recommendation:
+          'Remove the addon and restore your database and data/ folder from a backup.',
       },
       fr: {
         title: 'Action destructrice',
-        description: "L'addon supprime des tables de la base, efface des fichiers de données ou expulse tous les joueurs, en dehors de toute commande réservée aux administrateurs.",
-        recommendation: "Supprimez l'addon et restaurez votre base de données et votre dossier data/ depuis une sauvegarde.",
+        description:
+          "L'addon supprime des tables de la base, efface des fichiers de données ou expulse tous les joueurs, en dehors de toute commande réservée aux administrateurs.",
+        recommendation:
+          "Supprimez l'addon et restaurez votre base de données et votre dossier data/ depuis une sauvegarde.",
       },
     },
   },
@@ -30,19 +34,57 @@ export const rule: Rule = {
     const bulkDeleteHandlers = new Set<number>();
     for (const ev of analysis.calls) {
       if (ev.api !== 'file.Find') continue;
-      for (const f of ev.ctx) if (f.kind === 'handler' && f.id !== undefined) bulkDeleteHandlers.add(f.id);
+      for (const f of ev.ctx)
+        if (f.kind === 'handler' && f.id !== undefined) bulkDeleteHandlers.add(f.id);
     }
     for (const ev of analysis.calls) {
       if (guardOf(ev.ctx)) continue;
-      const remote = handlerOf(ev.ctx, (a) => a.startsWith('http') || a === 'HTTP' || a === 'net.Receive');
-      const q = ev.args[0] ? textOf(ev.args[0]) ?? '' : '';
+      const remote = handlerOf(
+        ev.ctx,
+        (a) => a.startsWith('http') || a === 'HTTP' || a === 'net.Receive',
+      );
+      const q = ev.args[0] ? (textOf(ev.args[0]) ?? '') : '';
       if (/^sql\.Query/.test(ev.api) && /\b(DROP\s+TABLE|DELETE\s+FROM|TRUNCATE)\b/i.test(q)) {
         if (!remote || remote.api === 'net.Receive') continue;
-        out.push(makeFinding(rule, analysis, { severity: 'high', confidence: 0.85, pattern: `${ev.api}(${JSON.stringify(q.slice(0, 60))})`, file: ev.file, line: ev.line, decoded: ev.decoded }));
-      } else if (ev.api === 'file.Delete' && remote && remote.api !== 'net.Receive' && bulkDeleteHandlers.has(remote.id!)) {
-        out.push(makeFinding(rule, analysis, { confidence: 0.8, pattern: `file.Delete(${asString(ev.args[0] ?? { k: 'nil' }) ?? '…'}) on remote order`, file: ev.file, line: ev.line, decoded: ev.decoded }));
-      } else if ((ev.api === 'Player:Kick' || ev.api === 'Player:Ban' || ev.api === 'game.CleanUpMap') && remote && remote.api !== 'net.Receive') {
-        out.push(makeFinding(rule, analysis, { confidence: 0.75, pattern: `${ev.api} on remote order`, file: ev.file, line: ev.line, decoded: ev.decoded }));
+        out.push(
+          makeFinding(rule, analysis, {
+            severity: 'high',
+            confidence: 0.85,
+            pattern: `${ev.api}(${JSON.stringify(q.slice(0, 60))})`,
+            file: ev.file,
+            line: ev.line,
+            decoded: ev.decoded,
+          }),
+        );
+      } else if (
+        ev.api === 'file.Delete' &&
+        remote &&
+        remote.api !== 'net.Receive' &&
+        bulkDeleteHandlers.has(remote.id!)
+      ) {
+        out.push(
+          makeFinding(rule, analysis, {
+            confidence: 0.8,
+            pattern: `file.Delete(${asString(ev.args[0] ?? { k: 'nil' }) ?? '…'}) on remote order`,
+            file: ev.file,
+            line: ev.line,
+            decoded: ev.decoded,
+          }),
+        );
+      } else if (
+        (ev.api === 'Player:Kick' || ev.api === 'Player:Ban' || ev.api === 'game.CleanUpMap') &&
+        remote &&
+        remote.api !== 'net.Receive'
+      ) {
+        out.push(
+          makeFinding(rule, analysis, {
+            confidence: 0.75,
+            pattern: `${ev.api} on remote order`,
+            file: ev.file,
+            line: ev.line,
+            decoded: ev.decoded,
+          }),
+        );
       }
     }
     return out;

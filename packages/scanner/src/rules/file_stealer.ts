@@ -16,19 +16,25 @@ export const rule: Rule = {
         title: 'Server files uploaded to a remote host',
         description:
           "The addon walks the server's files (Lua, configuration, data) and sends their contents over HTTP: your code, configs and secrets leave the machine.",
-        recommendation: 'Remove the addon, change every password found in your configuration files and rotate API keys.',
+        recommendation:
+          'Remove the addon, change every password found in your configuration files and rotate API keys.',
       },
       fr: {
         title: 'Fichiers du serveur envoyés à un hôte distant',
         description:
           "L'addon parcourt les fichiers du serveur (Lua, configuration, données) et envoie leur contenu en HTTP : votre code, vos configurations et vos secrets quittent la machine.",
-        recommendation: "Supprimez l'addon, changez tous les mots de passe présents dans vos fichiers de configuration et renouvelez vos clés d'API.",
+        recommendation:
+          "Supprimez l'addon, changez tous les mots de passe présents dans vos fichiers de configuration et renouvelez vos clés d'API.",
       },
     },
   },
   check({ analysis }) {
     const out: Finding[] = [];
-    const finds = analysis.calls.filter((e) => e.api === 'file.Find' && /^(GAME|LUA|MOD|lsv|BASE_PATH)$/i.test(textOf(e.args[1] ?? { k: 'nil' }) ?? ''));
+    const finds = analysis.calls.filter(
+      (e) =>
+        e.api === 'file.Find' &&
+        /^(GAME|LUA|MOD|lsv|BASE_PATH)$/i.test(textOf(e.args[1] ?? { k: 'nil' }) ?? ''),
+    );
     if (!finds.length) return out;
     for (const ev of analysis.calls) {
       if (ev.api !== 'http.Post' && ev.api !== 'HTTP') continue;
@@ -45,7 +51,12 @@ export const rule: Rule = {
           file: ev.file,
           line: ev.line,
           chain: [
-            { role: 'source', label: `file.Find(${textOf(finds[0]!.args[0]!) ?? '…'})`, file_path: finds[0]!.file, line_number: finds[0]!.line },
+            {
+              role: 'source',
+              label: `file.Find(${textOf(finds[0]!.args[0]!) ?? '…'})`,
+              file_path: finds[0]!.file,
+              line_number: finds[0]!.line,
+            },
             ...chainFor(ev, fromFiles),
           ],
         }),

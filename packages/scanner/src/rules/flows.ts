@@ -21,7 +21,11 @@ export function taintedSinks(
   kinds: readonly TaintSource['kind'][],
   opts: { exec?: boolean; console?: boolean; privilege?: boolean } = { exec: true, console: true },
 ): Array<{ ev: CallEvent; sources: TaintSource[]; sink: 'exec' | 'console' | 'privilege' }> {
-  const out: Array<{ ev: CallEvent; sources: TaintSource[]; sink: 'exec' | 'console' | 'privilege' }> = [];
+  const out: Array<{
+    ev: CallEvent;
+    sources: TaintSource[];
+    sink: 'exec' | 'console' | 'privilege';
+  }> = [];
   for (const ev of analysis.calls) {
     let sink: 'exec' | 'console' | 'privilege' | undefined;
     let args = ev.args;

@@ -13,12 +13,14 @@ export const rule: Rule = {
     text: {
       en: {
         title: 'Obfuscator-style GLua syntax',
-        description: 'Constructs such as !true or !1 appear together with obfuscation. Alone they are harmless GLua; here they are a fingerprint of generated code.',
+        description:
+          'Constructs such as !true or !1 appear together with obfuscation. Alone they are harmless GLua; here they are a fingerprint of generated code.',
         recommendation: 'No action on its own; see the other findings of this file.',
       },
       fr: {
         title: "Syntaxe GLua typique d'un obfuscateur",
-        description: "Des constructions comme !true ou !1 apparaissent avec de l'obfuscation. Seules, elles sont du GLua inoffensif ; ici elles signent du code généré.",
+        description:
+          "Des constructions comme !true ou !1 apparaissent avec de l'obfuscation. Seules, elles sont du GLua inoffensif ; ici elles signent du code généré.",
         recommendation: 'Aucune action en soi ; voyez les autres constats de ce fichier.',
       },
     },
@@ -28,9 +30,18 @@ export const rule: Rule = {
     for (const f of analysis.files) {
       const idx = f.lines.findIndex((l) => /![ \t]*(true|false|[01])\b/.test(l));
       if (idx < 0) continue;
-      const obfuscated = f.obfuscatedIdentifiers > 3 || analysis.indexes.some((i) => i.file === f.path && i.keyDecoded);
+      const obfuscated =
+        f.obfuscatedIdentifiers > 3 ||
+        analysis.indexes.some((i) => i.file === f.path && i.keyDecoded);
       if (!obfuscated) continue;
-      out.push(makeFinding(rule, analysis, { confidence: 0.4, pattern: (/![ \t]*(true|false|[01])\b/.exec(f.lines[idx]!)?.[0] ?? '!true'), file: f.path, line: idx + 1 }));
+      out.push(
+        makeFinding(rule, analysis, {
+          confidence: 0.4,
+          pattern: /![ \t]*(true|false|[01])\b/.exec(f.lines[idx]!)?.[0] ?? '!true',
+          file: f.path,
+          line: idx + 1,
+        }),
+      );
     }
     return out;
   },

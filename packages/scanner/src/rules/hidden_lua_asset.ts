@@ -4,9 +4,11 @@ import { makeFinding } from './support.js';
 import { taintedSinks } from './flows.js';
 import type { Finding, Rule } from './types.js';
 
-const RISKY = /\b(RunString|RunStringEx|CompileString|loadstring|http\.Fetch|http\.Post|HTTP\s*[({]|timer\.Simple|getregistry|BroadcastLua|SendLua|_G\s*\[)/;
+const RISKY =
+  /\b(RunString|RunStringEx|CompileString|loadstring|http\.Fetch|http\.Post|HTTP\s*[({]|timer\.Simple|getregistry|BroadcastLua|SendLua|_G\s*\[)/;
 
-const ASSET = /\.(vmt|vtf|ttf|otf|txt|dat|json|png|jpg|jpeg|mp3|wav|ogg|pcf|mdl|vvd|phy|bsp|ain|nav|properties|cache)$/i;
+const ASSET =
+  /\.(vmt|vtf|ttf|otf|txt|dat|json|png|jpg|jpeg|mp3|wav|ogg|pcf|mdl|vvd|phy|bsp|ain|nav|properties|cache)$/i;
 
 export const rule: Rule = {
   meta: {
@@ -20,13 +22,15 @@ export const rule: Rule = {
         title: 'Lua code hidden in a non-Lua file',
         description:
           'A material, font, text or data file contains Lua code. Game assets never need code; hiding it there dodges scanners, and a loader elsewhere reads and runs it.',
-        recommendation: 'Remove the addon; look for the loader that reads this file and for copies of it in data/.',
+        recommendation:
+          'Remove the addon; look for the loader that reads this file and for copies of it in data/.',
       },
       fr: {
         title: 'Code Lua caché dans un fichier non Lua',
         description:
           "Un fichier de matériau, de police, de texte ou de données contient du code Lua. Les ressources du jeu n'ont jamais besoin de code ; le cacher là contourne les scanners, et un chargeur ailleurs le lit et l'exécute.",
-        recommendation: "Supprimez l'addon ; cherchez le chargeur qui lit ce fichier et ses copies dans data/.",
+        recommendation:
+          "Supprimez l'addon ; cherchez le chargeur qui lit ce fichier et ses copies dans data/.",
       },
     },
   },
@@ -39,7 +43,9 @@ export const rule: Rule = {
       const idx = f.lines.findIndex((l) => RISKY.test(l));
       if (idx < 0) continue;
       const base = f.path.split('/').pop()!.toLowerCase();
-      const loader = loaders.find(({ sources }) => sources.some((s) => s.label.toLowerCase().includes(base)));
+      const loader = loaders.find(({ sources }) =>
+        sources.some((s) => s.label.toLowerCase().includes(base)),
+      );
       const isData = /(^|\/)data\//.test(f.path);
       out.push(
         makeFinding(rule, analysis, {
@@ -51,12 +57,24 @@ export const rule: Rule = {
           decoded: f.lines[idx]!.trim().slice(0, 400),
           chain: loader
             ? [
-                { role: 'source', label: `Lua hidden in ${f.path}`, file_path: f.path, line_number: idx + 1 },
-                { role: 'sink', label: `${loader.ev.api}(file.Read(…))`, file_path: loader.ev.file, line_number: loader.ev.line },
+                {
+                  role: 'source',
+                  label: `Lua hidden in ${f.path}`,
+                  file_path: f.path,
+                  line_number: idx + 1,
+                },
+                {
+                  role: 'sink',
+                  label: `${loader.ev.api}(file.Read(…))`,
+                  file_path: loader.ev.file,
+                  line_number: loader.ev.line,
+                },
               ]
             : [],
           techniques: isData ? ['GB-014', 'GB-009'] : ['GB-014'],
-          ...(loader ? { related: [{ file: loader.ev.file, line: loader.ev.line, context: 'loader' }] } : {}),
+          ...(loader
+            ? { related: [{ file: loader.ev.file, line: loader.ev.line, context: 'loader' }] }
+            : {}),
         }),
       );
     }

@@ -3,7 +3,8 @@
 import { makeFinding } from './support.js';
 import type { Finding, Rule } from './types.js';
 
-const DANGEROUS = /^(RunString|RunStringEx|CompileString|CompileFile|loadstring|load|http|http\.Fetch|http\.Post|HTTP|BroadcastLua|RunConsoleCommand|game|game\.ConsoleCommand|timer|timer\.Simple|timer\.Create|debug|debug\.getregistry|setfenv|getfenv|net|concommand|file|sql|steamworks|jit)$/;
+const DANGEROUS =
+  /^(RunString|RunStringEx|CompileString|CompileFile|loadstring|load|http|http\.Fetch|http\.Post|HTTP|BroadcastLua|RunConsoleCommand|game|game\.ConsoleCommand|timer|timer\.Simple|timer\.Create|debug|debug\.getregistry|setfenv|getfenv|net|concommand|file|sql|steamworks|jit)$/;
 
 export const rule: Rule = {
   meta: {
@@ -15,13 +16,17 @@ export const rule: Rule = {
     text: {
       en: {
         title: 'Dangerous functions reached indirectly',
-        description: 'Functions such as RunString or http.Fetch are looked up through _G[...], getfenv(), rawget or the registry with encoded or computed names, so that a text search cannot find them.',
-        recommendation: 'Look at what the resolved calls do (shown decoded); remove the addon if they fetch or run code.',
+        description:
+          'Functions such as RunString or http.Fetch are looked up through _G[...], getfenv(), rawget or the registry with encoded or computed names, so that a text search cannot find them.',
+        recommendation:
+          'Look at what the resolved calls do (shown decoded); remove the addon if they fetch or run code.',
       },
       fr: {
         title: 'Fonctions dangereuses atteintes indirectement',
-        description: "Des fonctions comme RunString ou http.Fetch sont récupérées via _G[...], getfenv(), rawget ou le registre avec des noms encodés ou calculés, pour qu'une recherche textuelle ne les trouve pas.",
-        recommendation: "Regardez ce que font les appels résolus (affichés décodés) ; supprimez l'addon s'ils téléchargent ou exécutent du code.",
+        description:
+          "Des fonctions comme RunString ou http.Fetch sont récupérées via _G[...], getfenv(), rawget ou le registre avec des noms encodés ou calculés, pour qu'une recherche textuelle ne les trouve pas.",
+        recommendation:
+          "Regardez ce que font les appels résolus (affichés décodés) ; supprimez l'addon s'ils téléchargent ou exécutent du code.",
       },
     },
   },
@@ -35,18 +40,46 @@ export const rule: Rule = {
       const key = `${ix.file}:${ix.line}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      const sinks = /^(RunString|RunStringEx|CompileString|loadstring|BroadcastLua)$/.test(resolved);
-      const fn = resolved.includes('.') || sinks || /^(HTTP|RunConsoleCommand|getfenv|setfenv)$/.test(resolved);
-      out.push(makeFinding(rule, analysis, { severity: sinks ? 'high' : fn ? 'medium' : 'low', confidence: 0.7, pattern: `${ix.base}[…] → ${resolved}`, file: ix.file, line: ix.line, decoded: ix.decoded ?? `${ix.base}["${ix.key ?? '?'}"] = ${resolved}` }));
+      const sinks = /^(RunString|RunStringEx|CompileString|loadstring|BroadcastLua)$/.test(
+        resolved,
+      );
+      const fn =
+        resolved.includes('.') ||
+        sinks ||
+        /^(HTTP|RunConsoleCommand|getfenv|setfenv)$/.test(resolved);
+      out.push(
+        makeFinding(rule, analysis, {
+          severity: sinks ? 'high' : fn ? 'medium' : 'low',
+          confidence: 0.7,
+          pattern: `${ix.base}[…] → ${resolved}`,
+          file: ix.file,
+          line: ix.line,
+          decoded: ix.decoded ?? `${ix.base}["${ix.key ?? '?'}"] = ${resolved}`,
+        }),
+      );
     }
     // The sink itself called through a decoded lookup.
     for (const ev of analysis.calls) {
       if (ev.via !== 'decoded' && ev.via !== 'registry') continue;
-      if (!/^(RunString|RunStringEx|CompileString|loadstring|http\.Fetch|http\.Post|HTTP)$/.test(ev.api)) continue;
+      if (
+        !/^(RunString|RunStringEx|CompileString|loadstring|http\.Fetch|http\.Post|HTTP)$/.test(
+          ev.api,
+        )
+      )
+        continue;
       const key = `${ev.file}:${ev.line}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      out.push(makeFinding(rule, analysis, { severity: 'high', confidence: 0.75, pattern: `${ev.api} reached via ${ev.via} lookup`, file: ev.file, line: ev.line, decoded: ev.decoded ?? ev.api }));
+      out.push(
+        makeFinding(rule, analysis, {
+          severity: 'high',
+          confidence: 0.75,
+          pattern: `${ev.api} reached via ${ev.via} lookup`,
+          file: ev.file,
+          line: ev.line,
+          decoded: ev.decoded ?? ev.api,
+        }),
+      );
     }
     return out;
   },

@@ -4,13 +4,17 @@ import { rule } from './ioc_match.js';
 import { check, RANK, worst } from './ruleTesting.js';
 
 describe('ioc_match', () => {
-  it("known C2 domain", () => {
-    const findings = check(rule, {"lua/autorun/server/sv_x.lua": "http.Fetch(\"https://kvac.cz/f.php?key=abc\", print)"});
+  it('known C2 domain', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': 'http.Fetch("https://kvac.cz/f.php?key=abc", print)',
+    });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
   });
-  it("unrelated domain", () => {
-    const findings = check(rule, {"lua/autorun/server/sv_x.lua": "http.Fetch(\"https://example.invalid/v.txt\", print)"});
+  it('unrelated domain', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': 'http.Fetch("https://example.invalid/v.txt", print)',
+    });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
 });

@@ -12,7 +12,11 @@ const filters = new WeakMap<ThreatIntel, NeedleFilter>();
 function filterFor(intel: ThreatIntel): NeedleFilter {
   let f = filters.get(intel);
   if (!f) {
-    f = new NeedleFilter([...intel.iocHosts, ...intel.iocUrlFragments, ...intel.fingerprints.map((x) => x.pattern)]);
+    f = new NeedleFilter([
+      ...intel.iocHosts,
+      ...intel.iocUrlFragments,
+      ...intel.fingerprints.map((x) => x.pattern),
+    ]);
     filters.set(intel, f);
   }
   return f;
@@ -28,13 +32,17 @@ export const rule: Rule = {
     text: {
       en: {
         title: 'Known backdoor indicator',
-        description: 'A domain, URL path or code fingerprint of a known backdoor family (KVacDoor, Omega, Cipher-Panel…) appears in the addon.',
-        recommendation: 'Remove the addon, block the domain, rotate rcon_password and check data/ for persistence files.',
+        description:
+          'A domain, URL path or code fingerprint of a known backdoor family (KVacDoor, Omega, Cipher-Panel…) appears in the addon.',
+        recommendation:
+          'Remove the addon, block the domain, rotate rcon_password and check data/ for persistence files.',
       },
       fr: {
         title: 'Indicateur de porte dérobée connue',
-        description: "Un domaine, un chemin d'URL ou une empreinte de code d'une famille de portes dérobées connue (KVacDoor, Omega, Cipher-Panel…) apparaît dans l'addon.",
-        recommendation: "Supprimez l'addon, bloquez le domaine, changez rcon_password et cherchez dans data/ des fichiers de persistance.",
+        description:
+          "Un domaine, un chemin d'URL ou une empreinte de code d'une famille de portes dérobées connue (KVacDoor, Omega, Cipher-Panel…) apparaît dans l'addon.",
+        recommendation:
+          "Supprimez l'addon, bloquez le domaine, changez rcon_password et cherchez dans data/ des fichiers de persistance.",
       },
     },
   },
@@ -50,13 +58,30 @@ export const rule: Rule = {
         const ioc = findIoc(intel, line);
         const fp = ioc ? undefined : findFingerprint(intel, line);
         if (!ioc && !fp) continue;
-        out.push(makeFinding(rule, analysis, { confidence: ioc ? 0.85 : 0.6, severity: ioc ? 'high' : 'medium', pattern: ioc ? `IOC ${ioc}` : `fingerprint ${JSON.stringify(fp)}`, file: f.path, line: i + 1 }));
+        out.push(
+          makeFinding(rule, analysis, {
+            confidence: ioc ? 0.85 : 0.6,
+            severity: ioc ? 'high' : 'medium',
+            pattern: ioc ? `IOC ${ioc}` : `fingerprint ${JSON.stringify(fp)}`,
+            file: f.path,
+            line: i + 1,
+          }),
+        );
         if (out.length > 200) return out;
       }
     }
     for (const d of analysis.decodedStrings) {
       const ioc = findIoc(intel, d.text);
-      if (ioc) out.push(makeFinding(rule, analysis, { confidence: 0.9, pattern: `encoded IOC ${ioc}`, file: d.file, line: d.line, decoded: d.text.slice(0, 500) }));
+      if (ioc)
+        out.push(
+          makeFinding(rule, analysis, {
+            confidence: 0.9,
+            pattern: `encoded IOC ${ioc}`,
+            file: d.file,
+            line: d.line,
+            decoded: d.text.slice(0, 500),
+          }),
+        );
     }
     return out;
   },

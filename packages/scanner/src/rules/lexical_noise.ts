@@ -13,12 +13,14 @@ export const rule: Rule = {
     text: {
       en: {
         title: 'Code made unreadable on purpose',
-        description: 'The file is packed onto one huge line, uses machine-generated names (_0x…), or contains invisible Unicode characters. Paid addons do this too, but it hides what the code does.',
+        description:
+          'The file is packed onto one huge line, uses machine-generated names (_0x…), or contains invisible Unicode characters. Paid addons do this too, but it hides what the code does.',
         recommendation: 'Ask the author for readable source; weigh this with the other findings.',
       },
       fr: {
         title: 'Code rendu illisible volontairement',
-        description: "Le fichier tient sur une seule ligne géante, utilise des noms générés (_0x…) ou contient des caractères Unicode invisibles. Des addons payants le font aussi, mais cela cache ce que fait le code.",
+        description:
+          'Le fichier tient sur une seule ligne géante, utilise des noms générés (_0x…) ou contient des caractères Unicode invisibles. Des addons payants le font aussi, mais cela cache ce que fait le code.',
         recommendation: "Demandez à l'auteur un code lisible ; jugez-en avec les autres constats.",
       },
     },
@@ -29,12 +31,29 @@ export const rule: Rule = {
       const reasons: string[] = [];
       const longest = f.facts?.longestLineLength ?? Math.max(...f.lines.map((l) => l.length));
       const nonEmpty = f.lines.filter((l) => l.trim()).length;
-      if (longest > 500 && nonEmpty <= 3 && f.text.length > 400) reasons.push('whole file on one line');
-      if (f.obfuscatedIdentifiers >= 5 && f.obfuscatedIdentifiers / Math.max(1, f.identifierCount) > 0.05) reasons.push(`${f.obfuscatedIdentifiers} machine-made identifiers`);
-      if ((f.facts?.invisibleCharCount ?? 0) > 0) reasons.push(`${f.facts!.invisibleCharCount} invisible Unicode characters`);
+      if (longest > 500 && nonEmpty <= 3 && f.text.length > 400)
+        reasons.push('whole file on one line');
+      if (
+        f.obfuscatedIdentifiers >= 5 &&
+        f.obfuscatedIdentifiers / Math.max(1, f.identifierCount) > 0.05
+      )
+        reasons.push(`${f.obfuscatedIdentifiers} machine-made identifiers`);
+      if ((f.facts?.invisibleCharCount ?? 0) > 0)
+        reasons.push(`${f.facts!.invisibleCharCount} invisible Unicode characters`);
       if (!reasons.length) continue;
-      const withSinks = analysis.calls.some((c) => c.file === f.path && /^(RunString|CompileString|http\.|HTTP)/.test(c.api));
-      out.push(makeFinding(rule, analysis, { severity: withSinks ? 'medium' : 'low', confidence: withSinks ? 0.6 : 0.35, pattern: reasons.join(', '), file: f.path, line: 1, verdictClass: withSinks ? 'suspicious' : 'informational' }));
+      const withSinks = analysis.calls.some(
+        (c) => c.file === f.path && /^(RunString|CompileString|http\.|HTTP)/.test(c.api),
+      );
+      out.push(
+        makeFinding(rule, analysis, {
+          severity: withSinks ? 'medium' : 'low',
+          confidence: withSinks ? 0.6 : 0.35,
+          pattern: reasons.join(', '),
+          file: f.path,
+          line: 1,
+          verdictClass: withSinks ? 'suspicious' : 'informational',
+        }),
+      );
     }
     return out;
   },

@@ -14,12 +14,14 @@ export const rule: Rule = {
     text: {
       en: {
         title: 'Lua run through lua_run / ulx luarun',
-        description: 'The addon builds a lua_run or ulx luarun console command: arbitrary Lua executed through the console, a classic way to hide code execution.',
+        description:
+          'The addon builds a lua_run or ulx luarun console command: arbitrary Lua executed through the console, a classic way to hide code execution.',
         recommendation: 'Remove the addon and check who could trigger this command.',
       },
       fr: {
         title: 'Lua exécuté via lua_run / ulx luarun',
-        description: "L'addon construit une commande console lua_run ou ulx luarun : du Lua arbitraire exécuté par la console, une façon classique de cacher une exécution de code.",
+        description:
+          "L'addon construit une commande console lua_run ou ulx luarun : du Lua arbitraire exécuté par la console, une façon classique de cacher une exécution de code.",
         recommendation: "Supprimez l'addon et vérifiez qui pouvait déclencher cette commande.",
       },
     },
@@ -31,7 +33,10 @@ export const rule: Rule = {
       const args = ev.api === 'Player:ConCommand' ? ev.args.slice(1) : ev.args;
       const first = (textOf(args[0] ?? { k: 'nil' }) ?? '').trim();
       const second = args[1] ? asString(args[1]) : undefined;
-      const isLuaRun = /^lua_run(_cl)?\b/.test(first) || (first === 'ulx' && second === 'luarun') || /^ulx\s+luarun\b/.test(first);
+      const isLuaRun =
+        /^lua_run(_cl)?\b/.test(first) ||
+        (first === 'ulx' && second === 'luarun') ||
+        /^ulx\s+luarun\b/.test(first);
       if (!isLuaRun) continue;
       const sources = sourcesOf(args);
       const guarded = guardOf(ev.ctx) && !triggerOf(ev.ctx);

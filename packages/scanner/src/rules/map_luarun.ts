@@ -3,7 +3,8 @@ import { luaRunEntities } from '../analysis/index.js';
 import { makeFinding } from './support.js';
 import type { Finding, Rule } from './types.js';
 
-const DANGER = /RunString|CompileString|http\.|HTTP|SetUserGroup|STEAM_\d|7656119\d{10}|ulx|rcon|BroadcastLua|SendLua/;
+const DANGER =
+  /RunString|CompileString|http\.|HTTP|SetUserGroup|STEAM_\d|7656119\d{10}|ulx|rcon|BroadcastLua|SendLua/;
 
 export const rule: Rule = {
   meta: {
@@ -15,13 +16,17 @@ export const rule: Rule = {
     text: {
       en: {
         title: 'Code hidden in a map',
-        description: 'The map contains lua_run or point_servercommand entities. Map triggers then run Lua or console commands on your server when the map loads.',
-        recommendation: 'Remove the map or strip these entities; check what the code does (remote loaders, SteamID gates).',
+        description:
+          'The map contains lua_run or point_servercommand entities. Map triggers then run Lua or console commands on your server when the map loads.',
+        recommendation:
+          'Remove the map or strip these entities; check what the code does (remote loaders, SteamID gates).',
       },
       fr: {
         title: 'Code caché dans une carte',
-        description: 'La carte contient des entités lua_run ou point_servercommand. Ses déclencheurs exécutent alors du Lua ou des commandes console sur votre serveur au chargement de la carte.',
-        recommendation: 'Supprimez la carte ou retirez ces entités ; vérifiez ce que fait le code (chargeurs distants, conditions sur des SteamID).',
+        description:
+          'La carte contient des entités lua_run ou point_servercommand. Ses déclencheurs exécutent alors du Lua ou des commandes console sur votre serveur au chargement de la carte.',
+        recommendation:
+          'Supprimez la carte ou retirez ces entités ; vérifiez ce que fait le code (chargeurs distants, conditions sur des SteamID).',
       },
     },
   },

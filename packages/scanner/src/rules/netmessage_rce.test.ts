@@ -4,28 +4,43 @@ import { rule } from './netmessage_rce.js';
 import { check, RANK, worst } from './ruleTesting.js';
 
 describe('netmessage_rce', () => {
-  it("net.ReadString to RunString", () => {
-    const findings = check(rule, {"lua/autorun/server/sv_x.lua": "util.AddNetworkString(\"x\")\nnet.Receive(\"x\", function(len, ply) RunString(net.ReadString()) end)"});
+  it('net.ReadString to RunString', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'util.AddNetworkString("x")\nnet.Receive("x", function(len, ply) RunString(net.ReadString()) end)',
+    });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
   });
-  it("net.ReadString to game.ConsoleCommand", () => {
-    const findings = check(rule, {"lua/autorun/server/sv_x.lua": "net.Receive(\"y\", function(l, p) game.ConsoleCommand(net.ReadString() .. \"\\n\") end)"});
+  it('net.ReadString to game.ConsoleCommand', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'net.Receive("y", function(l, p) game.ConsoleCommand(net.ReadString() .. "\\n") end)',
+    });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
   });
-  it("client convar through GetInfo", () => {
-    const findings = check(rule, {"lua/autorun/server/sv_x.lua": "hook.Add(\"PlayerSpawn\", \"t\", function(ply) RunString(ply:GetInfo(\"cl_theme\")) end)"});
+  it('client convar through GetInfo', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'hook.Add("PlayerSpawn", "t", function(ply) RunString(ply:GetInfo("cl_theme")) end)',
+    });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
   });
-  it("superadmin-only console", () => {
-    const findings = check(rule, {"lua/autorun/server/sv_x.lua": "net.Receive(\"c\", function(len, ply)\n if not ply:IsSuperAdmin() then return end\n RunString(net.ReadString())\nend)"});
+  it('superadmin-only console', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'net.Receive("c", function(len, ply)\n if not ply:IsSuperAdmin() then return end\n RunString(net.ReadString())\nend)',
+    });
     expect(findings.length).toBeGreaterThan(0);
     expect(worst(findings)).toBeLessThanOrEqual(RANK.low);
   });
-  it("superadmin check in a helper", () => {
-    const findings = check(rule, {"lua/autorun/server/sv_x.lua": "local function canRun(p) return IsValid(p) and p:IsSuperAdmin() end\nnet.Receive(\"c\", function(len, ply)\n if !canRun(ply) then return end\n RunString(net.ReadString())\nend)"});
+  it('superadmin check in a helper', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'local function canRun(p) return IsValid(p) and p:IsSuperAdmin() end\nnet.Receive("c", function(len, ply)\n if !canRun(ply) then return end\n RunString(net.ReadString())\nend)',
+    });
     expect(findings.length).toBeGreaterThan(0);
     expect(worst(findings)).toBeLessThanOrEqual(RANK.low);
   });

@@ -3,7 +3,8 @@
 import { makeFinding } from './support.js';
 import type { Finding, Rule } from './types.js';
 
-const SINKS = /\b(RunString|RunStringEx|CompileString|loadstring|http\.Fetch|http\.Post|BroadcastLua)\b/;
+const SINKS =
+  /\b(RunString|RunStringEx|CompileString|loadstring|http\.Fetch|http\.Post|BroadcastLua)\b/;
 
 export const rule: Rule = {
   meta: {
@@ -15,13 +16,17 @@ export const rule: Rule = {
     text: {
       en: {
         title: 'File that does not parse as Lua',
-        description: 'This Lua file has syntax errors, so it was checked at the token level only. Malformed or deliberately broken code can hide behaviour.',
-        recommendation: 'Check the file by hand, especially if it contains execution or HTTP calls.',
+        description:
+          'This Lua file has syntax errors, so it was checked at the token level only. Malformed or deliberately broken code can hide behaviour.',
+        recommendation:
+          'Check the file by hand, especially if it contains execution or HTTP calls.',
       },
       fr: {
         title: 'Fichier qui ne se lit pas comme du Lua',
-        description: "Ce fichier Lua contient des erreurs de syntaxe ; il n'a été vérifié qu'au niveau des jetons. Du code malformé ou volontairement cassé peut cacher un comportement.",
-        recommendation: "Vérifiez le fichier à la main, surtout s'il contient des appels d'exécution ou HTTP.",
+        description:
+          "Ce fichier Lua contient des erreurs de syntaxe ; il n'a été vérifié qu'au niveau des jetons. Du code malformé ou volontairement cassé peut cacher un comportement.",
+        recommendation:
+          "Vérifiez le fichier à la main, surtout s'il contient des appels d'exécution ou HTTP.",
       },
     },
   },
@@ -37,7 +42,10 @@ export const rule: Rule = {
         makeFinding(rule, analysis, {
           severity: idx >= 0 ? 'medium' : 'low',
           confidence: idx >= 0 ? 0.5 : 0.3,
-          pattern: idx >= 0 ? `unparsable file with ${SINKS.exec(f.lines[idx]!)![0]}` : 'unparsable Lua file',
+          pattern:
+            idx >= 0
+              ? `unparsable file with ${SINKS.exec(f.lines[idx]!)![0]}`
+              : 'unparsable Lua file',
           file: f.path,
           line: idx >= 0 ? idx + 1 : 1,
           verdictClass: idx >= 0 ? 'suspicious' : 'informational',

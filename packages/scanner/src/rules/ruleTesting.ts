@@ -21,7 +21,13 @@ export function addonOf(files: Record<string, string>): ArchiveEntry[] {
   return Object.entries(files).map(([path, content]) => {
     const kind = kindOf(path);
     const bytes = Buffer.from(content, 'utf8');
-    const e: ArchiveEntry = { path, size: bytes.byteLength, kind, depth: 0, sha256: createHash('sha256').update(bytes).digest('hex') };
+    const e: ArchiveEntry = {
+      path,
+      size: bytes.byteLength,
+      kind,
+      depth: 0,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+    };
     if (kind === 'map') e.mapEntities = content;
     else if (kind === 'binary_module') e.strings = content.split('\n');
     else e.bytes = new Uint8Array(bytes);

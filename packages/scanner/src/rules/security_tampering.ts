@@ -4,9 +4,12 @@ import { asString } from '../analysis/values.js';
 import { makeFinding } from './support.js';
 import type { Finding, Rule } from './types.js';
 
-const DETOUR_TARGETS = /^(http\.Fetch|http\.Post|HTTP|RunString|RunStringEx|CompileString|net\.Receive|net\.Start|concommand\.Add|hook\.Add|debug\.getinfo|file\.Read|jit\.util\.funck)$/;
-const RIVALS = /kpanel|lkpanel|gvacdoor|cipher-panel|xvacdoor|g-hub|gblk|smart-overwrite|stage[12]\.php|backdoor\.php|evo\.php|backdoor_key|gpanel|ghax|anatik|xendoor|exodosium/gi;
-const SECURITY_ADDONS = /say_no_to_exploits|\bsnte\b|nova|backdoor.?shield|\bbs\b|gac|glorified|cac|prometheus|gextension|hac/i;
+const DETOUR_TARGETS =
+  /^(http\.Fetch|http\.Post|HTTP|RunString|RunStringEx|CompileString|net\.Receive|net\.Start|concommand\.Add|hook\.Add|debug\.getinfo|file\.Read|jit\.util\.funck)$/;
+const RIVALS =
+  /kpanel|lkpanel|gvacdoor|cipher-panel|xvacdoor|g-hub|gblk|smart-overwrite|stage[12]\.php|backdoor\.php|evo\.php|backdoor_key|gpanel|ghax|anatik|xendoor|exodosium/gi;
+const SECURITY_ADDONS =
+  /say_no_to_exploits|\bsnte\b|nova|backdoor.?shield|\bbs\b|gac|glorified|cac|prometheus|gextension|hac/i;
 
 export const rule: Rule = {
   meta: {
@@ -18,13 +21,16 @@ export const rule: Rule = {
     text: {
       en: {
         title: 'Core functions detoured or security tools probed',
-        description: 'The addon replaces core functions (HTTP, RunString, net) or inspects other addons\' receivers and security tools. Backdoors do this to block rival panels and hide from scanners.',
+        description:
+          "The addon replaces core functions (HTTP, RunString, net) or inspects other addons' receivers and security tools. Backdoors do this to block rival panels and hide from scanners.",
         recommendation: 'Unless this is a security addon you installed on purpose, remove it.',
       },
       fr: {
         title: 'Fonctions du moteur détournées ou outils de sécurité sondés',
-        description: "L'addon remplace des fonctions du moteur (HTTP, RunString, net) ou inspecte les récepteurs d'autres addons et les outils de sécurité. Les portes dérobées le font pour bloquer les panneaux concurrents et échapper aux scanners.",
-        recommendation: "Sauf s'il s'agit d'un addon de sécurité installé volontairement, supprimez-le.",
+        description:
+          "L'addon remplace des fonctions du moteur (HTTP, RunString, net) ou inspecte les récepteurs d'autres addons et les outils de sécurité. Les portes dérobées le font pour bloquer les panneaux concurrents et échapper aux scanners.",
+        recommendation:
+          "Sauf s'il s'agit d'un addon de sécurité installé volontairement, supprimez-le.",
       },
     },
   },
@@ -32,15 +38,50 @@ export const rule: Rule = {
     const out: Finding[] = [];
     for (const ov of analysis.overrides) {
       if (!DETOUR_TARGETS.test(ov.target)) continue;
-      out.push(makeFinding(rule, analysis, { severity: 'low', confidence: 0.35, pattern: `${ov.target} replaced`, file: ov.file, line: ov.line, decoded: ov.decoded, verdictClass: 'suspicious' }));
+      out.push(
+        makeFinding(rule, analysis, {
+          severity: 'low',
+          confidence: 0.35,
+          pattern: `${ov.target} replaced`,
+          file: ov.file,
+          line: ov.line,
+          decoded: ov.decoded,
+          verdictClass: 'suspicious',
+        }),
+      );
     }
-    const httpFiles = new Set(analysis.calls.filter((c) => /^(http\.Post|http\.Fetch|HTTP)$/.test(c.api)).map((c) => c.file));
+    const httpFiles = new Set(
+      analysis.calls
+        .filter((c) => /^(http\.Post|http\.Fetch|HTTP)$/.test(c.api))
+        .map((c) => c.file),
+    );
     for (const ev of analysis.calls) {
       if (ev.api === 'jit.util.funck' || ev.api === 'jit.util.funcinfo') {
         const reports = httpFiles.has(ev.file);
-        out.push(makeFinding(rule, analysis, { severity: reports ? 'medium' : 'low', confidence: reports ? 0.5 : 0.3, pattern: `${ev.api} on other functions`, file: ev.file, line: ev.line, verdictClass: 'suspicious' }));
-      } else if (ev.api === 'file.Exists' && SECURITY_ADDONS.test(asString(ev.args[0] ?? { k: 'nil' }) ?? '')) {
-        out.push(makeFinding(rule, analysis, { severity: 'low', confidence: 0.35, pattern: `probe for ${asString(ev.args[0]!)}`, file: ev.file, line: ev.line, verdictClass: 'informational' }));
+        out.push(
+          makeFinding(rule, analysis, {
+            severity: reports ? 'medium' : 'low',
+            confidence: reports ? 0.5 : 0.3,
+            pattern: `${ev.api} on other functions`,
+            file: ev.file,
+            line: ev.line,
+            verdictClass: 'suspicious',
+          }),
+        );
+      } else if (
+        ev.api === 'file.Exists' &&
+        SECURITY_ADDONS.test(asString(ev.args[0] ?? { k: 'nil' }) ?? '')
+      ) {
+        out.push(
+          makeFinding(rule, analysis, {
+            severity: 'low',
+            confidence: 0.35,
+            pattern: `probe for ${asString(ev.args[0]!)}`,
+            file: ev.file,
+            line: ev.line,
+            verdictClass: 'informational',
+          }),
+        );
       }
     }
     // Detours plus a list of rival panel domains, or plus remote execution in the same file: the
@@ -49,13 +90,18 @@ export const rule: Rule = {
       analysis.files.filter((f) => (f.text.match(RIVALS) ?? []).length >= 3).map((f) => f.path),
     );
     const remoteExecFiles = new Set(
-      analysis.calls.filter((c) => c.via === 'callback' && /^(RunString|CompileString|RunStringEx)$/.test(c.api)).map((c) => c.file),
+      analysis.calls
+        .filter(
+          (c) => c.via === 'callback' && /^(RunString|CompileString|RunStringEx)$/.test(c.api),
+        )
+        .map((c) => c.file),
     );
-    for (const f of out) if (rivalFiles.has(f.file) || remoteExecFiles.has(f.file)) {
-      f.severity = 'high';
-      f.confidence = 0.75;
-      f.verdictClass = 'backdoor';
-    }
+    for (const f of out)
+      if (rivalFiles.has(f.file) || remoteExecFiles.has(f.file)) {
+        f.severity = 'high';
+        f.confidence = 0.75;
+        f.verdictClass = 'backdoor';
+      }
     return out;
   },
 };

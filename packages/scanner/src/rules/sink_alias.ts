@@ -14,12 +14,14 @@ export const rule: Rule = {
     text: {
       en: {
         title: 'Execution function used under another name',
-        description: 'RunString or a similar function is stored under another name, in a table, or passed as a callback, and then receives remote or network data. This hides the call from simple searches.',
+        description:
+          'RunString or a similar function is stored under another name, in a table, or passed as a callback, and then receives remote or network data. This hides the call from simple searches.',
         recommendation: 'Remove the addon.',
       },
       fr: {
         title: "Fonction d'exécution utilisée sous un autre nom",
-        description: "RunString ou une fonction semblable est rangée sous un autre nom, dans une table, ou passée en rappel, puis reçoit des données distantes ou réseau. Cela cache l'appel aux recherches simples.",
+        description:
+          "RunString ou une fonction semblable est rangée sous un autre nom, dans une table, ou passée en rappel, puis reçoit des données distantes ou réseau. Cela cache l'appel aux recherches simples.",
         recommendation: "Supprimez l'addon.",
       },
     },
@@ -27,17 +29,26 @@ export const rule: Rule = {
   check({ analysis }) {
     const out: Finding[] = [];
     for (const ev of analysis.calls) {
-      if (!(ev.api in EXEC_SINKS) || (ev.via !== 'alias' && ev.via !== 'callback' && ev.via !== 'table_field')) continue;
+      if (
+        !(ev.api in EXEC_SINKS) ||
+        (ev.via !== 'alias' && ev.via !== 'callback' && ev.via !== 'table_field')
+      )
+        continue;
       if (ev.via === 'alias' && ev.alias === ev.api) {
         // `local RunString = RunString`: only suspicious when tainted (checked below).
       }
-      const sources = sourcesOfKind([ev.args[0]], ['http', 'net', 'chat', 'concommand', 'clientinfo']);
+      const sources = sourcesOfKind(
+        [ev.args[0]],
+        ['http', 'net', 'chat', 'concommand', 'clientinfo'],
+      );
       if (!sources.length) continue;
       // A client running what the server sends over net is GB-021's business (client_code_push).
       const clientLoader = ev.realm === 'client' && sources.every((s) => s.kind === 'net');
       out.push(
         makeFinding(rule, analysis, {
-          ...(clientLoader ? { severity: 'low' as const, verdictClass: 'informational' as const } : {}),
+          ...(clientLoader
+            ? { severity: 'low' as const, verdictClass: 'informational' as const }
+            : {}),
           confidence: clientLoader ? 0.3 : 0.85,
           pattern: `${ev.alias ?? ev.api} = ${ev.api} (${ev.via})`,
           file: ev.file,

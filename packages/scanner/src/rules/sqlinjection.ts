@@ -13,13 +13,17 @@ export const rule: Rule = {
     text: {
       en: {
         title: 'SQL query built from player input',
-        description: 'Text a player controls (chat, net message, console arguments) is pasted into an SQL query without sql.SQLStr. Players can read or destroy the server database.',
-        recommendation: 'Escape every value with sql.SQLStr (or use a safe query builder), or update the addon.',
+        description:
+          'Text a player controls (chat, net message, console arguments) is pasted into an SQL query without sql.SQLStr. Players can read or destroy the server database.',
+        recommendation:
+          'Escape every value with sql.SQLStr (or use a safe query builder), or update the addon.',
       },
       fr: {
         title: 'Requête SQL construite à partir de données du joueur',
-        description: "Du texte contrôlé par un joueur (chat, message net, arguments console) est collé dans une requête SQL sans sql.SQLStr. Les joueurs peuvent lire ou détruire la base du serveur.",
-        recommendation: "Échappez chaque valeur avec sql.SQLStr (ou un constructeur de requêtes sûr), ou mettez l'addon à jour.",
+        description:
+          'Du texte contrôlé par un joueur (chat, message net, arguments console) est collé dans une requête SQL sans sql.SQLStr. Les joueurs peuvent lire ou détruire la base du serveur.',
+        recommendation:
+          "Échappez chaque valeur avec sql.SQLStr (ou un constructeur de requêtes sûr), ou mettez l'addon à jour.",
       },
     },
   },
@@ -27,7 +31,9 @@ export const rule: Rule = {
     const out: Finding[] = [];
     for (const ev of analysis.calls) {
       if (!/^sql\.Query/.test(ev.api)) continue;
-      const raw = sourcesOfKind([ev.args[0]], ['net', 'chat', 'concommand', 'clientinfo']).filter((s) => !s.escaped);
+      const raw = sourcesOfKind([ev.args[0]], ['net', 'chat', 'concommand', 'clientinfo']).filter(
+        (s) => !s.escaped,
+      );
       if (raw.length) {
         out.push(
           makeFinding(rule, analysis, {

@@ -4,18 +4,27 @@ import { rule } from './steamid_gate.js';
 import { check, RANK, worst } from './ruleTesting.js';
 
 describe('steamid_gate', () => {
-  it("literal SteamID table grants superadmin", () => {
-    const findings = check(rule, {"lua/autorun/server/sv_x.lua": "local t = {[\"STEAM_0:1:1234567\"] = true}\nhook.Add(\"PlayerInitialSpawn\", \"w\", function(ply)\n if t[ply:SteamID()] then ply:SetUserGroup(\"superadmin\") end\nend)"});
+  it('literal SteamID table grants superadmin', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'local t = {["STEAM_0:1:1234567"] = true}\nhook.Add("PlayerInitialSpawn", "w", function(ply)\n if t[ply:SteamID()] then ply:SetUserGroup("superadmin") end\nend)',
+    });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
   });
-  it("literal SteamID64 comparison runs code", () => {
-    const findings = check(rule, {"lua/autorun/server/sv_x.lua": "hook.Add(\"PlayerSay\", \"w\", function(ply, text)\n if ply:SteamID64() == \"76561198000000001\" then RunString(text) end\nend)"});
+  it('literal SteamID64 comparison runs code', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'hook.Add("PlayerSay", "w", function(ply, text)\n if ply:SteamID64() == "76561198000000001" then RunString(text) end\nend)',
+    });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
   });
-  it("author badge only", () => {
-    const findings = check(rule, {"lua/autorun/client/cl_x.lua": "hook.Add(\"HUDPaint\", \"b\", function()\n for _, p in ipairs(player.GetAll()) do if p:SteamID() == \"STEAM_0:1:1234567\" then draw.SimpleText(\"Author\", \"DermaDefault\", 10, 10) end end\nend)"});
+  it('author badge only', () => {
+    const findings = check(rule, {
+      'lua/autorun/client/cl_x.lua':
+        'hook.Add("HUDPaint", "b", function()\n for _, p in ipairs(player.GetAll()) do if p:SteamID() == "STEAM_0:1:1234567" then draw.SimpleText("Author", "DermaDefault", 10, 10) end end\nend)',
+    });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
 });

@@ -6,7 +6,8 @@ import { taintOf, textOf } from '../analysis/values.js';
 import { chainFor, decodedFor, makeFinding, triggerOf } from './support.js';
 import type { Finding, Rule } from './types.js';
 
-const SENSITIVE = /^(Player:(GodEnable|Give|SetHealth|SetArmor|addMoney|SetUserGroup)|ULib\.(unban|ucl\.\w+)|ulx\.(adduser|adduserid|luarun|rcon|cexec|unban))$/;
+const SENSITIVE =
+  /^(Player:(GodEnable|Give|SetHealth|SetArmor|addMoney|SetUserGroup)|ULib\.(unban|ucl\.\w+)|ulx\.(adduser|adduserid|luarun|rcon|cexec|unban))$/;
 
 function sensitive(ev: CallEvent): boolean {
   if (CONSOLE_SINKS.has(ev.api)) {

@@ -4,18 +4,27 @@ import { rule } from './superadmin.js';
 import { check, RANK, worst } from './ruleTesting.js';
 
 describe('superadmin', () => {
-  it("override of IsSuperAdmin for literal IDs", () => {
-    const findings = check(rule, {"lua/autorun/server/sv_x.lua": "local meta = FindMetaTable(\"Player\")\nlocal old = meta.IsSuperAdmin\nfunction meta:IsSuperAdmin()\n if self:SteamID64() == \"76561198000000001\" then return true end\n return old(self)\nend"});
+  it('override of IsSuperAdmin for literal IDs', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'local meta = FindMetaTable("Player")\nlocal old = meta.IsSuperAdmin\nfunction meta:IsSuperAdmin()\n if self:SteamID64() == "76561198000000001" then return true end\n return old(self)\nend',
+    });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
   });
-  it("ulx adduser from a net message", () => {
-    const findings = check(rule, {"lua/autorun/server/sv_x.lua": "net.Receive(\"q\", function(l, p) RunConsoleCommand(\"ulx\", \"adduser\", net.ReadString(), \"superadmin\") end)"});
+  it('ulx adduser from a net message', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'net.Receive("q", function(l, p) RunConsoleCommand("ulx", "adduser", net.ReadString(), "superadmin") end)',
+    });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
   });
-  it("rank command behind IsSuperAdmin", () => {
-    const findings = check(rule, {"lua/autorun/server/sv_x.lua": "concommand.Add(\"setrank\", function(ply, c, args)\n if IsValid(ply) and !ply:IsSuperAdmin() then return end\n local t = player.GetBySteamID(args[1])\n if IsValid(t) then t:SetUserGroup(args[2]) end\nend)"});
+  it('rank command behind IsSuperAdmin', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'concommand.Add("setrank", function(ply, c, args)\n if IsValid(ply) and !ply:IsSuperAdmin() then return end\n local t = player.GetBySteamID(args[1])\n if IsValid(t) then t:SetUserGroup(args[2]) end\nend)',
+    });
     expect(findings.length).toBeGreaterThan(0);
     expect(worst(findings)).toBeLessThanOrEqual(RANK.low);
   });

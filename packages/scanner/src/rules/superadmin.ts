@@ -4,17 +4,31 @@ import { PRIVILEGE_SINKS } from '../analysis/api.js';
 import { identityTriggersIn } from '../analysis/guards.js';
 import type { CallEvent } from '../analysis/types.js';
 import { asString } from '../analysis/values.js';
-import { chainFor, decodedFor, guardOf, handlerOf, makeFinding, sourcesOfKind, triggerOf } from './support.js';
+import {
+  chainFor,
+  decodedFor,
+  guardOf,
+  handlerOf,
+  makeFinding,
+  sourcesOfKind,
+  triggerOf,
+} from './support.js';
 import type { Finding, Rule } from './types.js';
 
-const PRIVILEGED_GROUP = /^(superadmin|owner|root|admin|headadmin|developer|founder|manager|staff)$/i;
+const PRIVILEGED_GROUP =
+  /^(superadmin|owner|root|admin|headadmin|developer|founder|manager|staff)$/i;
 const RANK_METHODS = /^Player:(IsSuperAdmin|IsAdmin|IsUserGroup|GetUserGroup|CheckGroup|query)$/;
 
 /** `RunConsoleCommand("ulx", "adduser", …)` and `game.ConsoleCommand("ulx adduser …")`. */
 function consoleRankChange(ev: CallEvent): boolean {
   if (ev.api !== 'RunConsoleCommand' && ev.api !== 'game.ConsoleCommand') return false;
-  const text = ev.args.map((a) => asString(a) ?? '').join(' ').toLowerCase();
-  return /\b(ulx|sam|fadmin|sg)\s+(adduser|adduserid|setrank|setgroup|addgroup|userallow|groupallow)\b/.test(text);
+  const text = ev.args
+    .map((a) => asString(a) ?? '')
+    .join(' ')
+    .toLowerCase();
+  return /\b(ulx|sam|fadmin|sg)\s+(adduser|adduserid|setrank|setgroup|addgroup|userallow|groupallow)\b/.test(
+    text,
+  );
 }
 
 export const rule: Rule = {
@@ -49,7 +63,11 @@ export const rule: Rule = {
       const trigger = triggerOf(ev.ctx);
       const guard = guardOf(ev.ctx);
       const remote = sourcesOfKind(ev.args, ['http', 'net', 'chat', 'concommand']);
-      const h = handlerOf(ev.ctx, (a) => a === 'net.Receive' || a.startsWith('http') || a === 'HTTP' || a === 'hook.Add:PlayerSay');
+      const h = handlerOf(
+        ev.ctx,
+        (a) =>
+          a === 'net.Receive' || a.startsWith('http') || a === 'HTTP' || a === 'hook.Add:PlayerSay',
+      );
       let severity: Finding['severity'];
       let confidence: number;
       const techniques = ['GB-008'];
@@ -77,12 +95,20 @@ export const rule: Rule = {
           decoded: decodedFor(ev),
           chain: chainFor(ev, remote),
           techniques,
-          verdictClass: severity === 'low' ? 'informational' : severity === 'critical' ? 'backdoor' : 'suspicious',
+          verdictClass:
+            severity === 'low'
+              ? 'informational'
+              : severity === 'critical'
+                ? 'backdoor'
+                : 'suspicious',
         }),
       );
     }
     for (const ov of analysis.overrides) {
-      const m = /^(Player|meta:Player):?(IsSuperAdmin|IsAdmin|IsUserGroup|GetUserGroup|CheckGroup)$/.exec(ov.target.replace('.', ':'));
+      const m =
+        /^(Player|meta:Player):?(IsSuperAdmin|IsAdmin|IsUserGroup|GetUserGroup|CheckGroup)$/.exec(
+          ov.target.replace('.', ':'),
+        );
       if (!m && !RANK_METHODS.test(`Player:${ov.target.split(/[.:]/).pop()}`)) continue;
       if (!ov.target.startsWith('Player')) continue;
       const triggers = ov.fn ? identityTriggersIn(ov.fn, () => true) : [];
@@ -96,8 +122,18 @@ export const rule: Rule = {
           line: ov.line,
           decoded: ov.decoded,
           chain: [
-            ...triggers.slice(0, 2).map((t) => ({ role: 'trigger' as const, label: t, file_path: ov.file, line_number: ov.line })),
-            { role: 'sink', label: `${ov.target} replaced`, file_path: ov.file, line_number: ov.line },
+            ...triggers.slice(0, 2).map((t) => ({
+              role: 'trigger' as const,
+              label: t,
+              file_path: ov.file,
+              line_number: ov.line,
+            })),
+            {
+              role: 'sink',
+              label: `${ov.target} replaced`,
+              file_path: ov.file,
+              line_number: ov.line,
+            },
           ],
           techniques: triggers.length ? ['GB-008', 'GB-007'] : ['GB-008'],
           verdictClass: triggers.length ? 'backdoor' : 'informational',

@@ -35,11 +35,15 @@ export function handlerOf(ctx: Ctx, apis?: (api: string) => boolean): CtxFrame |
 
 export function sourcesOf(values: readonly (Value | undefined)[]): TaintSource[] {
   const out: TaintSource[] = [];
-  for (const v of values) if (v) for (const s of taintOf(v) ?? []) if (!out.includes(s)) out.push(s);
+  for (const v of values)
+    if (v) for (const s of taintOf(v) ?? []) if (!out.includes(s)) out.push(s);
   return out;
 }
 
-export function sourcesOfKind(values: readonly (Value | undefined)[], kinds: readonly TaintSource['kind'][]): TaintSource[] {
+export function sourcesOfKind(
+  values: readonly (Value | undefined)[],
+  kinds: readonly TaintSource['kind'][],
+): TaintSource[] {
   return sourcesOf(values).filter((s) => kinds.includes(s.kind));
 }
 
@@ -72,17 +76,46 @@ export function callPattern(ev: CallEvent, argCount = 2): string {
   return `${ev.api}(${ev.args.slice(0, argCount).map(show).join(', ')})`.slice(0, 200);
 }
 
-export function chainFor(ev: CallEvent, sources: readonly TaintSource[], sinkLabel?: string): ChainStep[] {
+export function chainFor(
+  ev: CallEvent,
+  sources: readonly TaintSource[],
+  sinkLabel?: string,
+): ChainStep[] {
   const chain: ChainStep[] = [];
-  for (const s of sources.slice(0, 3)) chain.push({ role: 'source', label: s.label, file_path: s.file, line_number: s.line });
+  for (const s of sources.slice(0, 3))
+    chain.push({ role: 'source', label: s.label, file_path: s.file, line_number: s.line });
   for (const f of ev.ctx) {
-    if (f.kind === 'handler') chain.push({ role: 'through', label: f.label, file_path: f.file, line_number: f.line });
-    else if (f.kind === 'payload') chain.push({ role: 'through', label: `decoded payload run by ${f.label}`, file_path: f.file, line_number: f.line });
-    else if (f.kind === 'config') chain.push({ role: 'guard', label: `setting ${f.label}`, file_path: f.file, line_number: f.line });
+    if (f.kind === 'handler')
+      chain.push({ role: 'through', label: f.label, file_path: f.file, line_number: f.line });
+    else if (f.kind === 'payload')
+      chain.push({
+        role: 'through',
+        label: `decoded payload run by ${f.label}`,
+        file_path: f.file,
+        line_number: f.line,
+      });
+    else if (f.kind === 'config')
+      chain.push({
+        role: 'guard',
+        label: `setting ${f.label}`,
+        file_path: f.file,
+        line_number: f.line,
+      });
     else chain.push({ role: f.kind, label: f.label, file_path: f.file, line_number: f.line });
   }
-  if (ev.via !== 'direct') chain.push({ role: 'through', label: `${ev.api} reached via ${ev.via}${ev.alias ? ` (${ev.alias})` : ''}`, file_path: ev.file, line_number: ev.line });
-  chain.push({ role: 'sink', label: sinkLabel ?? ev.api, file_path: ev.file, line_number: ev.line });
+  if (ev.via !== 'direct')
+    chain.push({
+      role: 'through',
+      label: `${ev.api} reached via ${ev.via}${ev.alias ? ` (${ev.alias})` : ''}`,
+      file_path: ev.file,
+      line_number: ev.line,
+    });
+  chain.push({
+    role: 'sink',
+    label: sinkLabel ?? ev.api,
+    file_path: ev.file,
+    line_number: ev.line,
+  });
   return chain;
 }
 
@@ -120,14 +153,20 @@ export function makeFinding(rule: Rule, analysis: AddonAnalysis, init: FindingIn
 /** Decoded text for an event: the payload line, or the call with its decoded arguments. */
 export function decodedFor(ev: CallEvent): string | undefined {
   if (ev.decoded) return ev.decoded;
-  const enc = ev.via === 'decoded' || ev.args.some((a) => a.k === 'str' && a.dec && a.dec !== 'concat');
+  const enc =
+    ev.via === 'decoded' || ev.args.some((a) => a.k === 'str' && a.dec && a.dec !== 'concat');
   if (!enc) return undefined;
   return `${ev.api}(${ev.args.map((a) => (a.k === 'str' ? JSON.stringify(a.v.slice(0, 200)) : partialText(a).slice(0, 200))).join(', ')})`;
 }
 
 /** The event was written through obfuscation (decoded names, escaped strings, payloads). */
 export function isObfuscated(ev: CallEvent): boolean {
-  return ev.via === 'decoded' || ev.via === 'registry' || ev.payloadDepth > 0 || ev.args.some((a) => a.k === 'str' && !!a.dec && a.dec !== 'concat' && a.dec !== 'table');
+  return (
+    ev.via === 'decoded' ||
+    ev.via === 'registry' ||
+    ev.payloadDepth > 0 ||
+    ev.args.some((a) => a.k === 'str' && !!a.dec && a.dec !== 'concat' && a.dec !== 'table')
+  );
 }
 
 export function argText(v: Value | undefined): string | undefined {
@@ -155,13 +194,18 @@ export function eventsByNetHandler(analysis: AddonAnalysis): Map<string, CallEve
   return byFunction;
 }
 
-const SANCTION = /^(Player:(Ban|Kick|Kill|KillSilent)|ULib\.(ban|kick|addBan)|ulx\.(ban|kick)|game\.KickID|RunConsoleCommand|sam\.player\.ban|serverguard\.|Nova_|nova\.|SNTE|\?:(Ban|Kick|ban|kick|BanPlayer|KickPlayer))/;
+const SANCTION =
+  /^(Player:(Ban|Kick|Kill|KillSilent)|ULib\.(ban|kick|addBan)|ulx\.(ban|kick)|game\.KickID|RunConsoleCommand|sam\.player\.ban|serverguard\.|Nova_|nova\.|SNTE|\?:(Ban|Kick|ban|kick|BanPlayer|KickPlayer))/;
 
 /** A handler that bans or kicks (honeypots of anti-exploit addons). */
 export function sanctions(events: readonly CallEvent[]): CallEvent | undefined {
   return events.find((e) => {
     if (!SANCTION.test(e.api)) return false;
-    if (e.api === 'RunConsoleCommand') return /^(kickid|banid|ulx|sam|fadmin)$/i.test(argText(e.args[0]) ?? '') && /ban|kick/i.test(e.args.map(argText).join(' '));
+    if (e.api === 'RunConsoleCommand')
+      return (
+        /^(kickid|banid|ulx|sam|fadmin)$/i.test(argText(e.args[0]) ?? '') &&
+        /ban|kick/i.test(e.args.map(argText).join(' '))
+      );
     return true;
   });
 }
@@ -172,7 +216,12 @@ export function dedupe(findings: Finding[]): Finding[] {
   for (const f of findings) {
     const key = `${f.ruleId}|${f.file}|${f.line}`;
     const cur = best.get(key);
-    if (!cur || SEVERITY_ORDER[f.severity] > SEVERITY_ORDER[cur.severity] || (f.severity === cur.severity && f.confidence > cur.confidence)) best.set(key, f);
+    if (
+      !cur ||
+      SEVERITY_ORDER[f.severity] > SEVERITY_ORDER[cur.severity] ||
+      (f.severity === cur.severity && f.confidence > cur.confidence)
+    )
+      best.set(key, f);
   }
   return [...best.values()];
 }

@@ -55,7 +55,11 @@ export class NeedleFilter {
 
   private check(text: string, start: number, k: number): boolean {
     for (const n of this.byKey.get(k) ?? []) {
-      if (start + n.length <= text.length && text.slice(start, start + n.length).toLowerCase() === n) return true;
+      if (
+        start + n.length <= text.length &&
+        text.slice(start, start + n.length).toLowerCase() === n
+      )
+        return true;
     }
     return false;
   }

@@ -3,7 +3,8 @@
 import { makeFinding } from './support.js';
 import type { Finding, Rule } from './types.js';
 
-const LOOP = /(bit\.bxor|bit\.band|bxor|\s%\s*256)[\s\S]{0,80}|string\.char\s*\(\s*\(?\s*\w+\[\w+\]\s*[-+^~]/;
+const LOOP =
+  /(bit\.bxor|bit\.band|bxor|\s%\s*256)[\s\S]{0,80}|string\.char\s*\(\s*\(?\s*\w+\[\w+\]\s*[-+^~]/;
 
 export const rule: Rule = {
   meta: {
@@ -15,26 +16,38 @@ export const rule: Rule = {
     text: {
       en: {
         title: 'XOR or arithmetic decoding loop',
-        description: 'A loop turns a table of numbers into text with XOR or arithmetic. Sentinelle ran the loop and shows what it decodes to; loaders use this to hide their code.',
-        recommendation: 'Read the decoded text; remove the addon if it is code that fetches or runs something.',
+        description:
+          'A loop turns a table of numbers into text with XOR or arithmetic. Sentinelle ran the loop and shows what it decodes to; loaders use this to hide their code.',
+        recommendation:
+          'Read the decoded text; remove the addon if it is code that fetches or runs something.',
       },
       fr: {
         title: 'Boucle de décodage XOR ou arithmétique',
-        description: "Une boucle transforme une table de nombres en texte par XOR ou calcul. Sentinelle a exécuté la boucle et montre ce qu'elle décode ; les chargeurs s'en servent pour cacher leur code.",
-        recommendation: "Lisez le texte décodé ; supprimez l'addon s'il s'agit de code qui télécharge ou exécute quelque chose.",
+        description:
+          "Une boucle transforme une table de nombres en texte par XOR ou calcul. Sentinelle a exécuté la boucle et montre ce qu'elle décode ; les chargeurs s'en servent pour cacher leur code.",
+        recommendation:
+          "Lisez le texte décodé ; supprimez l'addon s'il s'agit de code qui télécharge ou exécute quelque chose.",
       },
     },
   },
   check({ analysis }) {
     const out: Finding[] = [];
     for (const f of analysis.files) {
-      const idx = f.lines.findIndex((l) => /string\.char\s*\(.*(bit\.bxor|bxor\(|%\s*256|-\s*\d+\s*-)/.test(l));
+      const idx = f.lines.findIndex((l) =>
+        /string\.char\s*\(.*(bit\.bxor|bxor\(|%\s*256|-\s*\d+\s*-)/.test(l),
+      );
       if (idx < 0) continue;
       // The decoded result: the longest decoded string of the file produced after the loop.
       const decoded = analysis.decodedStrings
-        .filter((d) => d.file === f.path && d.line >= idx + 1 && (d.how === 'char' || d.how === 'table'))
+        .filter(
+          (d) => d.file === f.path && d.line >= idx + 1 && (d.how === 'char' || d.how === 'table'),
+        )
         .sort((a, b) => b.text.length - a.text.length)[0];
-      const executed = decoded && analysis.payloads.some((p) => p.file === f.path && p.text.slice(0, 50) === decoded.text.slice(0, 50));
+      const executed =
+        decoded &&
+        analysis.payloads.some(
+          (p) => p.file === f.path && p.text.slice(0, 50) === decoded.text.slice(0, 50),
+        );
       const sensitive = decoded && /RunString|CompileString|http|HTTP|_G/.test(decoded.text);
       out.push(
         makeFinding(rule, analysis, {

@@ -1,7 +1,15 @@
 // GB-006: a PlayerSay handler whose chat text reaches code execution or the console, or that
 // hands out ranks / runs code on a secret chat command without a rank check.
 import { PRIVILEGE_SINKS } from '../analysis/api.js';
-import { chainFor, decodedFor, guardOf, handlerOf, makeFinding, triggerOf } from './support.js';
+import {
+  chainFor,
+  decodedFor,
+  guardOf,
+  handlerOf,
+  makeFinding,
+  taintedSinkFinding,
+  triggerOf,
+} from './support.js';
 import { isExecSink, taintedSinks } from './flows.js';
 import type { Finding, Rule } from './types.js';
 
@@ -39,20 +47,7 @@ export const rule: Rule = {
       privilege: true,
     })) {
       if (ev.realm === 'client') continue;
-      const guarded = guardOf(ev.ctx) && !triggerOf(ev.ctx);
-      out.push(
-        makeFinding(rule, analysis, {
-          severity: guarded ? 'low' : 'critical',
-          confidence: guarded ? 0.4 : 0.9,
-          pattern: `${ev.api}(${sources[0]!.label})`.slice(0, 200),
-          file: ev.file,
-          line: ev.line,
-          decoded: decodedFor(ev),
-          chain: chainFor(ev, sources),
-          verdictClass: guarded ? 'informational' : 'backdoor',
-          techniques: triggerOf(ev.ctx) ? ['GB-006', 'GB-007'] : ['GB-006'],
-        }),
-      );
+      out.push(taintedSinkFinding(rule, analysis, ev, sources, 'GB-006'));
     }
     for (const ev of analysis.calls) {
       if (!PRIVILEGE_SINKS.has(ev.api) && !isExecSink(ev.api)) continue;

@@ -2,7 +2,15 @@
 // change with no permission check (or behind a SteamID gate), or a known backdoor command.
 import { PRIVILEGE_SINKS } from '../analysis/api.js';
 import { asString } from '../analysis/values.js';
-import { chainFor, decodedFor, guardOf, handlerOf, makeFinding, triggerOf } from './support.js';
+import {
+  chainFor,
+  decodedFor,
+  guardOf,
+  handlerOf,
+  makeFinding,
+  taintedSinkFinding,
+  triggerOf,
+} from './support.js';
 import { taintedSinks } from './flows.js';
 import type { Finding, Rule } from './types.js';
 
@@ -40,22 +48,7 @@ export const rule: Rule = {
       // Client commands run by the player on their own game, and ply:ConCommand only makes
       // the player's own console run something: neither reaches the server.
       if (ev.realm === 'client' || ev.api === 'Player:ConCommand') continue;
-      const guard = guardOf(ev.ctx);
-      const trigger = triggerOf(ev.ctx);
-      const guarded = guard && !trigger;
-      out.push(
-        makeFinding(rule, analysis, {
-          severity: guarded ? 'low' : 'critical',
-          confidence: guarded ? 0.4 : 0.9,
-          pattern: `${ev.api}(${sources[0]!.label})`.slice(0, 200),
-          file: ev.file,
-          line: ev.line,
-          decoded: decodedFor(ev),
-          chain: chainFor(ev, sources),
-          verdictClass: guarded ? 'informational' : 'backdoor',
-          techniques: trigger ? ['GB-005', 'GB-007'] : ['GB-005'],
-        }),
-      );
+      out.push(taintedSinkFinding(rule, analysis, ev, sources, 'GB-005'));
     }
     // Privilege handed out by a command with a constant group and no check.
     for (const ev of analysis.calls) {

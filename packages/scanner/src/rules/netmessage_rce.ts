@@ -1,6 +1,6 @@
 // GB-002: a string a client sends (net message or client convar) reaches code execution or
 // the server console, with no permission check in front of it.
-import { chainFor, decodedFor, guardOf, makeFinding, triggerOf } from './support.js';
+import { taintedSinkFinding, triggerOf } from './support.js';
 import { taintedSinks } from './flows.js';
 import type { Finding, Rule } from './types.js';
 
@@ -34,22 +34,8 @@ export const rule: Rule = {
       // Server → client messages run on clients: that is GB-021's business, not a server RCE.
       const fromClient = sources.filter((s) => s.kind === 'clientinfo' || ev.realm !== 'client');
       if (!fromClient.length) continue;
-      const guard = guardOf(ev.ctx);
-      const trigger = triggerOf(ev.ctx);
-      const guarded = guard && !trigger;
-      out.push(
-        makeFinding(rule, analysis, {
-          severity: guarded ? 'low' : 'critical',
-          confidence: guarded ? 0.4 : trigger ? 0.97 : 0.92,
-          pattern: `${ev.api}(${fromClient[0]!.label})`.slice(0, 200),
-          file: ev.file,
-          line: ev.line,
-          decoded: decodedFor(ev),
-          chain: chainFor(ev, fromClient),
-          verdictClass: guarded ? 'informational' : 'backdoor',
-          techniques: trigger ? ['GB-002', 'GB-007'] : ['GB-002'],
-        }),
-      );
+      const confidence = triggerOf(ev.ctx) ? 0.97 : 0.92;
+      out.push(taintedSinkFinding(rule, analysis, ev, fromClient, 'GB-002', confidence));
     }
     return out;
   },

@@ -150,6 +150,33 @@ export function makeFinding(rule: Rule, analysis: AddonAnalysis, init: FindingIn
   return f;
 }
 
+/**
+ * The finding for player-controlled data (`sources`) reaching the sink call `ev`: a critical
+ * backdoor, unless a rank check guards it and no identity trigger turns that check into a gate.
+ */
+export function taintedSinkFinding(
+  rule: Rule,
+  analysis: AddonAnalysis,
+  ev: CallEvent,
+  sources: readonly TaintSource[],
+  technique: string,
+  confidence = 0.9,
+): Finding {
+  const trigger = triggerOf(ev.ctx);
+  const guarded = guardOf(ev.ctx) && !trigger;
+  return makeFinding(rule, analysis, {
+    severity: guarded ? 'low' : 'critical',
+    confidence: guarded ? 0.4 : confidence,
+    pattern: `${ev.api}(${sources[0]!.label})`.slice(0, 200),
+    file: ev.file,
+    line: ev.line,
+    decoded: decodedFor(ev),
+    chain: chainFor(ev, sources),
+    verdictClass: guarded ? 'informational' : 'backdoor',
+    techniques: trigger ? [technique, 'GB-007'] : [technique],
+  });
+}
+
 /** Decoded text for an event: the payload line, or the call with its decoded arguments. */
 export function decodedFor(ev: CallEvent): string | undefined {
   if (ev.decoded) return ev.decoded;

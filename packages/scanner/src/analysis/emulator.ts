@@ -366,6 +366,16 @@ export class Emulator {
     return { k: 'unk', taint: [{ kind, label, file: fc.path, line: this.lineOf(fc, line) }] };
   }
 
+  /** The attacker-controlled body an HTTP request to `url` hands its success callback. */
+  private httpBody(url: Value | undefined, fc: FileContext, line: number): Value {
+    return this.taintValue(
+      'http',
+      `HTTP body of ${partialText(url ?? UNKNOWN).slice(0, 120)}`,
+      fc,
+      line,
+    );
+  }
+
   private recordDecoded(v: Value, fc: FileContext, line: number): void {
     if (v.k !== 'str' || !v.dec || v.v.length < 3) return;
     const key = `${fc.path}:${line}:${v.v.slice(0, 200)}`;
@@ -1569,36 +1579,18 @@ export class Emulator {
       }
     };
     switch (name) {
-      case 'http.Fetch': {
-        const body = this.taintValue(
-          'http',
-          `HTTP body of ${partialText(args[0] ?? UNKNOWN).slice(0, 120)}`,
-          fc,
-          line,
-        );
-        callbackOrSink(
-          args[1],
-          [body, UNKNOWN, UNKNOWN, UNKNOWN],
-          this.frame('handler', 'http.Fetch success', fc, line, 'http.Fetch'),
-          0,
-        );
-        if (args[2]?.k === 'fn') this.defer(args[2], [UNKNOWN], fc, this.ctx);
-        return;
-      }
+      case 'http.Fetch':
       case 'http.Post': {
-        const body = this.taintValue(
-          'http',
-          `HTTP body of ${partialText(args[0] ?? UNKNOWN).slice(0, 120)}`,
-          fc,
-          line,
-        );
+        // http.Post(url, parameters, onSuccess, onFailure) has one argument more before its callbacks.
+        const onSuccess = name === 'http.Fetch' ? 1 : 2;
         callbackOrSink(
-          args[2],
-          [body, UNKNOWN, UNKNOWN, UNKNOWN],
-          this.frame('handler', 'http.Post success', fc, line, 'http.Post'),
+          args[onSuccess],
+          [this.httpBody(args[0], fc, line), UNKNOWN, UNKNOWN, UNKNOWN],
+          this.frame('handler', `${name} success`, fc, line, name),
           0,
         );
-        if (args[3]?.k === 'fn') this.defer(args[3], [UNKNOWN], fc, this.ctx);
+        const onFailure = args[onSuccess + 1];
+        if (onFailure?.k === 'fn') this.defer(onFailure, [UNKNOWN], fc, this.ctx);
         return;
       }
       case 'HTTP':
@@ -1606,13 +1598,7 @@ export class Emulator {
       case 'reqwest': {
         const req = args[0];
         if (req?.k !== 'table') return;
-        const url = req.t.get(str('url'));
-        const body = this.taintValue(
-          'http',
-          `HTTP body of ${partialText(url).slice(0, 120)}`,
-          fc,
-          line,
-        );
+        const body = this.httpBody(req.t.get(str('url')), fc, line);
         callbackOrSink(
           req.t.get(str('success')),
           [UNKNOWN, body, UNKNOWN],

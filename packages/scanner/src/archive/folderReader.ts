@@ -84,14 +84,8 @@ async function* countFileBytes(
   hash: Hash,
 ): AsyncGenerator<Uint8Array> {
   for await (const chunk of stream) {
-    ctx.inflatedBytes += chunk.length;
-    const over = ctx.inflatedBytes - ctx.limits.maxTotalInflatedBytes;
+    const over = ctx.takeBytes(path, chunk.length, 'read');
     if (over > 0) {
-      ctx.stop(
-        'maxTotalInflatedBytes',
-        path,
-        `more than ${ctx.limits.maxTotalInflatedBytes} bytes read in total; reading stopped`,
-      );
       const last = chunk.subarray(0, chunk.length - over);
       hash.update(last);
       yield last;

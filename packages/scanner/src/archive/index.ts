@@ -101,15 +101,7 @@ async function readTopLevelGma(
 ): Promise<void> {
   async function* counted(): AsyncGenerator<Uint8Array> {
     for await (const chunk of source) {
-      ctx.inflatedBytes += chunk.length;
-      if (ctx.inflatedBytes > ctx.limits.maxTotalInflatedBytes) {
-        ctx.stop(
-          'maxTotalInflatedBytes',
-          '(addon.gma)',
-          `more than ${ctx.limits.maxTotalInflatedBytes} bytes read in total; reading stopped`,
-        );
-        return;
-      }
+      if (ctx.takeBytes('(addon.gma)', chunk.length, 'read') > 0) return;
       yield chunk;
     }
   }

@@ -115,6 +115,23 @@ export class ReadingContext {
     return true;
   }
 
+  /**
+   * Counts bytes produced by inflation or read from a file against maxTotalInflatedBytes.
+   * Returns how many of them are past the limit (0 while within it); past it, the read stops.
+   */
+  takeBytes(path: string, length: number, how: 'read' | 'inflated'): number {
+    this.inflatedBytes += length;
+    const over = this.inflatedBytes - this.limits.maxTotalInflatedBytes;
+    if (over > 0) {
+      this.stop(
+        'maxTotalInflatedBytes',
+        path,
+        `more than ${this.limits.maxTotalInflatedBytes} bytes ${how} in total; reading stopped`,
+      );
+    }
+    return Math.max(0, over);
+  }
+
   remainingEntries(): number {
     return Math.max(0, this.limits.maxEntries - this.entriesTaken);
   }

@@ -329,14 +329,8 @@ async function* guardInflation(
   let produced = 0;
   for await (const chunk of stream) {
     produced += chunk.length;
-    ctx.inflatedBytes += chunk.length;
-    const overTotal = ctx.inflatedBytes - ctx.limits.maxTotalInflatedBytes;
+    const overTotal = ctx.takeBytes(path, chunk.length, 'inflated');
     if (overTotal > 0) {
-      ctx.stop(
-        'maxTotalInflatedBytes',
-        path,
-        `more than ${ctx.limits.maxTotalInflatedBytes} bytes inflated in total; reading stopped`,
-      );
       yield chunk.subarray(0, chunk.length - overTotal);
       return;
     }

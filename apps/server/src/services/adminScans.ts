@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import type { ScanListItem, ScanStats } from '@sentinelle/contracts';
 import type { Db } from '../db/database.js';
 import { scanIsExpired } from './retention.js';
-import type { ScanRow } from './scans.js';
+import { scanListItem, type ScanRow } from './scans.js';
 
 /** The admin list answers the newest this many scans. */
 export const ADMIN_SCAN_LIST_LIMIT = 2000;
@@ -26,18 +26,8 @@ export async function allScans(db: Db): Promise<AdminScanItem[]> {
     .limit(ADMIN_SCAN_LIST_LIMIT)
     .execute();
   return rows.map((row) => ({
-    scan_id: row.id,
-    filename: row.filename,
-    steam_id: row.steam_id ?? '',
+    ...scanListItem(row, row.steam_id ?? ''),
     username: row.username ?? '',
-    score: row.score,
-    scan_type: row.scan_type,
-    status: row.status,
-    upload_date: row.created_at,
-    scan_date: row.completed_at,
-    file_size: row.file_size,
-    threat_count: row.threat_count,
-    expires_at: row.expires_at,
   }));
 }
 

@@ -4,6 +4,7 @@ import {
   SCAN_RETENTION_SECONDS,
   XP_PER_SCAN,
   type Language,
+  type ScanListItem,
   type ScanResult,
   type ScanType,
 } from '@sentinelle/contracts';
@@ -16,6 +17,38 @@ import { balanceOf, record, refundScan } from './creditLedger.js';
 import { notifyStaff } from './notifications.js';
 
 export type ScanRow = Selectable<ScansTable>;
+
+/** The columns a scan list shows. */
+export type ScanListRow = Pick<
+  ScanRow,
+  | 'id'
+  | 'filename'
+  | 'score'
+  | 'scan_type'
+  | 'status'
+  | 'created_at'
+  | 'completed_at'
+  | 'file_size'
+  | 'threat_count'
+  | 'expires_at'
+>;
+
+/** One line of a scan list, as both the member's own list and the staff history show it. */
+export function scanListItem(row: ScanListRow, steamId: string): ScanListItem {
+  return {
+    scan_id: row.id,
+    filename: row.filename,
+    steam_id: steamId,
+    score: row.score,
+    scan_type: row.scan_type,
+    status: row.status,
+    upload_date: row.created_at,
+    scan_date: row.completed_at,
+    file_size: row.file_size,
+    threat_count: row.threat_count,
+    expires_at: row.expires_at,
+  };
+}
 
 export interface AcceptedUpload {
   scanId: string;

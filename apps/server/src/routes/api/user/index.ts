@@ -6,14 +6,13 @@ import {
   languageQuerySchema,
   myScansResponseSchema,
   scanIdParamsSchema,
-  type ScanListItem,
 } from '@sentinelle/contracts';
 import { renderTextReport } from '@sentinelle/scanner';
 import { ApiProblem } from '../../../errors/apiProblem.js';
 import { requestLanguage } from '../../../errors/language.js';
 import { requireMember } from '../../../plugins/auth.js';
 import { scanIsExpired } from '../../../services/retention.js';
-import { resultIn, scanOfOwner } from '../../../services/scans.js';
+import { resultIn, scanListItem, scanOfOwner } from '../../../services/scans.js';
 import { errorResponses } from '../errorResponses.js';
 
 /** The list a member gets is capped (newest first); older records stay in the database. */
@@ -66,19 +65,7 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
         .orderBy('id', 'desc')
         .limit(MY_SCANS_LIMIT)
         .execute();
-      const scans: ScanListItem[] = rows.map((row) => ({
-        scan_id: row.id,
-        filename: row.filename,
-        steam_id: member.steam_id,
-        score: row.score,
-        scan_type: row.scan_type,
-        status: row.status,
-        upload_date: row.created_at,
-        scan_date: row.completed_at,
-        file_size: row.file_size,
-        threat_count: row.threat_count,
-        expires_at: row.expires_at,
-      }));
+      const scans = rows.map((row) => scanListItem(row, member.steam_id));
       return { scans };
     },
   );

@@ -28,7 +28,7 @@ import {
 } from './api.js';
 import { BUILTINS, luaPatternToRegExp, STRING_METHODS } from './builtins.js';
 import { classifyCondition, containsAdminCheck, endsWithExit, STEAMID_LITERAL } from './guards.js';
-import type { AddonAnalysis, CallEvent, Ctx, CtxFrame } from './types.js';
+import type { AddonAnalysis, CallEvent, Ctx, CtxFrame, EventBase } from './types.js';
 import {
   type Access,
   asNumber,
@@ -322,20 +322,13 @@ export class Emulator {
     return (fc.payloadLines[line - 1] ?? '').trim().slice(0, 400);
   }
 
-  private base(fc: FileContext, line: number) {
-    const e = {
+  private base(fc: FileContext, line: number): EventBase {
+    const e: EventBase = {
       file: fc.path,
       line: this.lineOf(fc, line),
       realm: fc.realm,
       ctx: this.ctx,
       payloadDepth: fc.depth,
-    } as {
-      file: string;
-      line: number;
-      realm: Realm;
-      ctx: Ctx;
-      payloadDepth: number;
-      decoded?: string;
     };
     const d = this.decodedLine(fc, line);
     if (d !== undefined) e.decoded = d;

@@ -25,7 +25,8 @@ export interface CtxFrame {
 
 export type Ctx = readonly CtxFrame[];
 
-interface EventBase {
+/** What every recorded event carries: where it happened and under which context. */
+export interface EventBase {
   file: string;
   line: number;
   realm: Realm;

@@ -1,8 +1,10 @@
 // Login tickets and sessions. A ticket is what /auth/success carries: single use, 60 s. It is
 // exchanged for an opaque session token; both are stored only as sha256 hashes. A session
-// dies after the inactivity limit, on logout, or when revoked.
+// dies after the inactivity limit, on logout, or when revoked. Staff sessions (another table)
+// are checked and revoked by the same code.
 import { createHash, randomBytes } from 'node:crypto';
 import { LOGIN_TICKET_TTL_SECONDS } from '@sentinelle/contracts';
+import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { nowIso } from '../db/database.js';
 
@@ -10,7 +12,8 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-function newToken(): string {
+/** An opaque bearer token (or login ticket): 256 random bits. */
+export function newToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
@@ -68,40 +71,72 @@ export const ACTIVITY_WRITE_INTERVAL_MS = 5_000;
 export type SessionCheck =
   { kind: 'ok'; userId: number } | { kind: 'expired' } | { kind: 'unknown' };
 
-/** Looks a bearer token up and, when alive, counts this call as activity. */
+/** Member sessions and staff sessions are kept in two tables with the same token columns. */
+export type SessionTable = 'sessions' | 'staff_sessions';
+
+/** The column naming who a session belongs to: a member, or a staff account. */
+const SESSION_OWNER = { sessions: 'user_id', staff_sessions: 'staff_account_id' } as const;
+
+/**
+ * Looks a bearer token up in `table` and, when alive, counts this call as activity. A call
+ * less than `writeIntervalMs` after the last recorded one is not written; 0 writes every call.
+ */
+export async function touchSessionIn(
+  db: Db,
+  table: SessionTable,
+  token: string,
+  inactivitySeconds: number,
+  writeIntervalMs: number,
+  now = Date.now(),
+): Promise<SessionCheck> {
+  const session = await db
+    .selectFrom(table)
+    .select(['id', 'last_activity', 'expires_at', 'revoked_at'])
+    .select(sql<number>`${sql.ref(SESSION_OWNER[table])}`.as('owner_id'))
+    .where('token_hash', '=', hashToken(token))
+    .executeTakeFirst();
+  if (!session || session.revoked_at !== null) return { kind: 'unknown' };
+  if (session.expires_at <= nowIso(now)) return { kind: 'expired' };
+  if (writeIntervalMs > 0 && now - Date.parse(session.last_activity) < writeIntervalMs) {
+    return { kind: 'ok', userId: session.owner_id };
+  }
+  await db
+    .updateTable(table)
+    .set({ last_activity: nowIso(now), expires_at: nowIso(now + inactivitySeconds * 1000) })
+    .where('id', '=', session.id)
+    .execute();
+  return { kind: 'ok', userId: session.owner_id };
+}
+
+/** Looks a member's bearer token up and, when alive, counts this call as activity. */
 export async function touchSession(
   db: Db,
   token: string,
   inactivitySeconds: number,
   now = Date.now(),
 ): Promise<SessionCheck> {
-  const session = await db
-    .selectFrom('sessions')
-    .select(['id', 'user_id', 'last_activity', 'expires_at', 'revoked_at'])
-    .where('token_hash', '=', hashToken(token))
-    .executeTakeFirst();
-  if (!session || session.revoked_at !== null) return { kind: 'unknown' };
-  if (session.expires_at <= nowIso(now)) return { kind: 'expired' };
   // Activity is recorded at most every few seconds: a burst of calls costs one write, and the
   // inactivity limit (minutes) moves by no more than that.
-  if (now - Date.parse(session.last_activity) < ACTIVITY_WRITE_INTERVAL_MS) {
-    return { kind: 'ok', userId: session.user_id };
-  }
-  await db
-    .updateTable('sessions')
-    .set({ last_activity: nowIso(now), expires_at: nowIso(now + inactivitySeconds * 1000) })
-    .where('id', '=', session.id)
-    .execute();
-  return { kind: 'ok', userId: session.user_id };
+  return touchSessionIn(db, 'sessions', token, inactivitySeconds, ACTIVITY_WRITE_INTERVAL_MS, now);
 }
 
-export async function revokeSession(db: Db, token: string, now = Date.now()): Promise<void> {
+/** Ends the session a token opened in `table`; one already revoked keeps its first time. */
+export async function revokeSessionIn(
+  db: Db,
+  table: SessionTable,
+  token: string,
+  now = Date.now(),
+): Promise<void> {
   await db
-    .updateTable('sessions')
+    .updateTable(table)
     .set({ revoked_at: nowIso(now) })
     .where('token_hash', '=', hashToken(token))
     .where('revoked_at', 'is', null)
     .execute();
+}
+
+export async function revokeSession(db: Db, token: string, now = Date.now()): Promise<void> {
+  await revokeSessionIn(db, 'sessions', token, now);
 }
 
 /** The database side of rule 7: a nonce is claimed once, ever (old ones are pruned). */

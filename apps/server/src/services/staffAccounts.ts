@@ -1,14 +1,19 @@
 // Staff username/password accounts (created with `npm run admin -- create`), their login and
 // their sessions. A staff account acts with its own rank on the staff calls; it is not a
 // Steam member (no credits, no scans).
-import { randomBytes } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import { RANK_TABLE, type Rank, type User } from '@sentinelle/contracts';
 import type { Db } from '../db/database.js';
 import { nowIso } from '../db/database.js';
 import type { StaffAccountsTable } from '../db/schema.js';
 import { decoyHash, hashPassword, verifyPassword } from './passwords.js';
-import { hashToken, type SessionCheck } from './sessions.js';
+import {
+  hashToken,
+  newToken,
+  revokeSessionIn,
+  touchSessionIn,
+  type SessionCheck,
+} from './sessions.js';
 
 export type StaffAccountRow = Selectable<StaffAccountsTable>;
 
@@ -127,7 +132,7 @@ export async function staffLogin(
   const account = await staffAccountByUsername(db, username);
   const matches = await verifyPassword(password, account?.password_hash ?? (await decoyHash()));
   if (!account || !matches) return null;
-  const token = randomBytes(32).toString('base64url');
+  const token = newToken();
   await db.transaction().execute(async (trx) => {
     await trx
       .insertInto('staff_sessions')
@@ -156,28 +161,12 @@ export async function touchStaffSession(
   inactivitySeconds: number,
   now = Date.now(),
 ): Promise<SessionCheck> {
-  const session = await db
-    .selectFrom('staff_sessions')
-    .select(['id', 'staff_account_id', 'expires_at', 'revoked_at'])
-    .where('token_hash', '=', hashToken(token))
-    .executeTakeFirst();
-  if (!session || session.revoked_at !== null) return { kind: 'unknown' };
-  if (session.expires_at <= nowIso(now)) return { kind: 'expired' };
-  await db
-    .updateTable('staff_sessions')
-    .set({ last_activity: nowIso(now), expires_at: nowIso(now + inactivitySeconds * 1000) })
-    .where('id', '=', session.id)
-    .execute();
-  return { kind: 'ok', userId: session.staff_account_id };
+  // Every staff call is written as activity (no write interval), as it always was.
+  return touchSessionIn(db, 'staff_sessions', token, inactivitySeconds, 0, now);
 }
 
 export async function revokeStaffSession(db: Db, token: string, now = Date.now()): Promise<void> {
-  await db
-    .updateTable('staff_sessions')
-    .set({ revoked_at: nowIso(now) })
-    .where('token_hash', '=', hashToken(token))
-    .where('revoked_at', 'is', null)
-    .execute();
+  await revokeSessionIn(db, 'staff_sessions', token, now);
 }
 
 /** /api/auth/me for a staff session: a User with no Steam identity, credits or level. */

@@ -26,6 +26,25 @@ const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
   const staff = requireStaff(app);
   const security = [{ bearer: [] }];
   const tags = ['notifications'];
+  // Marking read and deleting take the same input and answer alike, for one notification
+  // (by id) and for all of the caller's (how many changed).
+  const oneNotification = {
+    onRequest: staff,
+    schema: {
+      tags,
+      security,
+      params: notificationIdParamsSchema,
+      response: { 200: okResponseSchema, ...errorResponses },
+    },
+  };
+  const allNotifications = {
+    onRequest: staff,
+    schema: {
+      tags,
+      security,
+      response: { 200: notificationsChangedResponseSchema, ...errorResponses },
+    },
+  };
 
   app.get(
     '/unread-count',
@@ -45,71 +64,25 @@ const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => ({ notifications: await notificationsFor(app.db, request.actor!.reader) }),
   );
 
-  app.put(
-    '/read-all',
-    {
-      onRequest: staff,
-      schema: {
-        tags,
-        security,
-        response: { 200: notificationsChangedResponseSchema, ...errorResponses },
-      },
-    },
-    async (request) => ({
-      success: true as const,
-      changed: await markAllRead(app.db, request.actor!.reader),
-    }),
-  );
+  app.put('/read-all', allNotifications, async (request) => ({
+    success: true as const,
+    changed: await markAllRead(app.db, request.actor!.reader),
+  }));
 
-  app.put(
-    '/:id/read',
-    {
-      onRequest: staff,
-      schema: {
-        tags,
-        security,
-        params: notificationIdParamsSchema,
-        response: { 200: okResponseSchema, ...errorResponses },
-      },
-    },
-    async (request) => {
-      if (!(await markRead(app.db, request.actor!.reader, request.params.id))) throw notFound();
-      return { success: true as const };
-    },
-  );
+  app.put('/:id/read', oneNotification, async (request) => {
+    if (!(await markRead(app.db, request.actor!.reader, request.params.id))) throw notFound();
+    return { success: true as const };
+  });
 
-  app.delete(
-    '/:id',
-    {
-      onRequest: staff,
-      schema: {
-        tags,
-        security,
-        params: notificationIdParamsSchema,
-        response: { 200: okResponseSchema, ...errorResponses },
-      },
-    },
-    async (request) => {
-      if (!(await deleteFor(app.db, request.actor!.reader, request.params.id))) throw notFound();
-      return { success: true as const };
-    },
-  );
+  app.delete('/:id', oneNotification, async (request) => {
+    if (!(await deleteFor(app.db, request.actor!.reader, request.params.id))) throw notFound();
+    return { success: true as const };
+  });
 
-  app.delete(
-    '/',
-    {
-      onRequest: staff,
-      schema: {
-        tags,
-        security,
-        response: { 200: notificationsChangedResponseSchema, ...errorResponses },
-      },
-    },
-    async (request) => ({
-      success: true as const,
-      changed: await deleteAllFor(app.db, request.actor!.reader),
-    }),
-  );
+  app.delete('/', allNotifications, async (request) => ({
+    success: true as const,
+    changed: await deleteAllFor(app.db, request.actor!.reader),
+  }));
 };
 
 export default notificationRoutes;

@@ -42,15 +42,6 @@ export function call(
   });
 }
 
-export async function userIdOf(ctx: TestContext, steamId: string): Promise<number> {
-  const row = await ctx.app.db
-    .selectFrom('users')
-    .select('id')
-    .where('steam_id', '=', steamId)
-    .executeTakeFirstOrThrow();
-  return row.id;
-}
-
 /** Signs a member in through the fake Steam, gives them `rank`, and returns a fresh token. */
 export async function signInWithRank(
   ctx: TestContext,

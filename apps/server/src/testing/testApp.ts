@@ -92,6 +92,16 @@ export async function signIn(ctx: TestContext, steamId: string): Promise<string>
   return (session.json() as { access_token: string }).access_token;
 }
 
+/** The database id of a member who has signed in at least once. */
+export async function userIdOf(ctx: TestContext, steamId: string): Promise<number> {
+  const row = await ctx.app.db
+    .selectFrom('users')
+    .select('id')
+    .where('steam_id', '=', steamId)
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
 export interface Part {
   name: string;
   filename?: string;

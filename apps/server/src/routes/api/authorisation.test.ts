@@ -46,6 +46,7 @@ import {
   startTestApp,
   waitFor,
   zipFolder,
+  userIdOf,
   type TestContext,
 } from '../../testing/testApp.js';
 import {
@@ -54,7 +55,6 @@ import {
   insertScan,
   signInWithRank,
   staffLogin,
-  userIdOf,
 } from '../../testing/staffFixtures.js';
 
 const PRINCIPALS = [

@@ -41,6 +41,7 @@ import {
   startTestApp,
   waitFor,
   zipFolder,
+  userIdOf,
   type TestContext,
 } from '../../../testing/testApp.js';
 import {
@@ -51,7 +52,6 @@ import {
   signInWithRank,
   staffLogin,
   staffLoginRequest,
-  userIdOf,
 } from '../../../testing/staffFixtures.js';
 
 const SUPPORT = '76561198000000033';

@@ -16,6 +16,7 @@ import {
   multipart,
   signIn,
   startTestApp,
+  userIdOf,
   waitFor,
   type TestContext,
 } from '../../../testing/testApp.js';
@@ -55,18 +56,14 @@ async function myCredits(ctx: TestContext, token: string, language = 'en') {
 }
 
 async function ledgerOf(ctx: TestContext, steamId: string) {
-  const user = await ctx.app.db
-    .selectFrom('users')
-    .select('id')
-    .where('steam_id', '=', steamId)
-    .executeTakeFirstOrThrow();
+  const userId = await userIdOf(ctx, steamId);
   const rows = await ctx.app.db
     .selectFrom('credit_transactions')
     .selectAll()
-    .where('user_id', '=', user.id)
+    .where('user_id', '=', userId)
     .orderBy('id')
     .execute();
-  return { userId: user.id, rows };
+  return { userId, rows };
 }
 
 async function waitUntilIdle(ctx: TestContext) {

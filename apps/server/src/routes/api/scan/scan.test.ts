@@ -25,6 +25,7 @@ import {
   startTestApp,
   waitFor,
   zipFolder,
+  userIdOf,
   type Part,
   type TestContext,
 } from '../../../testing/testApp.js';
@@ -87,23 +88,19 @@ async function waitForStatus(
 
 /** What a refused upload must leave untouched. */
 async function footprint(c: TestContext, steamId: string) {
-  const user = await c.app.db
-    .selectFrom('users')
-    .select('id')
-    .where('steam_id', '=', steamId)
-    .executeTakeFirstOrThrow();
+  const userId = await userIdOf(c, steamId);
   const scans = await c.app.db
     .selectFrom('scans')
     .select('id')
-    .where('user_id', '=', user.id)
+    .where('user_id', '=', userId)
     .execute();
   const ledger = await c.app.db
     .selectFrom('credit_transactions')
     .select('id')
-    .where('user_id', '=', user.id)
+    .where('user_id', '=', userId)
     .execute();
   return {
-    balance: await balanceOf(c.app.db, user.id),
+    balance: await balanceOf(c.app.db, userId),
     scans: scans.length,
     ledger: ledger.length,
     files: readdirSync(c.config.archivesDir).sort(),
@@ -308,15 +305,11 @@ describe('POST /api/scan — refused uploads cost nothing and leave nothing', ()
 
   it('refuses a member with too few credits, with balance and required', async () => {
     const tokenB = await signIn(ctx, MEMBER_B);
-    const b = await ctx.app.db
-      .selectFrom('users')
-      .select('id')
-      .where('steam_id', '=', MEMBER_B)
-      .executeTakeFirstOrThrow();
+    const memberB = await userIdOf(ctx, MEMBER_B);
     await ctx.app.db
       .insertInto('credit_transactions')
       .values({
-        user_id: b.id,
+        user_id: memberB,
         type: 'admin_remove',
         amount: -9,
         message: 'test',

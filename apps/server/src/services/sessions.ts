@@ -78,15 +78,15 @@ export type SessionTable = 'sessions' | 'staff_sessions';
 const SESSION_OWNER = { sessions: 'user_id', staff_sessions: 'staff_account_id' } as const;
 
 /**
- * Looks a bearer token up in `table` and, when alive, counts this call as activity. A call
- * less than `writeIntervalMs` after the last recorded one is not written; 0 writes every call.
+ * Looks a bearer token up in `table` and, when alive, counts this call as activity. Activity
+ * is recorded at most every ACTIVITY_WRITE_INTERVAL_MS: a burst of calls costs one write, and
+ * the inactivity limit (minutes) moves by no more than that.
  */
 export async function touchSessionIn(
   db: Db,
   table: SessionTable,
   token: string,
   inactivitySeconds: number,
-  writeIntervalMs: number,
   now = Date.now(),
 ): Promise<SessionCheck> {
   const session = await db
@@ -97,7 +97,7 @@ export async function touchSessionIn(
     .executeTakeFirst();
   if (!session || session.revoked_at !== null) return { kind: 'unknown' };
   if (session.expires_at <= nowIso(now)) return { kind: 'expired' };
-  if (writeIntervalMs > 0 && now - Date.parse(session.last_activity) < writeIntervalMs) {
+  if (now - Date.parse(session.last_activity) < ACTIVITY_WRITE_INTERVAL_MS) {
     return { kind: 'ok', userId: session.owner_id };
   }
   await db
@@ -115,9 +115,7 @@ export async function touchSession(
   inactivitySeconds: number,
   now = Date.now(),
 ): Promise<SessionCheck> {
-  // Activity is recorded at most every few seconds: a burst of calls costs one write, and the
-  // inactivity limit (minutes) moves by no more than that.
-  return touchSessionIn(db, 'sessions', token, inactivitySeconds, ACTIVITY_WRITE_INTERVAL_MS, now);
+  return touchSessionIn(db, 'sessions', token, inactivitySeconds, now);
 }
 
 /** Ends the session a token opened in `table`; one already revoked keeps its first time. */

@@ -161,8 +161,7 @@ export async function touchStaffSession(
   inactivitySeconds: number,
   now = Date.now(),
 ): Promise<SessionCheck> {
-  // Every staff call is written as activity (no write interval), as it always was.
-  return touchSessionIn(db, 'staff_sessions', token, inactivitySeconds, 0, now);
+  return touchSessionIn(db, 'staff_sessions', token, inactivitySeconds, now);
 }
 
 export async function revokeStaffSession(db: Db, token: string, now = Date.now()): Promise<void> {

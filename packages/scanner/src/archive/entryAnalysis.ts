@@ -28,8 +28,8 @@ const MIN_MODULE_STRING_LENGTH = 6;
 /** Printable runs in binary assets: shortest worth keeping, and most kept per entry (GB-014). */
 const MIN_ASSET_TEXT_RUN = 48;
 const MAX_ASSET_TEXT_KEPT = 256 * 1024;
-/** Bytes of the previous chunk looked at again, so runs and words across chunk borders are seen. */
-const ASSET_RUN_CONTEXT = 4096;
+/** Most bytes of a printable run carried from one chunk to the next; longer runs are judged in parts. */
+const MAX_OPEN_RUN = 64 * 1024;
 /** Words that Lua hidden in an asset can hardly avoid (code-execution calls or plain structure). */
 const LUA_NEEDLES = [
   'RunString',
@@ -41,6 +41,7 @@ const LUA_NEEDLES = [
   'hook.Add',
   '_G[',
 ].map((word) => Buffer.from(word, 'latin1'));
+const LONGEST_NEEDLE = Math.max(...LUA_NEEDLES.map((needle) => needle.length));
 /** BSP lump 40 is the pakfile, itself a ZIP of files the map ships (materials, sometimes Lua). */
 const BSP_PAKFILE_LUMP = 40;
 
@@ -62,9 +63,13 @@ export async function analyseEntry(
   ctx: ReadingContext,
   path: string,
   depth: number,
-  source: AsyncIterable<Uint8Array>,
+  source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
 ): Promise<void> {
-  const iterator = source[Symbol.asyncIterator]();
+  // A plain iterable (a file read whole, a small ZIP entry) costs no promise per chunk.
+  const iterator: AsyncIterator<Uint8Array> | Iterator<Uint8Array> =
+    Symbol.asyncIterator in source
+      ? source[Symbol.asyncIterator]()
+      : source[Symbol.iterator]();
   let failure: string | undefined;
   let closed = false;
   const pull = async (): Promise<Uint8Array | undefined> => {
@@ -281,47 +286,93 @@ class BinaryModuleCollector implements ContentCollector {
 }
 
 /**
- * Any other file: bytes are dropped as they pass. Where a Lua word shows up (found with the
- * native byte search, so a 1 GiB of models costs little), the printable run around it is
- * kept, capped, so that Lua appended to an image or a sound is still found (GB-014).
+ * Any other file: bytes are dropped as they pass. Every printable run of at least
+ * MIN_ASSET_TEXT_RUN bytes that holds a Lua word is kept, capped, so that Lua appended to an
+ * image or a sound is still found (GB-014). Runs are found by looking at one byte in
+ * MIN_ASSET_TEXT_RUN (any run that long covers one of them), so a 1 GiB of models costs little.
  */
 class AssetCollector implements ContentCollector {
   private readonly runs: Uint8Array[] = [];
   private keptLength = 0;
-  /** End of the last kept run, in stream offsets: one run is kept once. */
-  private keptUntil = 0;
-  private tail: Buffer = Buffer.alloc(0);
-  private position = 0;
+  /** The printable run reaching the end of the previous chunk, copied, at most MAX_OPEN_RUN bytes. */
+  private open: Uint8Array[] = [];
+  private openLength = 0;
+  /** The open run follows a part already judged (a run longer than MAX_OPEN_RUN). */
+  private openContinues = false;
 
   constructor(private readonly ctx: ReadingContext) {}
 
   push(chunk: Uint8Array): boolean {
-    const chunkStart = this.position;
-    this.position += chunk.length;
     if (this.keptLength >= MAX_ASSET_TEXT_KEPT) return true;
-    // The previous chunk's tail rides along so a word or a run cut by the chunk border is whole.
-    const view = Buffer.concat([this.tail, chunk]);
-    const viewStart = chunkStart - this.tail.length;
-    for (const needle of LUA_NEEDLES) {
-      let from = Math.max(0, this.tail.length - needle.length + 1);
-      for (;;) {
-        const hit = view.indexOf(needle, from);
-        if (hit === -1) break;
-        from = hit + needle.length;
-        if (viewStart + hit < this.keptUntil) continue;
-        let left = hit;
-        while (left > 0 && isPrintable(view[left - 1]!)) left--;
-        let right = hit + needle.length;
-        while (right < view.length && isPrintable(view[right]!)) right++;
-        if (right - left < MIN_ASSET_TEXT_RUN) continue;
-        this.keep(view.subarray(left, right));
-        this.keptUntil = viewStart + right;
-        from = right;
-        if (this.keptLength >= MAX_ASSET_TEXT_KEPT) return true;
-      }
+    const bytes = asBuffer(chunk);
+    const n = bytes.length;
+    let from = 0;
+    if (this.openLength > 0) {
+      while (from < n && PRINTABLE[bytes[from]!] === 1) from++;
+      this.extendOpenRun(bytes.subarray(0, from));
+      if (from === n) return true;
+      this.judgeOpenRun();
+      from++;
     }
-    this.tail = Buffer.from(view.subarray(Math.max(0, view.length - ASSET_RUN_CONTEXT)));
+    for (let probe = from + MIN_ASSET_TEXT_RUN - 1; probe < n; ) {
+      if (PRINTABLE[bytes[probe]!] !== 1) {
+        probe += MIN_ASSET_TEXT_RUN;
+        continue;
+      }
+      let left = probe;
+      while (left > from && PRINTABLE[bytes[left - 1]!] === 1) left--;
+      let right = probe + 1;
+      while (right < n && PRINTABLE[bytes[right]!] === 1) right++;
+      if (right === n) {
+        this.extendOpenRun(bytes.subarray(left));
+        return true;
+      }
+      this.judge(bytes.subarray(left, right));
+      if (this.keptLength >= MAX_ASSET_TEXT_KEPT) return true;
+      from = right + 1;
+      probe = from + MIN_ASSET_TEXT_RUN - 1;
+    }
+    // A run too short to meet a probe yet may go on in the next chunk.
+    let tail = n;
+    while (tail > from && PRINTABLE[bytes[tail - 1]!] === 1) tail--;
+    if (tail < n) this.extendOpenRun(bytes.subarray(tail));
     return true;
+  }
+
+  /** Keeps the run if it is long enough and holds a Lua word. */
+  private judge(run: Buffer, continues = false): void {
+    if (this.keptLength >= MAX_ASSET_TEXT_KEPT) return;
+    if (!continues && run.length < MIN_ASSET_TEXT_RUN) return;
+    if (LUA_NEEDLES.some((needle) => run.includes(needle))) this.keep(run);
+  }
+
+  private extendOpenRun(part: Buffer): void {
+    let rest = part;
+    while (rest.length > 0) {
+      const room = MAX_OPEN_RUN - this.openLength;
+      const taken = rest.subarray(0, room);
+      this.open.push(Buffer.from(taken));
+      this.openLength += taken.length;
+      rest = rest.subarray(taken.length);
+      if (this.openLength < MAX_OPEN_RUN) return;
+      // A run this long is judged in parts; each part starts with the end of the one before,
+      // so a word across the cut is still whole in one of them.
+      const judged = this.judgeOpenRun();
+      this.openContinues = true;
+      const overlap = judged.subarray(judged.length - (LONGEST_NEEDLE - 1));
+      this.open.push(overlap);
+      this.openLength = overlap.length;
+    }
+  }
+
+  /** Judges the open run as it stands and forgets it; returns its bytes. */
+  private judgeOpenRun(): Buffer {
+    const run = Buffer.concat(this.open, this.openLength);
+    this.judge(run, this.openContinues);
+    this.open = [];
+    this.openLength = 0;
+    this.openContinues = false;
+    return run;
   }
 
   private keep(run: Uint8Array): void {
@@ -332,6 +383,7 @@ class AssetCollector implements ContentCollector {
   }
 
   finish(): EntryFields {
+    if (this.openLength > 0 && this.keptLength < MAX_ASSET_TEXT_KEPT) this.judgeOpenRun();
     if (this.runs.length > 0) {
       const bytes = joinChunks(this.runs, this.keptLength);
       if (looksLikeLua(bytes)) {
@@ -347,8 +399,14 @@ class AssetCollector implements ContentCollector {
   }
 }
 
-function isPrintable(b: number): boolean {
-  return (b >= 0x20 && b < 0x7f) || b === 0x09 || b === 0x0a || b === 0x0d;
+/** 1 for the bytes a text run is made of: printable ASCII, tab, line feed, carriage return. */
+const PRINTABLE = new Uint8Array(256).map((_, b) =>
+  (b >= 0x20 && b < 0x7f) || b === 0x09 || b === 0x0a || b === 0x0d ? 1 : 0,
+);
+
+/** A view of the same bytes with Buffer's native search. */
+function asBuffer(chunk: Uint8Array): Buffer {
+  return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
 }
 
 /** A nested .zip: buffered (random access is needed), within the nested-archive memory budget. */

@@ -1,97 +1,225 @@
-// Reads an unpacked addon folder the way the ZIP reader reads an archive: files streamed,
-// symbolic links reported and never followed, special files skipped.
+// Reads an unpacked addon folder the way the ZIP reader reads an archive: files read whole
+// (large ones in chunks), symbolic links reported and never followed, special files skipped.
 import { createHash, type Hash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { readdir, readlink } from 'node:fs/promises';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  openSync,
+  readdirSync,
+  readlinkSync,
+  readSync,
+  type Dirent,
+} from 'node:fs';
 import { join } from 'node:path';
 import { analyseEntry } from './entryAnalysis.js';
 import type { ReadingContext } from './readingContext.js';
 
 /** Deeper folder trees than this are not a real addon; they only cost time. */
 const MAX_FOLDER_DEPTH = 64;
+/**
+ * Files up to this size are read with one system call into a buffer reused from file to file
+ * (the analysis copies whatever it keeps): thousands of streams cost far more than the bytes.
+ */
+const WHOLE_FILE_BYTES = 16 * 1024 * 1024;
+/** Larger files (and files that grow while read) go on in chunks of this size. */
+const CHUNK_BYTES = 1024 * 1024;
+/** Reading is synchronous; past this long without a break, the event loop gets a turn. */
+const MAX_BLOCKING_MS = 50;
+/**
+ * Never follows a link swapped in after the listing, and never blocks on a pipe swapped in
+ * (non-blocking has no effect on regular files). Windows knows neither flag.
+ */
+const OPEN_FLAGS =
+  constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
 /** Reads the folder into the context; returns the SHA-256 of its manifest (path + file hash, sorted). */
 export async function readFolder(ctx: ReadingContext, root: string): Promise<string> {
-  const manifest = createHash('sha256');
-  await walk(ctx, root, '', 0, manifest);
-  return manifest.digest('hex');
+  const reader = new FolderReader(ctx);
+  await reader.walk(root, '', 0);
+  return reader.manifest.digest('hex');
 }
 
-async function walk(
-  ctx: ReadingContext,
-  dir: string,
-  relative: string,
-  level: number,
-  manifest: Hash,
-): Promise<void> {
-  if (level > MAX_FOLDER_DEPTH) {
-    ctx.addFinding(
-      'limit_reached',
-      relative,
-      `folder tree deeper than ${MAX_FOLDER_DEPTH} levels; not read further`,
-    );
-    return;
-  }
-  let children;
-  try {
-    children = await readdir(dir, { withFileTypes: true });
-  } catch (err) {
-    ctx.addFinding(
-      'corrupt_entry',
-      relative || '.',
-      `unreadable folder: ${(err as Error).message}`,
-    );
-    return;
-  }
-  // Byte order of names, so that the manifest hash does not depend on the file system.
-  children.sort((a, b) => Buffer.compare(Buffer.from(a.name), Buffer.from(b.name)));
-  for (const child of children) {
-    ctx.checkCancelled();
-    if (ctx.stopped) return;
-    const path = relative === '' ? child.name : `${relative}/${child.name}`;
-    const full = join(dir, child.name);
-    if (child.isDirectory()) {
-      await walk(ctx, full, path, level + 1, manifest);
-      continue;
-    }
-    if (!ctx.takeEntry(path)) return;
-    ctx.fileCount++;
-    if (child.isSymbolicLink()) {
-      const target = await readlink(full).catch(() => '?');
-      ctx.addFinding('symlink', path, `symbolic link to "${target}"; not followed`);
-      manifest.update(`${path}\0symlink:${target}\n`);
-      continue;
-    }
-    if (!child.isFile()) {
+class FolderReader {
+  readonly manifest: Hash = createHash('sha256');
+  /** Holds one small file at a time; grown on demand up to WHOLE_FILE_BYTES + 1. */
+  private scratch = Buffer.allocUnsafe(0);
+  private lastBreak = performance.now();
+
+  constructor(private readonly ctx: ReadingContext) {}
+
+  async walk(dir: string, relative: string, level: number): Promise<void> {
+    const ctx = this.ctx;
+    if (level > MAX_FOLDER_DEPTH) {
       ctx.addFinding(
-        'corrupt_entry',
-        path,
-        'not a regular file (device, socket or pipe); not read',
+        'limit_reached',
+        relative,
+        `folder tree deeper than ${MAX_FOLDER_DEPTH} levels; not read further`,
       );
-      continue;
-    }
-    const fileHash = createHash('sha256');
-    await analyseEntry(ctx, path, 0, countFileBytes(ctx, path, createReadStream(full), fileHash));
-    manifest.update(`${path}\0${fileHash.digest('hex')}\n`);
-  }
-}
-
-/** File bytes count against the total limit as inflated bytes would. */
-async function* countFileBytes(
-  ctx: ReadingContext,
-  path: string,
-  stream: AsyncIterable<Buffer>,
-  hash: Hash,
-): AsyncGenerator<Uint8Array> {
-  for await (const chunk of stream) {
-    const over = ctx.takeBytes(path, chunk.length, 'read');
-    if (over > 0) {
-      const last = chunk.subarray(0, chunk.length - over);
-      hash.update(last);
-      yield last;
       return;
     }
-    hash.update(chunk);
-    yield chunk;
+    let children: Dirent[];
+    try {
+      children = readdirSync(dir, { withFileTypes: true });
+    } catch (err) {
+      ctx.addFinding(
+        'corrupt_entry',
+        relative || '.',
+        `unreadable folder: ${(err as Error).message}`,
+      );
+      return;
+    }
+    // Byte order of names, so that the manifest hash does not depend on the file system.
+    children.sort((a, b) => Buffer.compare(Buffer.from(a.name), Buffer.from(b.name)));
+    for (const child of children) {
+      await this.breakIfLong();
+      ctx.checkCancelled();
+      if (ctx.stopped) return;
+      const path = relative === '' ? child.name : `${relative}/${child.name}`;
+      const full = join(dir, child.name);
+      if (child.isDirectory()) {
+        await this.walk(full, path, level + 1);
+        continue;
+      }
+      if (!ctx.takeEntry(path)) return;
+      ctx.fileCount++;
+      if (child.isSymbolicLink()) {
+        let target = '?';
+        try {
+          target = readlinkSync(full);
+        } catch {
+          // Gone or unreadable since the listing: still reported, target unknown.
+        }
+        ctx.addFinding('symlink', path, `symbolic link to "${target}"; not followed`);
+        this.manifest.update(`${path}\0symlink:${target}\n`);
+        continue;
+      }
+      if (!child.isFile()) {
+        reportSpecialFile(ctx, path);
+        continue;
+      }
+      await this.readFile(full, path);
+    }
   }
+
+  private async readFile(full: string, path: string): Promise<void> {
+    const ctx = this.ctx;
+    let fd: number;
+    try {
+      fd = openSync(full, OPEN_FLAGS);
+    } catch (err) {
+      // Gone, unreadable, or a link swapped in: the entry is recorded with what went wrong.
+      await analyseEntry(ctx, path, 0, failing(err));
+      this.manifest.update(`${path}\0${EMPTY_SHA256}\n`);
+      return;
+    }
+    try {
+      const stats = fstatSync(fd);
+      if (!stats.isFile()) {
+        // Swapped for a pipe or a device after the listing.
+        reportSpecialFile(ctx, path);
+        return;
+      }
+      const fileHash = createHash('sha256');
+      const first = ctx.entries.length;
+      const whole: { bytes?: Buffer } = {};
+      await analyseEntry(ctx, path, 0, this.chunks(fd, stats.size, path, fileHash, whole));
+      if (whole.bytes) {
+        // Read in one piece: a Lua entry already hashed these very bytes.
+        const entry = ctx.entries[first];
+        const same =
+          entry?.path === path &&
+          entry.sha256 !== undefined &&
+          entry.bytes?.length === whole.bytes.length &&
+          Buffer.compare(entry.bytes, whole.bytes) === 0;
+        this.manifest.update(
+          `${path}\0${same ? entry.sha256 : fileHash.update(whole.bytes).digest('hex')}\n`,
+        );
+      } else {
+        this.manifest.update(`${path}\0${fileHash.digest('hex')}\n`);
+      }
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /**
+   * The file's bytes as the analysis pulls them, counted against the total limit as
+   * inflated bytes would be. A small file comes as one chunk of the reused buffer (handed
+   * back in `whole` for hashing); anything else is hashed here as it passes.
+   */
+  private *chunks(
+    fd: number,
+    size: number,
+    path: string,
+    hash: Hash,
+    whole: { bytes?: Buffer },
+  ): Generator<Uint8Array> {
+    const ctx = this.ctx;
+    let position = 0;
+    if (size <= WHOLE_FILE_BYTES) {
+      // One byte more than the size tells a file that grew since it was looked at.
+      const buffer = this.scratchFor(size + 1);
+      while (position < size + 1) {
+        const n = readSync(fd, buffer, position, size + 1 - position, position);
+        if (n === 0) break;
+        position += n;
+      }
+      const over = ctx.takeBytes(path, position, 'read');
+      const bytes = buffer.subarray(0, position - over);
+      if (over > 0 || position <= size) {
+        whole.bytes = bytes;
+        if (bytes.length > 0) yield bytes;
+        return;
+      }
+      hash.update(bytes);
+      yield bytes;
+    }
+    for (;;) {
+      // Fresh buffers: the analysis may hold earlier chunks until the entry ends.
+      const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+      const n = readSync(fd, buffer, 0, CHUNK_BYTES, position);
+      if (n === 0) return;
+      position += n;
+      const over = ctx.takeBytes(path, n, 'read');
+      const bytes = buffer.subarray(0, n - over);
+      hash.update(bytes);
+      if (bytes.length > 0) yield bytes;
+      if (over > 0) return;
+    }
+  }
+
+  private scratchFor(length: number): Buffer {
+    if (this.scratch.length < length) {
+      let grown = Math.max(64 * 1024, this.scratch.length);
+      while (grown < length) grown *= 2;
+      this.scratch = Buffer.allocUnsafe(Math.min(grown, WHOLE_FILE_BYTES + 1));
+    }
+    return this.scratch;
+  }
+
+  /** Reads run synchronously; a caller waiting on a timer or a message still gets its turn. */
+  private async breakIfLong(): Promise<void> {
+    const now = performance.now();
+    if (now - this.lastBreak < MAX_BLOCKING_MS) return;
+    await new Promise((resolve) => setImmediate(resolve));
+    this.lastBreak = performance.now();
+  }
+}
+
+const EMPTY_SHA256 = createHash('sha256').digest('hex');
+
+function reportSpecialFile(ctx: ReadingContext, path: string): void {
+  ctx.addFinding('corrupt_entry', path, 'not a regular file (device, socket or pipe); not read');
+}
+
+/** A source that fails at once, so the entry is analysed (and reported) like any unreadable one. */
+function failing(err: unknown): Iterable<Uint8Array> {
+  return {
+    [Symbol.iterator]: () => ({
+      next: () => {
+        throw err;
+      },
+    }),
+  };
 }

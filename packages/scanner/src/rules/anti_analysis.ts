@@ -2,7 +2,10 @@
 // long delays before acting, spoofed chunk names.
 import { asNumber, asString } from '../analysis/values.js';
 import { makeFinding } from './support.js';
+import { firstLineMatching } from './textSearch.js';
 import type { Finding, Rule } from './types.js';
+
+const LOCK = /_G\s*[.[][^=]*==\s*["']lock["']|_G\.\w+\s*=\s*["']lock["']/;
 
 export const rule: Rule = {
   meta: {
@@ -82,9 +85,8 @@ export const rule: Rule = {
     }
     // Re-infection lock: `if _G.x == "lock" then return end` / `_G.x = "lock"`.
     for (const f of analysis.files) {
-      const idx = f.lines.findIndex((l) =>
-        /_G\s*[.[][^=]*==\s*["']lock["']|_G\.\w+\s*=\s*["']lock["']/.test(l),
-      );
+      // Both shapes name `_G`: files without it are skipped before any regex runs.
+      const idx = f.text.includes('_G') ? firstLineMatching(f, LOCK) : -1;
       if (idx >= 0)
         out.push(
           makeFinding(rule, analysis, {

@@ -2,10 +2,13 @@
 // commands, chat spam, language changes, infinite loops) driven remotely.
 import { sourcesOf, makeFinding } from './support.js';
 import { asString } from '../analysis/values.js';
+import { firstLineMatching } from './textSearch.js';
 import type { Finding, Rule } from './types.js';
 
 const GRIEF =
   /^(sound\.PlayURL|gui\.OpenURL|\?:OpenURL|\?:RunJavascript|game\.MountGMA|RunConsoleCommand|\?:SetMaterial|\?:SetColor|chat\.AddText)$/;
+
+const FREEZE = /while\s+true\s+do\s+end/;
 
 export const rule: Rule = {
   meta: {
@@ -63,7 +66,7 @@ export const rule: Rule = {
     }
     // `while true do end` freezes the client: a crash payload.
     for (const f of analysis.files) {
-      const idx = f.lines.findIndex((l) => /while\s+true\s+do\s+end/.test(l));
+      const idx = firstLineMatching(f, FREEZE, ['while']);
       if (idx >= 0)
         out.push(
           makeFinding(rule, analysis, {

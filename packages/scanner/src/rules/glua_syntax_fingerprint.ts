@@ -1,7 +1,10 @@
 // GB-030: GLua C-style operators used as an obfuscation fingerprint (`!true`, `!false`,
 // `!1`); only a weak signal, reported when the file also hides things.
 import { makeFinding } from './support.js';
+import { firstLineMatching } from './textSearch.js';
 import type { Finding, Rule } from './types.js';
+
+const NOT_LITERAL = /![ \t]*(true|false|[01])\b/;
 
 export const rule: Rule = {
   meta: {
@@ -27,17 +30,17 @@ export const rule: Rule = {
   },
   check({ analysis }) {
     const out: Finding[] = [];
+    // The operators alone are ordinary GLua: only files that also hide things are read.
+    const decodedKeyFiles = new Set(analysis.indexes.filter((i) => i.keyDecoded).map((i) => i.file));
     for (const f of analysis.files) {
-      const idx = f.lines.findIndex((l) => /![ \t]*(true|false|[01])\b/.test(l));
-      if (idx < 0) continue;
-      const obfuscated =
-        f.obfuscatedIdentifiers > 3 ||
-        analysis.indexes.some((i) => i.file === f.path && i.keyDecoded);
+      const obfuscated = f.obfuscatedIdentifiers > 3 || decodedKeyFiles.has(f.path);
       if (!obfuscated) continue;
+      const idx = firstLineMatching(f, NOT_LITERAL, ['!']);
+      if (idx < 0) continue;
       out.push(
         makeFinding(rule, analysis, {
           confidence: 0.4,
-          pattern: /![ \t]*(true|false|[01])\b/.exec(f.lines[idx]!)?.[0] ?? '!true',
+          pattern: NOT_LITERAL.exec(f.lines[idx]!)?.[0] ?? '!true',
           file: f.path,
           line: idx + 1,
         }),

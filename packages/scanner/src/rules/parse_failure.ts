@@ -33,7 +33,8 @@ export const rule: Rule = {
   check({ analysis }) {
     const out: Finding[] = [];
     for (const f of analysis.files) {
-      if (f.parse === 'ok' || f.parse === 'skipped') continue;
+      // Only files the parser gave up on (fully or partly); skipped or skimmed ones were not parsed.
+      if (f.parse !== 'failed' && f.parse !== 'recovered') continue;
       if (f.kind !== 'lua') continue;
       // Wiremod E2 extensions are a preprocessed dialect (`e2function`), not plain Lua.
       if (/\be2function\b|__e2setcost/.test(f.text)) continue;

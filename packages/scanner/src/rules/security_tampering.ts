@@ -86,9 +86,18 @@ export const rule: Rule = {
     }
     // Detours plus a list of rival panel domains, or plus remote execution in the same file: the
     // shape of a panel's C2 client fighting other backdoors (real firewalls have neither).
-    const rivalFiles = new Set(
-      analysis.files.filter((f) => (f.text.match(RIVALS) ?? []).length >= 3).map((f) => f.path),
-    );
+    // Only files that already have a finding are searched for rival names (a whole-text scan).
+    const rivalFile = new Map<string, boolean>();
+    const namesRivals = (path: string): boolean => {
+      let known = rivalFile.get(path);
+      if (known === undefined) {
+        known = analysis.files.some(
+          (f) => f.path === path && (f.text.match(RIVALS) ?? []).length >= 3,
+        );
+        rivalFile.set(path, known);
+      }
+      return known;
+    };
     const remoteExecFiles = new Set(
       analysis.calls
         .filter(
@@ -97,7 +106,7 @@ export const rule: Rule = {
         .map((c) => c.file),
     );
     for (const f of out)
-      if (rivalFiles.has(f.file) || remoteExecFiles.has(f.file)) {
+      if (remoteExecFiles.has(f.file) || namesRivals(f.file)) {
         f.severity = 'high';
         f.confidence = 0.75;
         f.verdictClass = 'backdoor';

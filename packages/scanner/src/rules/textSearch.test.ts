@@ -1,6 +1,7 @@
-// The needle prefilter: never misses a needle (any case), says no when there is none.
+// The text scans: the first matching line is the one a line-by-line test finds, and the
+// needle prefilter never misses a needle (any case) and says no when there is none.
 import { describe, expect, it } from 'vitest';
-import { NeedleFilter } from './textSearch.js';
+import { firstLineMatching, NeedleFilter } from './textSearch.js';
 
 describe('NeedleFilter', () => {
   const f = new NeedleFilter(['kvacdoor.xyz', 'stage1.php', 'gblk', 'DontRunStringCodePLZ']);
@@ -14,5 +15,30 @@ describe('NeedleFilter', () => {
     expect(f.mayContain('print("hello world") -- kvacdoor.xy')).toBe(false);
     expect(f.mayContain('')).toBe(false);
     expect(f.mayContain('sta')).toBe(false);
+  });
+});
+
+describe('firstLineMatching', () => {
+  const fileOf = (text: string) => ({ text, lines: text.split(/\r?\n|\r/) });
+  it('gives the first line on which the pattern matches, across \\n, \\r\\n and \\r', () => {
+    const f = fileOf('local a = 1\r\nwhile true do end\rprint(1)\nwhile true do end');
+    expect(firstLineMatching(f, /while\s+true\s+do\s+end/, ['while'])).toBe(1);
+    expect(firstLineMatching(fileOf('a\rb\r\nstring.dump(f)'), /string\.dump\s*\(/)).toBe(2);
+  });
+  it('does not join lines: a match across a line break is no match', () => {
+    expect(firstLineMatching(fileOf('while true\ndo end'), /while\s+true\s+do\s+end/)).toBe(-1);
+  });
+  it('answers -1 without splitting when a required literal is absent', () => {
+    let split = false;
+    const f = {
+      text: 'while true do end',
+      get lines() {
+        split = true;
+        return ['while true do end'];
+      },
+    };
+    expect(firstLineMatching(f, /while\s+true\s+do\s+end/, ['repeat'])).toBe(-1);
+    expect(split).toBe(false);
+    expect(firstLineMatching(f, /while\s+true\s+do\s+end/, ['repeat', 'while'])).toBe(0);
   });
 });

@@ -1,5 +1,29 @@
-// A one-pass prefilter for many literal needles over whole files: cheaper than testing each
-// needle (or each line) separately, and exact as a "may contain" test.
+// Text scans shared by the rules: cheap whole-text checks that rule a file out before any
+// per-line work, and a one-pass prefilter for many literal needles.
+
+/** What a line scan reads of a file: its text, and its lines (split on demand). */
+export interface ScannedText {
+  readonly text: string;
+  readonly lines: readonly string[];
+}
+
+/**
+ * 0-based index of the first line on which `pattern` matches, or -1. Most files cannot match,
+ * so the text is checked first at native speed: it must contain one of `anyOf` (literals the
+ * pattern cannot match without), then the pattern must match the whole text; only then are
+ * the lines tested. Exact for patterns without `^`/`$` anchors or lookbehinds, since a match
+ * inside a line is also a match inside the text. `pattern` must not be global or sticky.
+ */
+export function firstLineMatching(
+  file: ScannedText,
+  pattern: RegExp,
+  anyOf: readonly string[] = [],
+): number {
+  const text = file.text;
+  if (anyOf.length && !anyOf.some((literal) => text.includes(literal))) return -1;
+  if (!pattern.test(text)) return -1;
+  return file.lines.findIndex((l) => pattern.test(l));
+}
 
 const KEY_BITS = 24;
 const KEY_MASK = (1 << KEY_BITS) - 1;

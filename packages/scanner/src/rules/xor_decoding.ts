@@ -1,10 +1,14 @@
 // GB-027: XOR / arithmetic decoding loops (numeric table → bit.bxor/shift → string.char),
 // the shape of KVacDoor-style loaders, reported with what they decode to.
 import { makeFinding } from './support.js';
+import { firstLineMatching } from './textSearch.js';
 import type { Finding, Rule } from './types.js';
 
 const LOOP =
   /(bit\.bxor|bit\.band|bxor|\s%\s*256)[\s\S]{0,80}|string\.char\s*\(\s*\(?\s*\w+\[\w+\]\s*[-+^~]/;
+
+/** `string.char(` with XOR or arithmetic on the same line. */
+const DECODING_LINE = /string\.char\s*\(.*(bit\.bxor|bxor\(|%\s*256|-\s*\d+\s*-)/;
 
 export const rule: Rule = {
   meta: {
@@ -33,9 +37,7 @@ export const rule: Rule = {
   check({ analysis }) {
     const out: Finding[] = [];
     for (const f of analysis.files) {
-      const idx = f.lines.findIndex((l) =>
-        /string\.char\s*\(.*(bit\.bxor|bxor\(|%\s*256|-\s*\d+\s*-)/.test(l),
-      );
+      const idx = firstLineMatching(f, DECODING_LINE, ['.char']);
       if (idx < 0) continue;
       // The decoded result: the longest decoded string of the file produced after the loop.
       const decoded = analysis.decodedStrings

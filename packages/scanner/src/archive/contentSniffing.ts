@@ -73,16 +73,42 @@ export function extensionOf(path: string): string {
 // code). Alone they are enough: these are what GB-014 loaders hide.
 const CODE_EXECUTION_CALL =
   /\b(RunString|RunStringEx|CompileString|CompileFile|loadstring|BroadcastLua|SendLua|RunConsoleCommand|setfenv|getfenv)(\s*\(|\[=*\[|")|\bgame\.ConsoleCommand\s*\(|\bhttp\.(Fetch|Post)\s*\(|\bdebug\.getregistry\s*\(|\b_G\s*\[/;
+/** A word every CODE_EXECUTION_CALL match holds; twice as fast to rule text out. */
+const CODE_EXECUTION_WORD =
+  /Run|Compile|loadstring|BroadcastLua|SendLua|etfenv|ConsoleCommand|http\.|getregistry|_G/;
 
-// Lua structure: each pattern is one kind of evidence; prose rarely shows several.
-const LUA_STRUCTURE: RegExp[] = [
-  /\bfunction\s*[\w.:]*\s*\([\w\s,.]*\)/, // definition with a parameter list
-  /\blocal\s+[A-Za-z_]\w*\s*(=|,)/, // local declaration
-  /\bif\b[^\n]{0,200}(?<!\.)\bthen\b/, // if … then (not a JavaScript promise's .then)
-  /(^|[\s;)])end(\s*[),;]|\s*$)/m, // a closing `end`
-  /\b(hook|net|timer|concommand|util|file|string|table|player|ents|sql|surface|draw|vgui)\.[A-Za-z_]\w*\s*\(/, // GMod library call
-  /(?<![{,]\s*)\b[A-Za-z_]\w*:(?!function\b)[A-Za-z_]\w*\s*\(/, // method call (not a JS object key)
-  /--\[\[|^\s*--[^\n-]/m, // Lua comment
+/**
+ * One kind of evidence of Lua structure; prose rarely shows several. `mayMatch` is a cheap
+ * test that every match of the pattern passes (a word it holds), so most text is ruled out
+ * without running the pattern. Listed cheapest first: most text is decided after a few.
+ */
+interface StructureEvidence {
+  pattern: RegExp;
+  mayMatch: (text: string) => boolean;
+}
+
+const LUA_STRUCTURE: StructureEvidence[] = [
+  // Lua comment
+  { pattern: /--\[\[|^\s*--[^\n-]/m, mayMatch: (t) => t.includes('--') },
+  // a closing `end`
+  { pattern: /(^|[\s;)])end(\s*[),;]|\s*$)/m, mayMatch: (t) => t.includes('end') },
+  // if … then (not a JavaScript promise's .then)
+  { pattern: /\bif\b[^\n]{0,200}(?<!\.)\bthen\b/, mayMatch: (t) => t.includes('then') },
+  // local declaration
+  { pattern: /\blocal\s+[A-Za-z_]\w*\s*(=|,)/, mayMatch: (t) => t.includes('local') },
+  // definition with a parameter list
+  { pattern: /\bfunction\s*[\w.:]*\s*\([\w\s,.]*\)/, mayMatch: () => true },
+  // GMod library call
+  {
+    pattern:
+      /\b(hook|net|timer|concommand|util|file|string|table|player|ents|sql|surface|draw|vgui)\.[A-Za-z_]\w*\s*\(/,
+    mayMatch: (t) => /\.[A-Za-z_]\w*\s*\(/.test(t),
+  },
+  // method call (not a JS object key)
+  {
+    pattern: /(?<![{,]\s*)\b[A-Za-z_]\w*:(?!function\b)[A-Za-z_]\w*\s*\(/,
+    mayMatch: (t) => /:[A-Za-z_]\w*\s*\(/.test(t),
+  },
 ];
 
 // JavaScript and shell share Lua's keywords; their own syntax asks for more evidence.
@@ -104,7 +130,8 @@ export function looksLikeLua(bytes: Uint8Array): boolean {
   ).toString('latin1');
   // Each regex runs only while it can still change the answer: most text files are decided
   // after two or three of them.
-  if (CODE_EXECUTION_CALL.test(text)) return !OTHER_LANGUAGE.test(text) || hasLuaStructure(text, 4);
+  if (CODE_EXECUTION_WORD.test(text) && CODE_EXECUTION_CALL.test(text))
+    return !OTHER_LANGUAGE.test(text) || hasLuaStructure(text, 4);
   return hasLuaStructure(text, 3) && !OTHER_LANGUAGE.test(text);
 }
 
@@ -112,7 +139,8 @@ export function looksLikeLua(bytes: Uint8Array): boolean {
 function hasLuaStructure(text: string, needed: number): boolean {
   let kinds = 0;
   for (let i = 0; i < LUA_STRUCTURE.length; i++) {
-    if (LUA_STRUCTURE[i]!.test(text) && ++kinds >= needed) return true;
+    const { pattern, mayMatch } = LUA_STRUCTURE[i]!;
+    if (mayMatch(text) && pattern.test(text) && ++kinds >= needed) return true;
     if (kinds + LUA_STRUCTURE.length - 1 - i < needed) return false;
   }
   return false;

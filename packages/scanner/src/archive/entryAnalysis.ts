@@ -57,14 +57,15 @@ interface ContentCollector {
 
 /**
  * Analyses one file of the archive. Never throws for bad content: an unreadable stream
- * becomes a `corrupt_entry` finding and whatever was read is still analysed.
+ * becomes a `corrupt_entry` finding and whatever was read is still analysed. Resolves to
+ * true when the bytes were only counted: a plain asset, with no text, code or archive in it.
  */
 export async function analyseEntry(
   ctx: ReadingContext,
   path: string,
   depth: number,
   source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
-): Promise<void> {
+): Promise<boolean> {
   // A plain iterable (a file read whole, a small ZIP entry) costs no promise per chunk.
   const iterator: AsyncIterator<Uint8Array> | Iterator<Uint8Array> =
     Symbol.asyncIterator in source
@@ -94,6 +95,7 @@ export async function analyseEntry(
   };
 
   let size = 0;
+  let onlyCounted = false;
   try {
     const headParts: Uint8Array[] = [];
     let ended = false;
@@ -130,7 +132,9 @@ export async function analyseEntry(
         wantMore = plan.push(chunk);
       }
       await close();
-      ctx.entries.push({ path, size, depth, ...plan.finish() });
+      const fields = plan.finish();
+      ctx.entries.push({ path, size, depth, ...fields });
+      onlyCounted = plan instanceof AssetCollector && fields.kind === 'asset';
       await plan.descend?.();
     }
     if (failure !== undefined)
@@ -138,6 +142,7 @@ export async function analyseEntry(
   } finally {
     await close();
   }
+  return onlyCounted;
 }
 
 /** The sniffed head, then the rest of the entry, counting bytes as they go. */
@@ -261,15 +266,28 @@ class BinaryModuleCollector implements ContentCollector {
   push(chunk: Uint8Array): boolean {
     this.hash.update(chunk);
     if (this.strings.size >= MAX_MODULE_STRINGS) return true;
-    for (const b of chunk) {
-      if ((b >= 0x20 && b < 0x7f) || b === 0x09) {
-        if (this.runLength < MAX_MODULE_STRING_LENGTH) this.run += String.fromCharCode(b);
-        this.runLength++;
-      } else if (this.runLength > 0) {
+    const bytes = asBuffer(chunk);
+    const n = bytes.length;
+    let start = 0;
+    for (let i = 0; i < n; i++) {
+      if (STRING_BYTE[bytes[i]!] === 1) continue;
+      // Most runs in machine code are a byte or two: they end here without becoming strings.
+      if (this.runLength > 0 || i - start >= MIN_MODULE_STRING_LENGTH) {
+        this.extendRun(bytes, start, i);
         this.endRun();
+        if (this.strings.size >= MAX_MODULE_STRINGS) return true;
       }
+      start = i + 1;
     }
+    // A run reaching the end of the chunk may go on in the next one.
+    if (n > start) this.extendRun(bytes, start, n);
     return true;
+  }
+
+  private extendRun(bytes: Buffer, start: number, end: number): void {
+    const room = MAX_MODULE_STRING_LENGTH - this.run.length;
+    if (room > 0) this.run += bytes.toString('latin1', start, Math.min(end, start + room));
+    this.runLength += end - start;
   }
 
   private endRun(): void {
@@ -403,6 +421,9 @@ class AssetCollector implements ContentCollector {
 const PRINTABLE = new Uint8Array(256).map((_, b) =>
   (b >= 0x20 && b < 0x7f) || b === 0x09 || b === 0x0a || b === 0x0d ? 1 : 0,
 );
+
+/** 1 for the bytes a module string is made of: printable ASCII and tab. */
+const STRING_BYTE = new Uint8Array(256).map((_, b) => ((b >= 0x20 && b < 0x7f) || b === 0x09 ? 1 : 0));
 
 /** A view of the same bytes with Buffer's native search. */
 function asBuffer(chunk: Uint8Array): Buffer {
@@ -564,7 +585,8 @@ class MapCollector implements ContentCollector {
 
 /** One fresh array of its own (never a view into a shared pool or a larger chunk). */
 function joinChunks(chunks: Uint8Array[], length: number): Uint8Array {
-  const out = new Uint8Array(length);
+  // Not zero-filled first: every byte is written below.
+  const out = new Uint8Array(Buffer.allocUnsafeSlow(length).buffer, 0, length);
   let at = 0;
   for (const chunk of chunks) {
     out.set(chunk, at);

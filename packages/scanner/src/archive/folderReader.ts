@@ -33,7 +33,10 @@ const MAX_BLOCKING_MS = 50;
 const OPEN_FLAGS =
   constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
-/** Reads the folder into the context; returns the SHA-256 of its manifest (path + file hash, sorted). */
+/**
+ * Reads the folder into the context; returns the SHA-256 of its manifest: in byte order of
+ * paths, each file's path with the SHA-256 of its bytes, or only its size for a plain asset.
+ */
 export async function readFolder(ctx: ReadingContext, root: string): Promise<string> {
   const reader = new FolderReader(ctx);
   await reader.walk(root, '', 0);
@@ -122,38 +125,58 @@ class FolderReader {
       }
       const fileHash = createHash('sha256');
       const first = ctx.entries.length;
-      const whole: { bytes?: Buffer } = {};
-      await analyseEntry(ctx, path, 0, this.chunks(fd, stats.size, path, fileHash, whole));
-      if (whole.bytes) {
-        // Read in one piece: a Lua entry already hashed these very bytes.
-        const entry = ctx.entries[first];
-        const same =
-          entry?.path === path &&
-          entry.sha256 !== undefined &&
-          entry.bytes?.length === whole.bytes.length &&
-          Buffer.compare(entry.bytes, whole.bytes) === 0;
-        this.manifest.update(
-          `${path}\0${same ? entry.sha256 : fileHash.update(whole.bytes).digest('hex')}\n`,
-        );
-      } else {
-        this.manifest.update(`${path}\0${fileHash.digest('hex')}\n`);
-      }
+      const reading: FileReading = { length: 0 };
+      const onlyCounted = await analyseEntry(
+        ctx,
+        path,
+        0,
+        this.chunks(fd, stats.size, path, fileHash, reading),
+      );
+      this.manifest.update(`${path}\0${this.fingerprint(first, path, onlyCounted, reading, fileHash)}\n`);
     } finally {
       closeSync(fd);
     }
   }
 
   /**
+   * What the manifest says of a file. A plain asset is known by its size: hashing every
+   * model and texture cost more than all the rest of the reading (decisions: folder
+   * fingerprint). Whatever the analysis looks at is known by its SHA-256.
+   */
+  private fingerprint(
+    first: number,
+    path: string,
+    onlyCounted: boolean,
+    reading: FileReading,
+    fileHash: Hash,
+  ): string {
+    if (onlyCounted) return `asset ${reading.length}`;
+    const whole = reading.whole;
+    if (!whole) return fileHash.digest('hex');
+    // Read in one piece: a Lua entry has already hashed these very bytes.
+    const entry = this.ctx.entries[first];
+    if (
+      entry?.path === path &&
+      entry.sha256 !== undefined &&
+      entry.bytes?.length === whole.length &&
+      Buffer.compare(entry.bytes, whole) === 0
+    ) {
+      return entry.sha256;
+    }
+    return fileHash.update(whole).digest('hex');
+  }
+
+  /**
    * The file's bytes as the analysis pulls them, counted against the total limit as
-   * inflated bytes would be. A small file comes as one chunk of the reused buffer (handed
-   * back in `whole` for hashing); anything else is hashed here as it passes.
+   * inflated bytes would be. A small file comes as one chunk of the reused buffer (kept in
+   * `reading.whole` for the manifest); anything else is hashed here as it passes.
    */
   private *chunks(
     fd: number,
     size: number,
     path: string,
     hash: Hash,
-    whole: { bytes?: Buffer },
+    reading: FileReading,
   ): Generator<Uint8Array> {
     const ctx = this.ctx;
     let position = 0;
@@ -167,8 +190,9 @@ class FolderReader {
       }
       const over = ctx.takeBytes(path, position, 'read');
       const bytes = buffer.subarray(0, position - over);
+      reading.length = bytes.length;
       if (over > 0 || position <= size) {
-        whole.bytes = bytes;
+        reading.whole = bytes;
         if (bytes.length > 0) yield bytes;
         return;
       }
@@ -183,6 +207,7 @@ class FolderReader {
       position += n;
       const over = ctx.takeBytes(path, n, 'read');
       const bytes = buffer.subarray(0, n - over);
+      reading.length += bytes.length;
       hash.update(bytes);
       if (bytes.length > 0) yield bytes;
       if (over > 0) return;
@@ -205,6 +230,13 @@ class FolderReader {
     await new Promise((resolve) => setImmediate(resolve));
     this.lastBreak = performance.now();
   }
+}
+
+interface FileReading {
+  /** Bytes handed to the analysis. */
+  length: number;
+  /** The whole file, when it was read in one piece (a view of the reused buffer). */
+  whole?: Buffer;
 }
 
 const EMPTY_SHA256 = createHash('sha256').digest('hex');

@@ -43,8 +43,15 @@ export class CachedArchiveFile extends yauzl.RandomAccessReader {
       const { bytesRead } = await this.handle.read(buffer, 0, buffer.length, position);
       return buffer.subarray(0, bytesRead);
     }
+    const firstIndex = Math.floor(position / BLOCK_BYTES);
+    if (end <= (firstIndex + 1) * BLOCK_BYTES) {
+      // Within one block: a view, no copy (callers copy whatever they keep).
+      const block = await this.block(firstIndex);
+      const blockStart = firstIndex * BLOCK_BYTES;
+      return block.subarray(position - blockStart, end - blockStart);
+    }
     const out = Buffer.alloc(end - position);
-    for (let index = Math.floor(position / BLOCK_BYTES); index * BLOCK_BYTES < end; index++) {
+    for (let index = firstIndex; index * BLOCK_BYTES < end; index++) {
       const block = await this.block(index);
       const blockStart = index * BLOCK_BYTES;
       const from = Math.max(position, blockStart);

@@ -68,9 +68,7 @@ export async function analyseEntry(
 ): Promise<boolean> {
   // A plain iterable (a file read whole, a small ZIP entry) costs no promise per chunk.
   const iterator: AsyncIterator<Uint8Array> | Iterator<Uint8Array> =
-    Symbol.asyncIterator in source
-      ? source[Symbol.asyncIterator]()
-      : source[Symbol.iterator]();
+    Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : source[Symbol.iterator]();
   let failure: string | undefined;
   let closed = false;
   const pull = async (): Promise<Uint8Array | undefined> => {
@@ -332,7 +330,7 @@ class AssetCollector implements ContentCollector {
       this.judgeOpenRun();
       from++;
     }
-    for (let probe = from + MIN_ASSET_TEXT_RUN - 1; probe < n; ) {
+    for (let probe = from + MIN_ASSET_TEXT_RUN - 1; probe < n;) {
       if (PRINTABLE[bytes[probe]!] !== 1) {
         probe += MIN_ASSET_TEXT_RUN;
         continue;
@@ -423,11 +421,15 @@ const PRINTABLE = new Uint8Array(256).map((_, b) =>
 );
 
 /** 1 for the bytes a module string is made of: printable ASCII and tab. */
-const STRING_BYTE = new Uint8Array(256).map((_, b) => ((b >= 0x20 && b < 0x7f) || b === 0x09 ? 1 : 0));
+const STRING_BYTE = new Uint8Array(256).map((_, b) =>
+  (b >= 0x20 && b < 0x7f) || b === 0x09 ? 1 : 0,
+);
 
 /** A view of the same bytes with Buffer's native search. */
 function asBuffer(chunk: Uint8Array): Buffer {
-  return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  return Buffer.isBuffer(chunk)
+    ? chunk
+    : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
 }
 
 /** A nested .zip: buffered (random access is needed), within the nested-archive memory budget. */

@@ -42,11 +42,18 @@ export interface NormalisedName {
   absolute: boolean;
 }
 
+/** Anything the rebuilding would change: a backslash, NUL, a drive or root, an empty, `.` or `..` segment. */
+// eslint-disable-next-line no-control-regex
+const NEEDS_NORMALISING = /[\\\u0000]|^[a-zA-Z]:|^\/|\/\/|\/$|(^|\/)\.{1,2}(\/|$)/;
+
 /**
  * Backslashes become `/`, `.` and empty segments go, `..` is resolved inside the archive
  * (never above its root): the entry is still analysed under the name an unpacker would give it.
  */
 export function normaliseEntryName(raw: string): NormalisedName {
+  // Nearly every name is already normal; only the others pay for the rebuilding below.
+  if (raw !== '' && !NEEDS_NORMALISING.test(raw))
+    return { path: raw, traversal: false, absolute: false };
   // eslint-disable-next-line no-control-regex
   let name = raw.replace(/\\/g, '/').replace(/\u0000/g, '');
   let absolute = false;

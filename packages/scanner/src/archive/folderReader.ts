@@ -30,8 +30,7 @@ const MAX_BLOCKING_MS = 50;
  * Never follows a link swapped in after the listing, and never blocks on a pipe swapped in
  * (non-blocking has no effect on regular files). Windows knows neither flag.
  */
-const OPEN_FLAGS =
-  constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
 /**
  * Reads the folder into the context; returns the SHA-256 of its manifest: in byte order of
@@ -132,7 +131,9 @@ class FolderReader {
         0,
         this.chunks(fd, stats.size, path, fileHash, reading),
       );
-      this.manifest.update(`${path}\0${this.fingerprint(first, path, onlyCounted, reading, fileHash)}\n`);
+      this.manifest.update(
+        `${path}\0${this.fingerprint(first, path, onlyCounted, reading, fileHash)}\n`,
+      );
     } finally {
       closeSync(fd);
     }

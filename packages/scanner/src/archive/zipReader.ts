@@ -168,7 +168,7 @@ function readCentralDirectory(
  */
 function planEntries(ctx: ReadingContext, entries: RawEntry[], prefix: string): EntryPlan[] {
   const plans = entries.map((entry) => ({ entry, overlaps: false }));
-  const files = plans.filter((p) => !isDirectoryName(p.entry.fileName.toString('latin1')));
+  const files = plans.filter((p) => !endsWithSlash(p.entry.fileName));
   const byOffset = [...files].sort(
     (a, b) => a.entry.relativeOffsetOfLocalHeader - b.entry.relativeOffsetOfLocalHeader,
   );
@@ -245,7 +245,7 @@ async function readEntries(
     }
     const small = await readSmallEntry(readSmall, entry);
     if (small) {
-      await analyseEntry(ctx, path, depth, guardInflation(ctx, path, [small], entry));
+      await analyseEntry(ctx, path, depth, guardWhole(ctx, path, small, entry));
       continue;
     }
     let stream: NodeJS.ReadableStream;
@@ -266,6 +266,12 @@ async function readEntries(
       guardInflation(ctx, path, stream as AsyncIterable<Buffer>, entry),
     );
   }
+}
+
+/** A directory record: its raw name ends with `/` or `\\` (both ASCII in CP437 and UTF-8). */
+function endsWithSlash(rawName: Buffer): boolean {
+  const last = rawName[rawName.length - 1];
+  return last === 0x2f || last === 0x5c;
 }
 
 /** Reads `length` bytes of the archive at `offset` (fewer at its end). */
@@ -302,7 +308,11 @@ async function readSmallEntry(
   if (entry.compressionMethod === 0) return raw;
   try {
     // The output cap is checked on the bytes produced: a lying size throws and falls back.
-    return inflateRawSync(raw, { maxOutputLength: Math.max(1, entry.uncompressedSize) });
+    // One output buffer the entry's size: no chunks to join afterwards.
+    return inflateRawSync(raw, {
+      maxOutputLength: Math.max(1, entry.uncompressedSize),
+      chunkSize: Math.max(64, entry.uncompressedSize + 1),
+    });
   } catch {
     return undefined;
   }
@@ -320,28 +330,32 @@ function openEntryStream(zip: yauzl.ZipFile, entry: RawEntry): Promise<NodeJS.Re
  * Counts the bytes an entry really inflates to: stops the entry when it passes its declared
  * size or the bomb ratio, and the whole read at the total-inflated limit.
  */
-async function* guardInflation(
-  ctx: ReadingContext,
-  path: string,
-  stream: AsyncIterable<Buffer> | Iterable<Buffer>,
-  entry: RawEntry,
-): AsyncGenerator<Uint8Array> {
-  let produced = 0;
-  for await (const chunk of stream) {
-    produced += chunk.length;
+class InflationGuard {
+  private produced = 0;
+
+  constructor(
+    private readonly ctx: ReadingContext,
+    private readonly path: string,
+    private readonly entry: RawEntry,
+  ) {}
+
+  /** The part of the chunk to analyse (none past the bomb ratio), and whether the entry goes on. */
+  admit(chunk: Buffer): { bytes?: Buffer; more: boolean } {
+    const { ctx, path, entry } = this;
+    this.produced += chunk.length;
+    const produced = this.produced;
     const overTotal = ctx.takeBytes(path, chunk.length, 'inflated');
-    if (overTotal > 0) {
-      yield chunk.subarray(0, chunk.length - overTotal);
-      return;
-    }
+    if (overTotal > 0) return { bytes: chunk.subarray(0, chunk.length - overTotal), more: false };
     if (produced > entry.uncompressedSize) {
       ctx.addFinding(
         'zip_bomb',
         path,
         `inflates past the ${entry.uncompressedSize} bytes its header declares; cut there`,
       );
-      yield chunk.subarray(0, chunk.length - (produced - entry.uncompressedSize));
-      return;
+      return {
+        bytes: chunk.subarray(0, chunk.length - (produced - entry.uncompressedSize)),
+        more: false,
+      };
     }
     if (produced >= MIN_BOMB_BYTES && produced > BOMB_RATIO * Math.max(1, entry.compressedSize)) {
       ctx.addFinding(
@@ -349,15 +363,47 @@ async function* guardInflation(
         path,
         `${entry.compressedSize} compressed bytes inflate past ${produced} bytes (ratio over ${BOMB_RATIO}); cut there`,
       );
-      return;
+      return { more: false };
     }
-    yield chunk;
+    return { bytes: chunk, more: true };
   }
-  if (produced < entry.uncompressedSize) {
-    ctx.addFinding(
-      'corrupt_entry',
-      path,
-      `inflates to ${produced} bytes, ${entry.uncompressedSize} declared`,
-    );
+
+  /** At the end of the entry's bytes: fewer than declared is reported. */
+  end(): void {
+    if (this.produced < this.entry.uncompressedSize) {
+      this.ctx.addFinding(
+        'corrupt_entry',
+        this.path,
+        `inflates to ${this.produced} bytes, ${this.entry.uncompressedSize} declared`,
+      );
+    }
   }
+}
+
+/** A small entry read whole: guarded like a stream, without a promise per chunk. */
+function* guardWhole(
+  ctx: ReadingContext,
+  path: string,
+  bytes: Buffer,
+  entry: RawEntry,
+): Generator<Uint8Array> {
+  const guard = new InflationGuard(ctx, path, entry);
+  const { bytes: admitted, more } = guard.admit(bytes);
+  if (admitted) yield admitted;
+  if (more) guard.end();
+}
+
+async function* guardInflation(
+  ctx: ReadingContext,
+  path: string,
+  stream: AsyncIterable<Buffer>,
+  entry: RawEntry,
+): AsyncGenerator<Uint8Array> {
+  const guard = new InflationGuard(ctx, path, entry);
+  for await (const chunk of stream) {
+    const { bytes, more } = guard.admit(chunk);
+    if (bytes) yield bytes;
+    if (!more) return;
+  }
+  guard.end();
 }

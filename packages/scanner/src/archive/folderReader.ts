@@ -44,8 +44,7 @@ export async function readFolder(ctx: ReadingContext, root: string): Promise<str
 
 class FolderReader {
   readonly manifest: Hash = createHash('sha256');
-  /** Holds one small file at a time; grown on demand up to WHOLE_FILE_BYTES + 1. */
-  private scratch = Buffer.allocUnsafe(0);
+  private readonly scratch = new ScratchBuffer();
   private lastBreak = performance.now();
 
   constructor(private readonly ctx: ReadingContext) {}
@@ -129,7 +128,7 @@ class FolderReader {
         ctx,
         path,
         0,
-        this.chunks(fd, stats.size, path, fileHash, reading),
+        readFileChunks(ctx, fd, stats.size, path, fileHash, reading, this.scratch),
       );
       this.manifest.update(
         `${path}\0${this.fingerprint(first, path, onlyCounted, reading, fileHash)}\n`,
@@ -167,63 +166,6 @@ class FolderReader {
     return fileHash.update(whole).digest('hex');
   }
 
-  /**
-   * The file's bytes as the analysis pulls them, counted against the total limit as
-   * inflated bytes would be. A small file comes as one chunk of the reused buffer (kept in
-   * `reading.whole` for the manifest); anything else is hashed here as it passes.
-   */
-  private *chunks(
-    fd: number,
-    size: number,
-    path: string,
-    hash: Hash,
-    reading: FileReading,
-  ): Generator<Uint8Array> {
-    const ctx = this.ctx;
-    let position = 0;
-    if (size <= WHOLE_FILE_BYTES) {
-      // One byte more than the size tells a file that grew since it was looked at.
-      const buffer = this.scratchFor(size + 1);
-      while (position < size + 1) {
-        const n = readSync(fd, buffer, position, size + 1 - position, position);
-        if (n === 0) break;
-        position += n;
-      }
-      const over = ctx.takeBytes(path, position, 'read');
-      const bytes = buffer.subarray(0, position - over);
-      reading.length = bytes.length;
-      if (over > 0 || position <= size) {
-        reading.whole = bytes;
-        if (bytes.length > 0) yield bytes;
-        return;
-      }
-      hash.update(bytes);
-      yield bytes;
-    }
-    for (;;) {
-      // Fresh buffers: the analysis may hold earlier chunks until the entry ends.
-      const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
-      const n = readSync(fd, buffer, 0, CHUNK_BYTES, position);
-      if (n === 0) return;
-      position += n;
-      const over = ctx.takeBytes(path, n, 'read');
-      const bytes = buffer.subarray(0, n - over);
-      reading.length += bytes.length;
-      hash.update(bytes);
-      if (bytes.length > 0) yield bytes;
-      if (over > 0) return;
-    }
-  }
-
-  private scratchFor(length: number): Buffer {
-    if (this.scratch.length < length) {
-      let grown = Math.max(64 * 1024, this.scratch.length);
-      while (grown < length) grown *= 2;
-      this.scratch = Buffer.allocUnsafe(Math.min(grown, WHOLE_FILE_BYTES + 1));
-    }
-    return this.scratch;
-  }
-
   /** Reads run synchronously; a caller waiting on a timer or a message still gets its turn. */
   private async breakIfLong(): Promise<void> {
     const now = performance.now();
@@ -233,11 +175,76 @@ class FolderReader {
   }
 }
 
-interface FileReading {
+export interface FileReading {
   /** Bytes handed to the analysis. */
   length: number;
   /** The whole file, when it was read in one piece (a view of the reused buffer). */
   whole?: Buffer;
+}
+
+/** Holds one small file at a time, from file to file of one folder read. */
+export class ScratchBuffer {
+  private buffer = Buffer.allocUnsafe(0);
+
+  /** At least `length` bytes (at most WHOLE_FILE_BYTES + 1 are ever asked for). */
+  take(length: number): Buffer {
+    if (this.buffer.length < length) {
+      let grown = Math.max(64 * 1024, this.buffer.length);
+      while (grown < length) grown *= 2;
+      this.buffer = Buffer.allocUnsafe(Math.min(grown, WHOLE_FILE_BYTES + 1));
+    }
+    return this.buffer;
+  }
+}
+
+/**
+ * The bytes of an open file as the analysis pulls them, counted against the total limit as
+ * inflated bytes would be. `size` is what the file system said; the file may have changed
+ * since, and what is read counts. A small file comes as one chunk of the scratch buffer
+ * (kept in `reading.whole` for the manifest); anything else is hashed here as it passes.
+ */
+export function* readFileChunks(
+  ctx: ReadingContext,
+  fd: number,
+  size: number,
+  path: string,
+  hash: Hash,
+  reading: FileReading,
+  scratch: ScratchBuffer,
+): Generator<Uint8Array> {
+  let position = 0;
+  if (size <= WHOLE_FILE_BYTES) {
+    // One byte more than the size tells a file that grew since it was looked at.
+    const buffer = scratch.take(size + 1);
+    while (position < size + 1) {
+      const n = readSync(fd, buffer, position, size + 1 - position, position);
+      if (n === 0) break;
+      position += n;
+    }
+    const over = ctx.takeBytes(path, position, 'read');
+    const bytes = buffer.subarray(0, position - over);
+    reading.length = bytes.length;
+    if (over > 0 || position <= size) {
+      reading.whole = bytes;
+      if (bytes.length > 0) yield bytes;
+      return;
+    }
+    hash.update(bytes);
+    yield bytes;
+  }
+  for (;;) {
+    // Fresh buffers: the analysis may hold earlier chunks until the entry ends.
+    const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+    const n = readSync(fd, buffer, 0, CHUNK_BYTES, position);
+    if (n === 0) return;
+    position += n;
+    const over = ctx.takeBytes(path, n, 'read');
+    const bytes = buffer.subarray(0, n - over);
+    reading.length += bytes.length;
+    hash.update(bytes);
+    if (bytes.length > 0) yield bytes;
+    if (over > 0) return;
+  }
 }
 
 const EMPTY_SHA256 = createHash('sha256').digest('hex');

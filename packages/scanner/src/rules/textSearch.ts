@@ -25,65 +25,128 @@ export function firstLineMatching(
   return file.lines.findIndex((l) => pattern.test(l));
 }
 
-const KEY_BITS = 24;
-const KEY_MASK = (1 << KEY_BITS) - 1;
+/** Needles this long hold a whole aligned 4-byte word wherever they start in the text. */
+const WORD_NEEDLE_LENGTH = 7;
+const HASH_BITS = 18;
+/** ASCII letters differ from their capitals only by 0x20: or-ing it folds case in 4 bytes at once. */
+const FOLD_CASE = 0x20202020;
 
-/** Lower-cased byte folded to 6 bits: four of them make a 24-bit key of the last 4 bytes. */
-const FOLD = new Uint8Array(65536);
-for (let c = 0; c < 65536; c++) {
-  const l = c >= 65 && c <= 90 ? c + 32 : c;
-  FOLD[c] = (l ^ (l >> 6)) & 63;
+/** Lua words met everywhere: a needle is looked up by a word of it that is none of these. */
+const COMMON_WORDS = [
+  'local', 'function', 'return', 'then', 'elseif', 'end', 'while', 'repeat', 'until', 'pairs',
+  'ipairs', 'table', 'string', 'self', 'true', 'false', 'nil', 'not', 'and', 'print', 'hook',
+  'timer', 'panel', 'player', 'entity', 'vector', 'color', 'draw', 'surface', 'value', 'this',
+];
+
+function hashOf(word: number): number {
+  return Math.imul(word | FOLD_CASE, 0x9e3779b1) >>> (32 - HASH_BITS);
 }
 
-function keyOf(n: string): number {
-  let k = 0;
-  for (let i = 0; i < 4; i++) k = ((k << 6) | FOLD[n.charCodeAt(i)]!) & KEY_MASK;
-  return k;
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/** The 4 characters of `s` at `at` as the scan reads them from memory (platform byte order). */
+function wordAt(s: string, at: number): number {
+  const [a, b, c, d] = LITTLE_ENDIAN ? [0, 1, 2, 3] : [3, 2, 1, 0];
+  return (
+    s.charCodeAt(at + a!) |
+    (s.charCodeAt(at + b!) << 8) |
+    (s.charCodeAt(at + c!) << 16) |
+    (s.charCodeAt(at + d!) << 24)
+  );
+}
+
+/** How common a 4-character piece of a needle is likely to be in Lua source (lower is rarer). */
+function commonness(piece: string): number {
+  let score = 0;
+  for (let i = 0; i + 3 <= piece.length; i++) {
+    const three = piece.slice(i, i + 3);
+    if (COMMON_WORDS.some((w) => w.includes(three))) score += 2;
+  }
+  if ((piece.match(/\s/g)?.length ?? 0) >= 2) score += 4;
+  if (/^[a-z]+$/.test(piece)) score += 1;
+  return score;
+}
+
+interface Candidate {
+  /** The needle, lower-cased. */
+  needle: string;
+  /** Where the looked-up word starts inside the needle. */
+  offset: number;
+}
+
+/** The text as bytes, reused from file to file: a byte view and a word view of one buffer. */
+let scratch = { bytes: Buffer.alloc(0), words: new Int32Array(0) };
+
+function scratchFor(len: number): typeof scratch {
+  if (scratch.bytes.length < len + 4) {
+    const buffer = new ArrayBuffer(Math.max(1 << 16, 2 * (len + 4)) & ~3);
+    scratch = { bytes: Buffer.from(buffer), words: new Int32Array(buffer) };
+  }
+  return scratch;
 }
 
 /**
- * Answers whether a text may contain one of the needles (case-insensitively): a table of the
- * needles' first four bytes is probed at every position, and candidates are checked in full.
+ * Answers whether a text may contain one of the needles (in any case), exactly: it never
+ * says no when one is there. The text is copied as bytes and read one aligned 4-byte word at a
+ * time; a needle of 7 bytes or more covers a whole aligned word wherever it starts, so a table
+ * of the case-folded words of every needle (one per alignment) flags the few places to compare
+ * in full. Shorter needles are left to one case-insensitive native regex. Texts are latin1
+ * (one char per byte), as the analysis reads them.
  */
 export class NeedleFilter {
-  private readonly table = new Uint8Array(1 << KEY_BITS);
-  private readonly byKey = new Map<number, string[]>();
-  private readonly short: string[] = [];
+  private readonly table = new Uint8Array(1 << HASH_BITS);
+  private readonly candidates = new Map<number, Candidate[]>();
+  private readonly short: RegExp | undefined;
 
   constructor(needles: readonly string[]) {
-    for (const raw of needles) {
-      const n = raw.toLowerCase();
-      if (n.length < 4) {
-        if (n.length > 0) this.short.push(n);
+    const short: string[] = [];
+    for (const raw of new Set(needles.map((n) => n.toLowerCase()))) {
+      if (raw.length === 0) continue;
+      if (raw.length < WORD_NEEDLE_LENGTH || /[^\x00-\xff]/.test(raw)) {
+        short.push(raw);
         continue;
       }
-      const k = keyOf(n);
-      this.table[k] = 1;
-      const list = this.byKey.get(k) ?? [];
-      list.push(n);
-      this.byKey.set(k, list);
+      // For each of the 4 alignments, the rarest whole word the needle covers there.
+      for (let first = 0; first < 4; first++) {
+        let best = first;
+        for (let at = first + 4; at + 4 <= raw.length; at += 4)
+          if (commonness(raw.slice(at, at + 4)) < commonness(raw.slice(best, best + 4))) best = at;
+        const h = hashOf(wordAt(raw, best));
+        this.table[h] = 1;
+        const list = this.candidates.get(h) ?? [];
+        list.push({ needle: raw, offset: best });
+        this.candidates.set(h, list);
+      }
     }
+    this.short = short.length
+      ? new RegExp(short.map((n) => n.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'), 'i')
+      : undefined;
   }
 
   mayContain(text: string): boolean {
-    if (this.short.length && this.short.some((n) => text.toLowerCase().includes(n))) return true;
+    if (this.short?.test(text)) return true;
     const len = text.length;
+    if (len < WORD_NEEDLE_LENGTH || this.candidates.size === 0) return false;
+    const { bytes, words } = scratchFor(len);
+    bytes.write(text, 0, len, 'latin1');
+    bytes.fill(0, len, len + 4);
     const table = this.table;
-    let k = 0;
-    for (let i = 0; i < len; i++) {
-      k = ((k << 6) | FOLD[text.charCodeAt(i)]!) & KEY_MASK;
-      if (i >= 3 && table[k] === 1 && this.check(text, i - 3, k)) return true;
+    const count = (len + 3) >>> 2;
+    for (let i = 0; i < count; i++) {
+      const h = Math.imul(words[i]! | FOLD_CASE, 0x9e3779b1) >>> (32 - HASH_BITS);
+      if (table[h] !== 0 && this.matchesAt(bytes, len, i * 4, h)) return true;
     }
     return false;
   }
 
-  private check(text: string, start: number, k: number): boolean {
-    for (const n of this.byKey.get(k) ?? []) {
-      if (
-        start + n.length <= text.length &&
-        text.slice(start, start + n.length).toLowerCase() === n
-      )
-        return true;
+  /** A candidate needle really is in the text around the word at `at` (case-folded). */
+  private matchesAt(bytes: Buffer, len: number, at: number, h: number): boolean {
+    for (const { needle, offset } of this.candidates.get(h)!) {
+      const start = at - offset;
+      if (start < 0 || start + needle.length > len) continue;
+      let j = 0;
+      while (j < needle.length && (bytes[start + j]! | 0x20) === (needle.charCodeAt(j) | 0x20)) j++;
+      if (j === needle.length) return true;
     }
     return false;
   }

@@ -222,7 +222,7 @@ function filesTable(
       path: entry.path,
       kind,
       realm: file?.realm ?? null,
-      lines: file ? file.lines.length : entry.bytes ? countLines(entry.bytes) : 0,
+      lines: file ? file.lineCount : entry.bytes ? countLines(entry.bytes) : 0,
       parse: file?.parse ?? (failed.has(entry.path) ? 'failed' : 'skipped'),
       ...(entry.sha256 ? { sha256: entry.sha256 } : {}),
     });
@@ -264,7 +264,7 @@ export async function scanArchive(
   options.onPhase?.('rules');
   const findings = runRules(analysis, intel);
   const files = filesTable(contents, analysis, failedPaths);
-  const lines = analysis.files.reduce((sum, f) => sum + f.lines.length, 0);
+  const lines = analysis.files.reduce((sum, f) => sum + f.lineCount, 0);
   budget.check();
 
   options.onPhase?.('report');

@@ -132,7 +132,12 @@ export const scannedFileSchema = z.object({
   kind: z.enum(FILE_KINDS),
   realm: realmSchema.nullable(),
   lines: z.number().int().nonnegative(),
-  parse: z.enum(['ok', 'recovered', 'failed', 'skipped']),
+  /**
+   * ok/recovered/failed: parsed into a tree (recovered: with syntax errors). skimmed: read at
+   * token level only, because it mentions nothing that can run code, reach the network or
+   * change ranks, nor any function of the addon that does. skipped: not reached (limits).
+   */
+  parse: z.enum(['ok', 'recovered', 'failed', 'skimmed', 'skipped']),
   sha256: z.string().optional(),
 });
 export type ScannedFile = z.infer<typeof scannedFileSchema>;

@@ -15,7 +15,7 @@ import type {
   TableCallExpression,
   TableConstructorExpression,
 } from '../lua/ast.js';
-import { parseLua } from '../lua/index.js';
+import { functionBody, parseLua } from '../lua/index.js';
 import {
   CONSOLE_SINKS,
   CORE_GLOBALS,
@@ -200,6 +200,8 @@ export class Emulator {
   private handlerSeq = 0;
   private readonly deferred: Deferred[] = [];
   private readonly closures: Array<{ fn: FnValue; fc: FileContext }> = [];
+  /** The file each closure was defined in: its body runs (and reports) there, whoever calls it. */
+  private readonly homes = new WeakMap<FnValue, FileContext>();
   private readonly invoked = new Set<FunctionDeclaration>();
   private readonly memo = new Set<string>();
   private readonly runCount = new Map<FunctionDeclaration, number>();
@@ -1154,6 +1156,7 @@ export class Emulator {
 
   private makeClosure(node: FunctionDeclaration, scope: Scope, fc: FileContext): FnValue {
     const fn: FnValue = { k: 'fn', node, scope };
+    this.homes.set(fn, fc);
     if (this.closures.length < 200_000) this.closures.push({ fn, fc });
     return fn;
   }
@@ -1228,7 +1231,8 @@ export class Emulator {
     return false;
   }
 
-  callFunction(fn: FnValue, args: Value[], fc: FileContext, always = false): Value[] {
+  callFunction(fn: FnValue, args: Value[], caller: FileContext, always = false): Value[] {
+    const fc = this.homes.get(fn) ?? caller;
     if (!always && this.skippable.has(fn.node) && !this.exhaustive()) {
       // Nothing in it can reach a sink: unless attacker data flows in, its result is unknown.
       let tainted = false;
@@ -1299,7 +1303,7 @@ export class Emulator {
           scope.declare('...', { k: 'table', t });
         } else scope.declare(p.name, args[a++] ?? NIL);
       }
-      const sig = this.execBlockCollect(fn.node.body, scope, fc);
+      const sig = this.execBlockCollect(functionBody(fn.node), scope, fc);
       return sig ?? [NIL];
     } finally {
       this.uncertain = savedU;

@@ -2,6 +2,7 @@
 // admin feature); a comparison of the player's identity with a literal is a TRIGGER (a gate
 // that makes a backdoor worse, not safer).
 import type { Expression, Node } from '../lua/ast.js';
+import { functionBody } from '../lua/parser.js';
 
 /** Methods and functions that check a player's rank or permission. */
 const ADMIN_CHECK_NAMES = new Set([
@@ -194,6 +195,6 @@ export function endsWithExit(body: readonly Node[]): boolean {
 
 /** A helper function whose body checks the player's rank (`local function canManage(ply)`). */
 export function containsAdminCheck(fn: Node): boolean {
-  const body = (fn as { body?: Node[] }).body ?? [];
+  const body: Node[] = fn.type === 'FunctionDeclaration' ? functionBody(fn) : [];
   return body.some((st) => !!classifyCondition(st as unknown as Expression, () => false).guard);
 }

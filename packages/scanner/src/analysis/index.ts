@@ -2,11 +2,22 @@
 // folding, aliases, taint, guards, payload re-scanning) and gathers what the rules query.
 import type { ArchiveEntry } from '../archive/types.js';
 import type { ThreatIntel } from '../intel/types.js';
-import { parseLua, type Statement } from '../lua/index.js';
+import {
+  type FunctionFacts,
+  mayMention,
+  wordHash,
+  parseLazy,
+  parseLua,
+  type ParseResult,
+  type Skim,
+  skimLua,
+  type Statement,
+  wordOffsets,
+} from '../lua/index.js';
+import { hasUtf8Bom, scanEncoding } from '../lua/source.js';
 import { Emulator, type FileContext } from './emulator.js';
 import { realmOfPath } from './realm.js';
-import { FUNCTION_WATCH, Relevance } from './relevance.js';
-import { countWords } from './words.js';
+import { FUNCTION_WATCH, Relevance, SKIM_WATCH } from './relevance.js';
 import type { AddonAnalysis, FileAnalysis } from './types.js';
 
 export type * from './types.js';
@@ -21,13 +32,6 @@ export interface AnalyzeOptions {
   maxPayloadDepth?: number;
   isCancelled?: () => boolean;
 }
-
-/**
- * Files mentioning none of these can neither reach a sink nor hide one: they are parsed (for
- * the lexical facts) but not emulated, which keeps big UI-only addons fast.
- */
-const WORTH_EMULATING =
-  /RunString|CompileString|CompileFile|loadstring|\bload\s*\(|BroadcastLua|SendLua|ConsoleCommand|ConCommand|SetUserGroup|addUser|adduser|http|HTTP|_G\b|getfenv|setfenv|getregistry|\b_R\b|FindMetaTable|rawget|\.char\b|\\x[0-9a-fA-F]|\\\d|Base64|Decompress|bxor|sql\.|file\.|jit\.|debug\.|concommand|unban|rcon|PlayURL|OpenURL|net\.Receive|net\.Read|net\.Write|lua_run|luarun|PlayerSay|GetInfo|IsSuperAdmin|IsAdmin|SteamID|steamworks|timer\.Create|Kick|Ban\b|RunJavascript|MountGMA|while\s+true/;
 
 function budgetFor(bytes: number): number {
   return 100_000 + bytes * 4;
@@ -65,7 +69,6 @@ export function analyzeAddon(entries: ArchiveEntry[], options: AnalyzeOptions): 
     cancelled: false,
   };
   const emulator = new Emulator(analysis, options.maxPayloadDepth ?? 3, analysis.clientFiles);
-  const contexts = new Map<string, FileContext>();
 
   const luaEntries = entries.filter(
     (e) => (e.kind === 'lua' || e.kind === 'lua_in_asset') && e.bytes,
@@ -76,72 +79,43 @@ export function analyzeAddon(entries: ArchiveEntry[], options: AnalyzeOptions): 
     else if (entry.kind === 'map') analysis.maps.push(entry);
   }
 
-  // Parse every file first: which functions are worth emulating is an addon-wide question
-  // (helpers called by name live in other files).
+  // Skim every file; parse those that mention something watched, leaving the bodies of
+  // unwatched functions lazy. Which functions are worth emulating is an addon-wide question
+  // (helpers called by name live in other files), settled by the fixpoint below.
   const relevance = new Relevance();
-  const pending: Array<{ body: Statement[]; fc: FileContext }> = [];
+  const records: LuaFileRecord[] = [];
   for (const entry of luaEntries) {
     if (options.isCancelled?.()) {
       analysis.cancelled = true;
       return analysis;
     }
-    const bytes = entry.bytes!;
-    const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
-    let parsed;
-    try {
-      parsed = parseLua(bytes, { watch: FUNCTION_WATCH });
-    } catch {
-      parsed = undefined;
-    }
-    const body = parsed?.chunk.body ?? [];
-    const meaningful = body.filter((s) => s.type !== 'ErrorStatement').length;
-    const words = countWords(text);
-    const file: FileAnalysis = {
-      path: entry.path,
-      kind: entry.kind,
-      realm: entry.kind === 'lua_in_asset' ? 'server' : realmOfPath(entry.path),
-      text,
-      lines: text.split(/\r?\n|\r/),
-      parse: !parsed
-        ? 'failed'
-        : parsed.errors.length === 0
-          ? 'ok'
-          : meaningful > 0
-            ? 'recovered'
-            : 'failed',
-      parseErrors: parsed?.errors.length ?? 1,
-      obfuscatedIdentifiers: words.obfuscated,
-      identifierCount: words.identifiers,
-      budgetExhausted: false,
-    };
-    if (parsed) file.facts = parsed.facts;
-    if (entry.sha256) file.sha256 = entry.sha256;
-    analysis.files.push(file);
-    const fc: FileContext = {
-      path: entry.path,
-      realm: file.realm,
-      depth: 0,
-      steps: 0,
-      budget: budgetFor(bytes.byteLength),
-      exhausted: false,
-    };
-    contexts.set(entry.path, fc);
-    if (parsed && WORTH_EMULATING.test(text)) {
-      // Machine-obfuscated files are emulated whole: their decoders hide behind plain names.
-      relevance.add(parsed.functions, file.obfuscatedIdentifiers >= 5);
-      pending.push({ body, fc });
-    }
+    const record = skimFile(entry);
+    records.push(record);
+    analysis.files.push(record.file);
+    // Machine-obfuscated files are parsed and emulated whole: their decoders hide behind
+    // plain names. Files the skim finds broken are parsed whole for their exact errors
+    // (the lexical-noise rule's measure: 5+ machine-made names, over 5 % of identifiers).
+    const made = record.file.obfuscatedIdentifiers;
+    const obfuscated = made >= 5 && made / Math.max(1, record.file.identifierCount) > 0.05;
+    if (record.skim.watched || obfuscated || !record.skim.balanced)
+      parseRecord(record, relevance, obfuscated || !record.skim.balanced, obfuscated);
   }
   relevance.finish();
+  if (!settleRelevance(records, relevance, options.isCancelled)) {
+    analysis.cancelled = true;
+    return analysis;
+  }
+
   emulator.skippable = relevance.skippable;
   // Receivers of known backdoor names are judged by what they do (honeypots ban the sender).
   emulator.exhaustiveNetName = (name) => options.intel.backdoorNetNames.has(name.toLowerCase());
-  for (const { body, fc } of pending) {
+  for (const record of records) {
+    if (!record.body) continue;
     if (options.isCancelled?.()) {
       analysis.cancelled = true;
       return analysis;
     }
-    emulator.runChunk(body, fc);
+    emulator.runChunk(record.body, record.fc);
   }
 
   for (const map of analysis.maps) {
@@ -161,8 +135,176 @@ export function analyzeAddon(entries: ArchiveEntry[], options: AnalyzeOptions): 
 
   emulator.drain(options.isCancelled);
   if (options.isCancelled?.()) analysis.cancelled = true;
-  for (const f of analysis.files) f.budgetExhausted = contexts.get(f.path)?.exhausted ?? false;
+  for (const r of records) r.file.budgetExhausted = r.fc.exhausted;
   return analysis;
 }
 
 export { luaRunEntities };
+
+/** One Lua file on its way through the analysis. */
+interface LuaFileRecord {
+  file: FileAnalysis;
+  skim: Skim;
+  fc: FileContext;
+  /** The parsed top level, once parsed. */
+  body?: Statement[];
+  /** Function facts of the parsed file (grows as lazy bodies are parsed). */
+  functions?: FunctionFacts[];
+}
+
+function skimFile(entry: ArchiveEntry): LuaFileRecord {
+  const bytes = entry.bytes!;
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+  const bom = hasUtf8Bom(text);
+  const skim = skimLua(bytes, SKIM_WATCH, bom ? 3 : 0);
+  const encoding = scanEncoding(text, bom ? 3 : 0);
+  let lines: string[] | undefined;
+  const file: FileAnalysis = {
+    path: entry.path,
+    kind: entry.kind,
+    realm: entry.kind === 'lua_in_asset' ? 'server' : realmOfPath(entry.path),
+    text,
+    get lines() {
+      return (lines ??= text.split(/\r?\n|\r/));
+    },
+    lineCount: skim.lines,
+    parse: 'skimmed',
+    parseErrors: 0,
+    facts: {
+      gluaOperatorCount: skim.gluaOperatorCount,
+      cCommentCount: skim.cCommentCount,
+      longestLineLength: skim.longestLineLength,
+      invisibleCharCount: encoding.invisibleCharCount,
+      hasBom: bom,
+      invalidUtf8: encoding.invalidUtf8,
+    },
+    obfuscatedIdentifiers: skim.obfuscatedIdentifiers,
+    identifierCount: skim.identifiers,
+    budgetExhausted: false,
+  };
+  if (entry.sha256) file.sha256 = entry.sha256;
+  const fc: FileContext = {
+    path: entry.path,
+    realm: file.realm,
+    depth: 0,
+    steps: 0,
+    budget: budgetFor(bytes.byteLength),
+    exhausted: false,
+  };
+  return { file, skim, fc };
+}
+
+/**
+ * Parses a skimmed file (lazily unless `whole`) and adds its functions to the relevance,
+ * every one of them when `everything`.
+ */
+function parseRecord(
+  record: LuaFileRecord,
+  relevance: Relevance,
+  whole: boolean,
+  everything = false,
+): void {
+  const file = record.file;
+  let parsed: ParseResult | undefined;
+  try {
+    parsed = parseLua(
+      file.text,
+      whole ? { watch: FUNCTION_WATCH } : { watch: FUNCTION_WATCH, skim: record.skim },
+    );
+  } catch {
+    parsed = undefined;
+  }
+  const body = parsed?.chunk.body ?? [];
+  const meaningful = body.filter((s) => s.type !== 'ErrorStatement').length;
+  file.parse = !parsed
+    ? 'failed'
+    : parsed.errors.length === 0
+      ? 'ok'
+      : meaningful > 0
+        ? 'recovered'
+        : 'failed';
+  file.parseErrors = parsed?.errors.length ?? 1;
+  if (parsed) file.facts = parsed.facts;
+  if (!parsed) return;
+  record.body = body;
+  record.functions = parsed.functions ?? [];
+  relevance.add(record.functions, everything);
+}
+
+/**
+ * The addon-wide fixpoint: a function that calls a sink-carrying function by name is worth
+ * emulating too. Files and lazy bodies that may mention such a name (Bloom filter, then an
+ * exact word search) are parsed now and their facts added, until no new name appears.
+ * Returns false when cancelled.
+ */
+function settleRelevance(
+  records: LuaFileRecord[],
+  relevance: Relevance,
+  isCancelled: (() => boolean) | undefined,
+): boolean {
+  // Names only ever get added: each file is searched once per name, in order of discovery.
+  // A path (`a.b:c`) is looked for as written; the Bloom filter is asked about its first
+  // and last names.
+  const known: Array<{ name: string; first: number; last: number }> = [];
+  const knownSet = new Set<string>();
+  const searched = new Map<LuaFileRecord, number>();
+  for (let round = 0; round < 50; round++) {
+    for (const name of relevance.names) {
+      if (knownSet.has(name)) continue;
+      knownSet.add(name);
+      const parts = name.split(/[.:]/);
+      known.push({ name, first: wordHash(parts[0]!), last: wordHash(parts[parts.length - 1]!) });
+    }
+    let changed = false;
+    for (const record of records) {
+      if (isCancelled?.()) return false;
+      const from = searched.get(record) ?? 0;
+      if (from === known.length) continue;
+      searched.set(record, known.length);
+      const offsets: number[] = [];
+      for (let k = from; k < known.length; k++) {
+        const { name, first, last } = known[k]!;
+        if (!mayMention(record.skim, first) || !mayMention(record.skim, last)) continue;
+        for (const at of wordOffsets(record.file.text, name)) offsets.push(at);
+      }
+      if (offsets.length === 0) continue;
+      if (!record.body) {
+        parseRecord(record, relevance, false);
+        changed = true;
+      }
+      if (parseLazyCallers(record, offsets)) changed = true;
+    }
+    if (!changed) return true;
+    relevance.finish();
+  }
+  return true;
+}
+
+/** Parses the lazy bodies that contain one of `offsets`, adding their facts to the file's. */
+function parseLazyCallers(record: LuaFileRecord, offsets: number[]): boolean {
+  const functions = record.functions;
+  if (!functions) return false;
+  let changed = false;
+  // Lazy bodies never nest (their inner functions were not parsed), so one pass suffices.
+  const count = functions.length;
+  for (let i = 0; i < count; i++) {
+    const facts = functions[i]!;
+    const node = facts.node;
+    if (node.lazy === undefined) continue;
+    // The body only: a function's own name (`function ENT:Init()`) is no call.
+    const from = node.lazy.offset;
+    const to = node.loc.end.offset;
+    if (!offsets.some((at) => at >= from && at < to)) continue;
+    const { own, functions: nested } = parseLazy(node, FUNCTION_WATCH);
+    facts.watched = own.watched;
+    facts.sink = own.sink;
+    facts.calls = own.calls;
+    const base = functions.length;
+    for (const f of nested) {
+      f.parent = f.parent < 0 ? i : base + f.parent;
+      functions.push(f);
+    }
+    changed = true;
+  }
+  return changed;
+}

@@ -32,11 +32,24 @@ describe('relevance', () => {
     ]);
     expect(names.sort()).toEqual(['handler', 'runIt']);
   });
-  it('keeps the parents of watched functions and the callers of decoders', () => {
+  it('keeps the parents of watched functions and the callers of indirect access', () => {
     const names = relevantNames([
-      'function setup() net.Receive("x", function() local s = net.ReadString() end) end\nlocal function d(t) return string.char(t) end\nfunction later() print(d(65)) end',
+      'function setup() net.Receive("x", function() local s = net.ReadString() end) end\nlocal function g(k) return _G[k] end\nfunction later() g(d(65))() end',
     ]);
-    expect(names.sort()).toEqual(['anonymous', 'd', 'later', 'setup']);
+    expect(names.sort()).toEqual(['anonymous', 'g', 'later', 'setup']);
+  });
+  it('keeps decoders but not, by name, their callers (a caller that runs the result holds a sink)', () => {
+    const names = relevantNames([
+      'local function d(t) return string.char(t) end\nfunction show() print(d(65)) end\nfunction run() RunString(d(65)) end',
+    ]);
+    expect(names.sort()).toEqual(['d', 'run']);
+  });
+  it('links callers by the path they call, not by the last name alone', () => {
+    const names = relevantNames([
+      'function MyAddon.grant(p) p:SetUserGroup("superadmin") end',
+      'concommand.Add("x", function(p) MyAddon.grant(p) end)\nlocal function other(e) e.grant(1) end',
+    ]);
+    expect(names.sort()).toEqual(['anonymous', 'grant']);
   });
   it('does not follow generic method names', () => {
     const names = relevantNames([
@@ -52,7 +65,7 @@ describe('relevance', () => {
     ).functions!;
     expect(facts.map((f) => [f.name, f.sink])).toEqual([
       ['go', true],
-      ['x', false],
+      ['t.x', false],
     ]);
   });
 });

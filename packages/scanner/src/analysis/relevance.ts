@@ -9,6 +9,7 @@ import {
   WATCH_LIBRARY,
   WATCH_SINK,
 } from '../lua/ast.js';
+import { compileSkimWatch } from '../lua/skim.js';
 
 const S = WATCH_SINK;
 const F = WATCH_FIELD;
@@ -22,7 +23,8 @@ const G = WATCH_GLOBAL;
  * itself worth it: taint sources (their result carries the taint back to a caller emulated
  * anyway), handler registrations, data sinks judged only with tainted arguments (emulated
  * whatever the function), identities compared with literals, detours and remote griefing.
- * Decoders and indirect access are sinks: what they compute depends on what callers pass.
+ * Indirect access is a sink: what it reaches depends on what callers pass. Decoders are not:
+ * a caller that runs or forwards what they return holds a sink itself (or calls one by name).
  */
 const WATCHED: Array<[string, number]> = [
   // execution and console
@@ -59,18 +61,18 @@ const WATCHED: Array<[string, number]> = [
   ['HTTP', S | G],
   ['CHTTP', S | G],
   ['reqwest', S | G],
-  // decoders and indirect access
+  // indirect access, then decoders
   ['_G', S],
   ['_R', S],
   ['getfenv', S | G],
   ['setfenv', S | G],
   ['getregistry', S | F],
   ['rawget', S | G],
-  ['char', S | F],
-  ['bxor', S | F],
-  ['Base64Decode', S | F],
-  ['Decompress', S | F],
-  ['reverse', S | F],
+  ['char', F],
+  ['bxor', F],
+  ['Base64Decode', F],
+  ['Decompress', F],
+  ['reverse', F],
   // sources, registrations, data sinks
   ['ReadString', F],
   ['ReadData', F],
@@ -146,11 +148,35 @@ const SINK_STRING =
   /lua_run|luarun|sv_allowcslua|sv_cheats|sv_loadingurl|sv_downloadurl|_password|RunString|CompileString/;
 const WATCHED_STRING = /STEAM_[0-5]:|7656119\d{10}|gmod_language|https?:/;
 
+/**
+ * The words the string judge reacts to, as literal needles for the skim (which does not
+ * decode strings one by one): a superset of SINK_STRING (level 2) and WATCHED_STRING (1).
+ */
+export const STRING_NEEDLES: ReadonlyArray<readonly [string, 1 | 2]> = [
+  ['lua_run', 2],
+  ['luarun', 2],
+  ['sv_allowcslua', 2],
+  ['sv_cheats', 2],
+  ['sv_loadingurl', 2],
+  ['sv_downloadurl', 2],
+  ['_password', 2],
+  ['RunString', 2],
+  ['CompileString', 2],
+  ['STEAM_', 1],
+  ['7656119', 1],
+  ['gmod_language', 1],
+  ['http:', 1],
+  ['https:', 1],
+];
+
 export const FUNCTION_WATCH: FunctionWatch = {
   names: new Map(WATCHED),
   definitions: new Set(WATCHED_DEFINITIONS),
   string: (s) => (SINK_STRING.test(s) ? 2 : WATCHED_STRING.test(s) ? 1 : 0),
 };
+
+/** FUNCTION_WATCH compiled for the skim. */
+export const SKIM_WATCH = compileSkimWatch(FUNCTION_WATCH, STRING_NEEDLES);
 
 /**
  * Collects the function facts of every file of an addon, then marks as skippable the
@@ -162,16 +188,22 @@ export class Relevance {
   private readonly all: FunctionFacts[][] = [];
   /** Functions the emulator may skip. Nodes not in it (payload code…) are always relevant. */
   readonly skippable = new Set<FunctionDeclaration>();
+  /** Names of the functions that carry a sink or call one by name (after `finish`). */
+  readonly names = new Set<string>();
 
+  /** Adds a file's function facts; the list may grow later (lazy bodies parsed on demand). */
   add(functions: FunctionFacts[] | undefined, everything: boolean): void {
     if (!functions) return;
     if (everything) for (const f of functions) f.watched = f.sink = true;
     this.all.push(functions);
   }
 
+  /** Computes (again, from scratch) `names` and `skippable` over everything added so far. */
   finish(): void {
+    this.skippable.clear();
+    this.names.clear();
     // Sink-carrying functions, then (fixpoint) every function calling one of them by name.
-    const names = new Set<string>();
+    const names = this.names;
     const sink: Uint8Array[] = this.all.map((fs) => {
       const r = new Uint8Array(fs.length);
       for (let i = 0; i < fs.length; i++) if (fs[i]!.sink) r[i] = 1;

@@ -78,8 +78,11 @@ export interface FileAnalysis {
   realm: Realm;
   /** Source text (latin1, one char per byte). */
   text: string;
-  lines: string[];
-  parse: 'ok' | 'recovered' | 'failed' | 'skipped';
+  /** The text's lines, split on first use (most files are never quoted). */
+  readonly lines: string[];
+  lineCount: number;
+  /** `skimmed`: read by the skim only (nothing watched in it), no tree was built. */
+  parse: 'ok' | 'recovered' | 'failed' | 'skimmed' | 'skipped';
   parseErrors: number;
   facts?: LexicalFacts;
   /** Identifiers that look machine-generated (`_0x3fa2`), counted by the lexer pass. */

@@ -124,7 +124,21 @@ export interface FunctionDeclaration extends NodeBase {
   identifier: Identifier | MemberExpression | null;
   isLocal: boolean;
   parameters: Array<Identifier | VarargLiteral>;
+  /** Empty while `lazy` is set: read it through `functionBody`, which parses it on demand. */
   body: Statement[];
+  /**
+   * Set when the parser skipped the body because it mentions nothing the analysis watches
+   * (see lua/skim.ts): where the body starts, so that it can be parsed when needed.
+   */
+  lazy?: LazyBody;
+}
+
+/** Where a skipped function body starts: just after the `)` of its parameter list. */
+export interface LazyBody {
+  src: string;
+  offset: number;
+  line: number;
+  lineStart: number;
 }
 
 export interface IfClauseNode extends NodeBase {
@@ -340,13 +354,13 @@ export interface FunctionFacts {
   node: FunctionDeclaration;
   /** Index of the enclosing function in `functions`, -1 for the main chunk. */
   parent: number;
-  /** The name the function is declared or assigned under (`foo` for `function a.b:foo()`). */
+  /** The path the function is declared or assigned under (`a.b:foo` for `function a.b:foo()`). */
   name?: string;
   /** Its body (nested functions included) mentions a watched name or string. */
   watched: boolean;
   /** …one of which is a sink name (`FunctionWatch.sinks`): its callers matter too. */
   sink: boolean;
-  /** Last names of the callees its own body calls: `Bar` for `x.Bar()`, `:Bar` for `x:Bar()`, `*` when computed. */
+  /** Paths of the callees its own body calls: `x.Bar` for `x.Bar()`, `x:Bar` for `x:Bar()`, `*` when computed. */
   calls: string[];
 }
 

@@ -5,7 +5,24 @@ import { decodeSource, hasUtf8Bom } from './source.js';
 
 export type * from './ast.js';
 export type { Token, TokenKind } from './lexer.js';
-export { parseLua, DEFAULT_MAX_DEPTH, DEFAULT_MAX_TOKENS, type ParseOptions } from './parser.js';
+export {
+  parseLua,
+  functionBody,
+  parseLazy,
+  DEFAULT_MAX_DEPTH,
+  DEFAULT_MAX_TOKENS,
+  type ParseOptions,
+} from './parser.js';
+export {
+  skimLua,
+  compileSkimWatch,
+  mayMention,
+  wordHash,
+  wordOffsets,
+  type Skim,
+  type SkimWatch,
+  type SkimmedFunction,
+} from './skim.js';
 export { walk, childrenOf, type Visitor } from './walk.js';
 
 /** Tokens kept by `tokenize` unless told otherwise: ~250 MB of token objects at most. */

@@ -163,12 +163,13 @@ export class Lexer {
     readonly src: string,
     readonly diagnostics: Diagnostics,
     start = 0,
+    atFileStart = true,
   ) {
     this.n = src.length;
     this.pos = start;
     this.lineStart = start;
     // A first line starting with '#' (a shebang) is not Lua.
-    if (src.charCodeAt(start) === 35) {
+    if (atFileStart && src.charCodeAt(start) === 35) {
       let p = start;
       while (p < this.n) {
         const c = src.charCodeAt(p);

@@ -27,6 +27,7 @@ import type {
 } from './ast.js';
 import { WATCH_FIELD, WATCH_GLOBAL, WATCH_LIBRARY, WATCH_SINK } from './ast.js';
 import { Diagnostics, Lexer, type Token } from './lexer.js';
+import type { Skim } from './skim.js';
 import { decodeSource, hasUtf8Bom, scanEncoding } from './source.js';
 
 export interface ParseOptions {
@@ -42,6 +43,11 @@ export interface ParseOptions {
   maxTokens?: number;
   /** Collect per-function facts (`ParseResult.functions`) watching these names and strings. */
   watch?: FunctionWatch;
+  /**
+   * The file's skim (same source): bodies of functions it found unwatched are skipped and
+   * left lazy (`FunctionDeclaration.lazy`); the lexical facts come from it too.
+   */
+  skim?: Skim;
 }
 
 export const DEFAULT_MAX_TOKENS = 1_000_000;
@@ -133,10 +139,28 @@ function calleeName(e: Expression): string | undefined {
   return undefined;
 }
 
-/** What `FunctionFacts.calls` records for a callee: `name`, `:name` for methods, `*` if computed. */
+/**
+ * The path a function is defined or called under, as written: `foo`, `a.b.c`, `a.b:c`
+ * (`a["b"]` counts as `a.b`); undefined when computed or longer than 120 characters.
+ */
+function pathName(e: Expression): string | undefined {
+  let path: string;
+  if (e.type === 'Identifier') return e.name;
+  if (e.type === 'MemberExpression') {
+    const base = pathName(e.base);
+    if (base === undefined) return undefined;
+    path = base + e.indexer + e.identifier.name;
+  } else if (e.type === 'IndexExpression' && e.index.type === 'StringLiteral') {
+    const base = pathName(e.base);
+    if (base === undefined) return undefined;
+    path = base + '.' + e.index.value;
+  } else return undefined;
+  return path.length <= 120 ? path : undefined;
+}
+
+/** What `FunctionFacts.calls` records for a callee: its path (see pathName), `*` if computed. */
 function callName(base: Expression): string {
-  if (base.type === 'MemberExpression' && base.indexer === ':') return ':' + base.identifier.name;
-  return calleeName(base) ?? '*';
+  return pathName(base) ?? '*';
 }
 
 function describe(t: Token): string {
@@ -163,6 +187,7 @@ export class Parser {
   private fnTopIndex = -1;
   private readonly fnIndex = new Map<FunctionDeclaration, FunctionFacts>();
   watch: FunctionWatch | null = null;
+  skim: Skim | null = null;
 
   constructor(
     private readonly lexer: Lexer,
@@ -231,7 +256,8 @@ export class Parser {
       const facts = this.fnIndex.get(v);
       const name = calleeName(targets[i]!);
       if (!facts || name === undefined) continue;
-      facts.name ??= name;
+      const path = pathName(targets[i]!);
+      if (path !== undefined) facts.name ??= path;
       if (
         targets[i]!.type !== 'Identifier' &&
         this.fnTop !== null &&
@@ -648,7 +674,8 @@ export class Parser {
       sink: false,
       calls: [],
     };
-    if (name !== undefined) facts.name = name;
+    const path = identifier ? pathName(identifier) : undefined;
+    if (path !== undefined) facts.name = path;
     this.fnTopIndex = this.functions.length;
     this.functions.push(facts);
     this.fnTop = facts;
@@ -696,6 +723,32 @@ export class Parser {
       }
     }
     this.expectPunct(')', 'to close the parameter list');
+    const skimmed = this.skim?.functions.get(fnTok.offset);
+    if (skimmed && !skimmed.watched && this.prev.kind === 'Punct' && this.prev.value === ')') {
+      // Nothing watched inside: jump to its `end` and keep where the body starts.
+      const close = this.prev;
+      const lazy = {
+        src: this.src,
+        offset: close.end,
+        line: close.endLine,
+        lineStart: close.end - close.endColumn + 1,
+      };
+      this.lexer.pos = skimmed.end - 3;
+      this.lexer.line = skimmed.endLine;
+      this.lexer.lineStart = skimmed.endLineStart;
+      this.ahead = null;
+      this.tok = this.lexer.next();
+      this.expectKeyword('end', fnTok);
+      return {
+        type: 'FunctionDeclaration',
+        identifier,
+        isLocal,
+        parameters,
+        body: [],
+        lazy,
+        loc: this.locFrom(start),
+      };
+    }
     const body = this.parseBlock();
     this.expectKeyword('end', fnTok);
     return {
@@ -706,6 +759,21 @@ export class Parser {
       body,
       loc: this.locFrom(start),
     };
+  }
+
+  /**
+   * Parses a lazy function body (the lexer placed just after its `)`), up to its `end`.
+   * With a watch list, `own` receives the facts of the body itself and `functions` those of
+   * the functions nested in it (parents -1 mean `own`).
+   */
+  parseLazyBody(own: FunctionFacts | null): Statement[] {
+    if (own !== null && this.watch !== null) {
+      this.fnTop = own;
+      this.fnTopIndex = -1;
+    }
+    const body = this.parseBlock();
+    if (!this.isKeyword('end')) this.errorAt(this.tok, `'end' expected near ${describe(this.tok)}`);
+    return body;
   }
 
   private parseIf(): Statement {
@@ -1146,6 +1214,7 @@ export function parseLua(source: Uint8Array | string, options: ParseOptions = {}
     Math.max(1, options.maxTokens ?? DEFAULT_MAX_TOKENS),
   );
   if (options.watch) parser.watch = options.watch;
+  if (options.skim) parser.skim = options.skim;
   let chunk: Chunk;
   try {
     chunk = parser.parseChunk();
@@ -1157,18 +1226,20 @@ export function parseLua(source: Uint8Array | string, options: ParseOptions = {}
     const origin = { line: 1, column: 1, offset: 0 };
     chunk = { type: 'Chunk', body: [], loc: { start: origin, end: origin } };
   }
-  // The lexer measures lines as it goes; make sure it has seen the whole source.
-  while (lexer.next().kind !== 'EOF');
+  // The lexer measures lines as it goes; make sure it has seen the whole source (the skim
+  // has, when bodies were skipped).
+  const skim = options.skim;
+  if (!skim) while (lexer.next().kind !== 'EOF');
   const errors = diagnostics.errors;
   const result: ParseResult = {
     chunk,
     errors,
     comments: lexer.comments,
-    lines: lexer.line,
+    lines: skim ? skim.lines : lexer.line,
     facts: {
-      gluaOperatorCount: lexer.gluaOperatorCount,
-      cCommentCount: lexer.cCommentCount,
-      longestLineLength: lexer.longestLineLength,
+      gluaOperatorCount: skim ? skim.gluaOperatorCount : lexer.gluaOperatorCount,
+      cCommentCount: skim ? skim.cCommentCount : lexer.cCommentCount,
+      longestLineLength: skim ? skim.longestLineLength : lexer.longestLineLength,
       invisibleCharCount: encoding.invisibleCharCount,
       hasBom,
       invalidUtf8: encoding.invalidUtf8,
@@ -1178,4 +1249,42 @@ export function parseLua(source: Uint8Array | string, options: ParseOptions = {}
   if (diagnostics.total > errors.length) result.errorCount = diagnostics.total;
   if (parser.truncated || lexer.commentsDropped > 0) result.truncated = true;
   return result;
+}
+
+/**
+ * The body of a function, parsed now if the parser left it lazy (and kept on the node). Any
+ * code that reads a function's statements goes through here.
+ */
+export function functionBody(node: FunctionDeclaration): Statement[] {
+  if (node.lazy !== undefined) node.body = parseLazy(node, null).body;
+  return node.body;
+}
+
+/**
+ * Parses a lazy body now, with a watch list when per-function facts are wanted: `own` gets
+ * the facts of the body itself, `functions` those of nested functions (parent -1 = own).
+ */
+export function parseLazy(
+  node: FunctionDeclaration,
+  watch: FunctionWatch | null,
+): { body: Statement[]; own: FunctionFacts; functions: FunctionFacts[] } {
+  const lazy = node.lazy;
+  const own: FunctionFacts = { node, parent: -1, watched: false, sink: false, calls: [] };
+  if (lazy === undefined) return { body: node.body, own, functions: [] };
+  delete node.lazy;
+  const diagnostics = new Diagnostics(50);
+  const lexer = new Lexer(lazy.src, diagnostics, lazy.offset, false);
+  lexer.line = lazy.line;
+  lexer.lineStart = lazy.lineStart;
+  const parser = new Parser(lexer, diagnostics, DEFAULT_MAX_DEPTH, DEFAULT_MAX_TOKENS);
+  parser.watch = watch;
+  let body: Statement[];
+  try {
+    body = parser.parseLazyBody(own);
+  } catch {
+    // The whole file parsed before; only a budget or the stack can stop this one.
+    body = [];
+  }
+  node.body = body;
+  return { body, own, functions: watch ? keptFunctions(parser.functions) : [] };
 }

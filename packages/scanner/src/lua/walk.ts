@@ -1,6 +1,7 @@
 // A pre-order walk over the syntax tree with each node's parent, iterative so that even a
 // tree built with a raised depth limit cannot overflow the stack.
 import type { IfClauseNode, Node } from './ast.js';
+import { functionBody } from './parser.js';
 
 /** Return false to skip the node's children. */
 export type Visitor = (node: Node, parent: Node | null) => void | boolean;
@@ -18,7 +19,7 @@ export function childrenOf(node: Node): Node[] {
       return [node.expression];
     case 'FunctionDeclaration': {
       const list: Node[] = node.identifier ? [node.identifier] : [];
-      return list.concat(node.parameters, node.body);
+      return list.concat(node.parameters, functionBody(node));
     }
     case 'IfStatement':
       return node.clauses;

@@ -1,0 +1,68 @@
+// The analysis front: files that mention nothing watched are skimmed, not parsed, unless the
+// addon-wide fixpoint finds them calling, by path, a function that reaches a sink.
+import { describe, expect, it } from 'vitest';
+import type { ArchiveEntry } from '../archive/types.js';
+import { loadThreatIntel } from '../intel/index.js';
+import { analyzeAddon } from './index.js';
+
+function entries(files: Record<string, string>): ArchiveEntry[] {
+  return Object.entries(files).map(([path, text]) => {
+    const bytes = new TextEncoder().encode(text);
+    return { path, size: bytes.length, depth: 0, kind: 'lua', bytes };
+  });
+}
+
+const intel = loadThreatIntel();
+
+describe('analyzeAddon', () => {
+  it('skims files with nothing watched and parses the others', () => {
+    const analysis = analyzeAddon(
+      entries({
+        'lua/autorun/client/cl_hud.lua':
+          'hook.Add("HUDPaint", "x", function() draw.SimpleText("hi", "Default", 0, 0) end)',
+        'lua/autorun/server/sv_run.lua':
+          'concommand.Add("x", function(p, c, a) RunString(a[1]) end)',
+      }),
+      { intel },
+    );
+    const parse = Object.fromEntries(analysis.files.map((f) => [f.path, f.parse]));
+    expect(parse).toEqual({
+      'lua/autorun/client/cl_hud.lua': 'skimmed',
+      'lua/autorun/server/sv_run.lua': 'ok',
+    });
+    expect(analysis.files[0]!.lineCount).toBe(1);
+    expect(analysis.calls.some((c) => c.api === 'RunString' && c.args[0]?.taint)).toBe(true);
+  });
+
+  it('follows a chain through a file with nothing watched in it', () => {
+    // The middle file names no sink and no source: only the fixpoint brings it in.
+    const analysis = analyzeAddon(
+      entries({
+        'lua/autorun/server/a_receiver.lua':
+          'util.AddNetworkString("sync")\nnet.Receive("sync", function(len, ply) Relay.pass(net.ReadString()) end)',
+        'lua/autorun/server/b_relay.lua':
+          'Relay = Relay or {}\nfunction Relay.pass(s)\n  local cleaned = string.Trim(s)\n  Relay.apply(cleaned)\nend\nfunction Relay.unrelated() print("x") end',
+        'lua/autorun/server/c_apply.lua': 'function Relay.apply(code) RunString(code) end',
+      }),
+      { intel },
+    );
+    const relay = analysis.files.find((f) => f.path.endsWith('b_relay.lua'))!;
+    expect(relay.parse).toBe('ok');
+    const run = analysis.calls.find((c) => c.api === 'RunString' && c.args[0]?.taint);
+    expect(run?.file).toBe('lua/autorun/server/c_apply.lua');
+    expect(run?.ctx.some((f) => f.kind === 'handler' && f.name === 'sync')).toBe(true);
+  });
+
+  it('reads lazily skipped bodies when a guard helper is judged', () => {
+    // `canRun` mentions nothing watched, so its body is lazy until the guard asks for it.
+    const analysis = analyzeAddon(
+      entries({
+        'lua/autorun/server/sv_tool.lua':
+          'local function canRun(ply) return ply:IsSuperAdmin() end\nconcommand.Add("lua_tool", function(ply, c, args)\n  if not canRun(ply) then return end\n  RunString(table.concat(args, " "))\nend)',
+      }),
+      { intel },
+    );
+    const run = analysis.calls.find((c) => c.api === 'RunString');
+    expect(run?.ctx.some((f) => f.kind === 'guard')).toBe(true);
+  });
+});

@@ -1,0 +1,154 @@
+// The skim must agree with the parser: same function extents, same lexical facts, and a
+// lazily parsed tree that, once every body is parsed, equals the tree of a full parse.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { FUNCTION_WATCH, SKIM_WATCH } from '../analysis/relevance.js';
+import type { FunctionDeclaration, Node } from './ast.js';
+import { parseLua } from './parser.js';
+import { mayMention, skimLua, wordHash, wordOffsets } from './skim.js';
+import { walk } from './walk.js';
+
+const samplesRoot = join(
+  dirname(fileURLToPath(import.meta.url)),
+  '..',
+  '..',
+  '..',
+  '..',
+  '..',
+  'shared',
+  'samples',
+);
+
+function luaFilesUnder(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) out.push(...luaFilesUnder(full));
+    else if (name.endsWith('.lua')) out.push(full);
+  }
+  return out;
+}
+
+/** The tree as JSON, every lazy body parsed first (walking reaches into them). */
+function fullTree(chunk: Node): string {
+  walk(chunk, () => undefined);
+  return JSON.stringify(chunk);
+}
+
+const SNIPPETS = [
+  'local function a() return 1 end\nfunction b.c:d(x, ...) if x then do end end return a() end',
+  'hook.Add("Think", "x", function()\r\n  local t = { f = function() end, [[long ]] }\r\n  repeat local y = 1 until y\r\nend)',
+  '-- comment with function and end\n--[==[ block\nfunction\n]==]\nlocal s = "end \\" function"\nlocal f = function() return [=[\nend]=] end',
+  '// glua comment end\n/* block\n function */\nif a != b && !c || d then local g = function() continue end end',
+  'local n = 0x1F + 1e10 + 3.5e-2 + 0x1p4\nlocal function w() while true do break end for i = 1, 2 do end end',
+  'net.Receive("x", function(len, ply) RunString(net.ReadString()) end)\nlocal function quiet() print("hi") end',
+];
+
+describe('skim', () => {
+  it('finds every function with the extent the parser gives it', () => {
+    for (const src of SNIPPETS) {
+      const skim = skimLua(src, SKIM_WATCH);
+      expect(skim.balanced).toBe(true);
+      const parsed = parseLua(src);
+      const fns: FunctionDeclaration[] = [];
+      walk(parsed.chunk, (n) => {
+        if (n.type === 'FunctionDeclaration') fns.push(n);
+      });
+      expect(skim.functions.size).toBe(fns.length);
+      // Keyed by the `function` keyword (`local function` nodes start at `local`).
+      for (const fn of fns) {
+        const keyword = src.indexOf('function', fn.loc.start.offset);
+        expect(skim.functions.get(keyword)?.end).toBe(fn.loc.end.offset);
+      }
+    }
+  });
+
+  it('gives the lexer facts: lines, longest line, GLua operators, C comments', () => {
+    for (const src of SNIPPETS) {
+      const skim = skimLua(src, SKIM_WATCH);
+      const { facts, lines } = parseLua(src);
+      expect([
+        skim.lines,
+        skim.longestLineLength,
+        skim.gluaOperatorCount,
+        skim.cCommentCount,
+      ]).toEqual([lines, facts.longestLineLength, facts.gluaOperatorCount, facts.cCommentCount]);
+    }
+  });
+
+  it('marks as watched what the parser watches, and the enclosing functions', () => {
+    const src = [
+      'function a() RunString(x) end', // sink name
+      'function b() local s = string.char(65) end', // field-only name used as a field
+      'function c() local char = 1 end', // …and as a plain variable: not watched
+      'function d() return "STEAM_0:1:23" end', // watched string
+      'function e() return "\\x41" end', // escape
+      'function f() return 76561198000000000 end', // SteamID64 numeral
+      'function g() function meta:IsAdmin() return true end end', // redefinition inside
+      'function h() print("hello") end',
+    ].join('\n');
+    const skim = skimLua(src, SKIM_WATCH);
+    const parsed = parseLua(src, { watch: FUNCTION_WATCH });
+    const watchedBySkim = [...skim.functions.entries()]
+      .sort((x, y) => x[0] - y[0])
+      .map(([, f]) => f.watched);
+    expect(watchedBySkim).toEqual(parsed.functions!.map((f) => f.watched));
+    expect(watchedBySkim).toEqual([true, true, false, true, true, true, true, false, false]);
+    expect(skim.watched).toBe(true);
+    expect(skimLua('print("hello")\nlocal x = {1, 2}', SKIM_WATCH).watched).toBe(false);
+  });
+
+  it('calls a file unbalanced when the parser would report an error', () => {
+    for (const src of [
+      'local s = "open',
+      'if x then',
+      'end',
+      'repeat end',
+      'local x = $',
+      'x = a & b',
+      'f(',
+      '--[[ never closed',
+      '('.repeat(1000) + ')'.repeat(1000),
+    ]) {
+      expect(skimLua(src, SKIM_WATCH).balanced, src.slice(0, 20)).toBe(false);
+      expect(skimLua(src, SKIM_WATCH).functions.size).toBe(0);
+    }
+  });
+
+  it('parses lazily into the same tree as a full parse, once bodies are read', () => {
+    const files = SNIPPETS.map((s, i) => ({ name: `snippet ${i}`, src: s }));
+    try {
+      for (const path of luaFilesUnder(samplesRoot))
+        files.push({ name: path, src: readFileSync(path, 'latin1') });
+    } catch {
+      // Without ../shared/samples beside the repository, the snippets still run.
+    }
+    let lazyBodies = 0;
+    for (const { name, src } of files) {
+      const skim = skimLua(src, SKIM_WATCH);
+      if (!skim.balanced) continue;
+      const full = parseLua(src);
+      const lazy = parseLua(src, { skim });
+      walk(lazy.chunk, (n) => {
+        if (n.type === 'FunctionDeclaration' && n.lazy) lazyBodies++;
+        return n.type !== 'FunctionDeclaration';
+      });
+      expect(lazy.errors, name).toEqual(full.errors);
+      expect(fullTree(lazy.chunk), name).toBe(fullTree(full.chunk));
+    }
+    expect(lazyBodies).toBeGreaterThan(3);
+  });
+
+  it('answers which names a file may use, and where', () => {
+    const src = 'local function helper() end\nMyAddon.run(x) -- helper\nprint("runner")';
+    const skim = skimLua(src, SKIM_WATCH);
+    expect(mayMention(skim, wordHash('helper'))).toBe(true);
+    expect(mayMention(skim, wordHash('MyAddon'))).toBe(true);
+    expect(mayMention(skim, wordHash('RunString'))).toBe(false);
+    expect(wordOffsets(src, 'MyAddon.run')).toEqual([src.indexOf('MyAddon.run')]);
+    expect(wordOffsets(src, 'run')).toEqual([src.indexOf('run(')]);
+    expect(wordOffsets(src, 'helper')).toHaveLength(2);
+  });
+});

@@ -1,0 +1,607 @@
+// The skim: one allocation-light pass over a Lua file that finds every function's extent and
+// which of them mention a watched name or string, without building tokens or a tree. The
+// parser then builds trees only for what the analysis can use and leaves the rest as lazy
+// bodies (see `functionBody`); files that mention nothing watched are not parsed at all.
+import { Buffer } from 'node:buffer';
+import type { FunctionWatch } from './ast.js';
+import { WATCH_FIELD, WATCH_GLOBAL, WATCH_LIBRARY } from './ast.js';
+
+/** One `function … end` of the file as the skim sees it. */
+export interface SkimmedFunction {
+  /** Offset just past the matching `end` keyword. */
+  end: number;
+  /** Line of the `end` keyword, and the offset where that line starts. */
+  endLine: number;
+  endLineStart: number;
+  /** Its body (nested functions included) mentions a watched name or string. */
+  watched: boolean;
+}
+
+export interface Skim {
+  /** Every function, by the offset of its `function` keyword; empty when `balanced` is false. */
+  functions: Map<number, SkimmedFunction>;
+  /** Something watched appears anywhere in the file (top level included). */
+  watched: boolean;
+  /** Blocks, strings and comments all close, and no byte outside them is foreign to Lua. */
+  balanced: boolean;
+  lines: number;
+  longestLineLength: number;
+  gluaOperatorCount: number;
+  cCommentCount: number;
+  /** Identifiers of the code (strings and comments excluded), and the machine-made-looking ones. */
+  identifiers: number;
+  obfuscatedIdentifiers: number;
+  /** Bloom filter of the code's identifiers (see `mayMention`). */
+  words: Uint32Array;
+}
+
+// Identifier bytes as the lexer sees them (LuaJIT: every byte >= 0x80 is one).
+const IDENT_START = new Uint8Array(256);
+const IDENT_PART = new Uint8Array(256);
+for (let c = 0; c < 256; c++) {
+  const alpha = (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c >= 128;
+  IDENT_START[c] = alpha ? 1 : 0;
+  IDENT_PART[c] = alpha || (c >= 48 && c <= 57) ? 1 : 0;
+}
+/** Bytes that cannot start any token: the lexer reports them as stray characters. */
+const STRAY = new Uint8Array(256);
+for (let c = 0; c < 32; c++)
+  if (c !== 9 && c !== 10 && c !== 11 && c !== 12 && c !== 13) STRAY[c] = 1;
+for (const c of [36, 63, 64, 92, 96, 127]) STRAY[c] = 1;
+
+function fnv(text: string, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  return h >>> 0;
+}
+
+function fnvBytes(bytes: Uint8Array, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i]!, 16777619);
+  return h >>> 0;
+}
+
+function bytesStartWith(bytes: Uint8Array, at: number, ascii: string): boolean {
+  if (at < 0 || at + ascii.length > bytes.length) return false;
+  for (let i = 0; i < ascii.length; i++) if (bytes[at + i] !== ascii.charCodeAt(i)) return false;
+  return true;
+}
+
+/** Bloom filter size for a file: ~2 bits per source byte, so ~1 % false positives. */
+function wordBits(length: number): number {
+  let bits = 2048;
+  while (bits < length * 2 && bits < 1 << 22) bits *= 2;
+  return bits;
+}
+
+function addWord(words: Uint32Array, h: number): void {
+  const mask = words.length * 32 - 1;
+  const a = h & mask;
+  const b = (Math.imul(h, 0x9e3779b1) >>> 0) & mask;
+  words[a >>> 5]! |= 1 << (a & 31);
+  words[b >>> 5]! |= 1 << (b & 31);
+}
+
+/** Hash of a name for `mayMention` (compute it once per name). */
+export function wordHash(name: string): number {
+  return fnv(name, 0, name.length);
+}
+
+/** Whether the skimmed file may use the name of hash `h` as an identifier (false: it does not). */
+export function mayMention(skim: Skim, h: number): boolean {
+  const words = skim.words;
+  const mask = words.length * 32 - 1;
+  const a = h & mask;
+  const b = (Math.imul(h, 0x9e3779b1) >>> 0) & mask;
+  return (words[a >>> 5]! & (1 << (a & 31))) !== 0 && (words[b >>> 5]! & (1 << (b & 31))) !== 0;
+}
+
+/**
+ * Offsets where `name` appears as a whole identifier in `text` (a superset of its uses: in
+ * strings and comments too), at most `max` of them.
+ */
+export function wordOffsets(text: string, name: string, max = 10_000): number[] {
+  const out: number[] = [];
+  let at = text.indexOf(name);
+  while (at >= 0 && out.length < max) {
+    const before = at > 0 ? text.charCodeAt(at - 1) : 32;
+    const after = text.charCodeAt(at + name.length);
+    if (IDENT_PART[before] !== 1 && !(IDENT_PART[after] === 1)) out.push(at);
+    at = text.indexOf(name, at + name.length);
+  }
+  return out;
+}
+
+/** A watch list compiled for the skim: names by hash, string needles by their first 4 bytes. */
+export interface SkimWatch {
+  names: Map<number, Array<{ name: string; flags: number }>>;
+  /** Quick reject for names: bit set when some watched name's hash has these low 16 bits. */
+  nameFilter: Uint8Array;
+  definitions: ReadonlySet<string>;
+  /** Hashes of the definitions, to judge short string literals without slicing them. */
+  definitionHashes: ReadonlySet<number>;
+  /** Needles looked for inside string literals, by the 32-bit key of their first 4 bytes. */
+  needles: Map<number, Array<{ text: string; level: 1 | 2 }>>;
+  needleFilter: Uint8Array;
+}
+
+/**
+ * Compiles a FunctionWatch for the skim. `needles` are the literal words the watch's `string`
+ * judge reacts to (level 2 for sinks), since the skim does not decode strings one by one.
+ */
+export function compileSkimWatch(
+  watch: FunctionWatch,
+  needles: ReadonlyArray<readonly [string, 1 | 2]>,
+): SkimWatch {
+  const names = new Map<number, Array<{ name: string; flags: number }>>();
+  const nameFilter = new Uint8Array(65536);
+  for (const [name, flags] of watch.names) {
+    const h = fnv(name, 0, name.length);
+    nameFilter[h & 0xffff] = 1;
+    const list = names.get(h) ?? [];
+    list.push({ name, flags });
+    names.set(h, list);
+  }
+  const byKey = new Map<number, Array<{ text: string; level: 1 | 2 }>>();
+  const needleFilter = new Uint8Array(65536);
+  for (const [text, level] of needles) {
+    if (text.length < 4) throw new Error(`skim needle too short: ${text}`);
+    const key =
+      ((text.charCodeAt(0) << 24) |
+        (text.charCodeAt(1) << 16) |
+        (text.charCodeAt(2) << 8) |
+        text.charCodeAt(3)) >>>
+      0;
+    needleFilter[(key ^ (key >>> 16)) & 0xffff] = 1;
+    const list = byKey.get(key) ?? [];
+    list.push({ text, level });
+    byKey.set(key, list);
+  }
+  const definitions = watch.definitions ?? new Set<string>();
+  const definitionHashes = new Set([...definitions].map((d) => fnv(d, 0, d.length)));
+  return { names, nameFilter, definitions, definitionHashes, needles: byKey, needleFilter };
+}
+
+/** A machine-generated name (`_0x3fa2`, `lIlIlIlI`, 22+ letters), as in analysis/words.ts. */
+function isObfuscatedWord(text: Uint8Array, start: number, end: number): boolean {
+  const length = end - start;
+  if (length >= 5 && text[start]! === 95 && text[start + 1]! === 48 && text[start + 2]! === 120) {
+    let hex = true;
+    for (let i = start + 3; i < end && hex; i++) {
+      const c = text[i]! | 0x20;
+      hex = (c >= 48 && c <= 57) || (c >= 97 && c <= 102);
+    }
+    if (hex) return true;
+  }
+  if (length >= 8) {
+    let confusable = true;
+    for (let i = start; i < end && confusable; i++) {
+      const c = text[i]!;
+      confusable = c === 108 || c === 73 || c === 79 || c === 48 || c === 95;
+    }
+    if (confusable) return true;
+  }
+  if (length >= 22) {
+    for (let i = start; i < end; i++) {
+      const c = text[i]!;
+      if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90))) return false;
+    }
+    return true;
+  }
+  return false;
+}
+
+/**
+ * Deeper nesting than this is left to the parser, whose depth limit (200, counting blocks and
+ * expressions) then reports it.
+ */
+const MAX_NESTING = 150;
+
+// Block kinds on the skim's stack.
+const FN = 1;
+const BLOCK = 2;
+const REPEAT = 3;
+
+/** Skims Lua source bytes from `start` (after a BOM). Never throws. */
+export function skimLua(source: Uint8Array | string, watch: SkimWatch, start = 0): Skim {
+  const bytes =
+    typeof source === 'string'
+      ? Buffer.from(source, 'latin1')
+      : Buffer.from(source.buffer, source.byteOffset, source.byteLength);
+  return new Skimmer(bytes, watch).run(start);
+}
+
+/**
+ * The skim's state. A class rather than closures: V8 optimises monomorphic method calls,
+ * while fresh closures per file deoptimise the hot loop ("wrong call target").
+ */
+class Skimmer {
+  private readonly n: number;
+  private line = 1;
+  private lineStart = 0;
+  private longest = 0;
+  private balanced = true;
+  private fileWatched = false;
+  /** Functions open around the current byte, innermost last. */
+  private readonly openFns: SkimmedFunction[] = [];
+
+  constructor(
+    private readonly src: Buffer,
+    private readonly watch: SkimWatch,
+  ) {
+    this.n = src.length;
+  }
+
+  /** The byte at i, or -1 past the end (a read past the end would deoptimise V8's code). */
+  private at(i: number): number {
+    return i < this.n ? this.src[i]! : -1;
+  }
+
+  /** Marks the innermost open function (or the one `depthFromTop` levels out) watched. */
+  private markWatched(depthFromTop: number): void {
+    this.fileWatched = true;
+    const i = this.openFns.length - 1 - depthFromTop;
+    if (i >= 0) this.openFns[i]!.watched = true;
+  }
+
+  private breakAt(p: number): number {
+    const length = p - this.lineStart;
+    if (length > this.longest) this.longest = length;
+    if (this.src[p]! === 13 && this.at(p + 1) === 10) p++;
+    p++;
+    this.line++;
+    this.lineStart = p;
+    return p;
+  }
+
+  private countBreaks(from: number, to: number): void {
+    const src = this.src;
+    for (let p = from; p < to; p++) {
+      const c = src[p]!;
+      if (c === 10 || c === 13) p = this.breakAt(p) - 1;
+    }
+  }
+
+  /** Looks for watched needles in string content [from, to); returns the highest level. */
+  private needlesIn(from: number, to: number): number {
+    const src = this.src;
+    const filter = this.watch.needleFilter;
+    let level = 0;
+    let key = 0;
+    for (let p = from; p < to; p++) {
+      key = ((key << 8) | (src[p]! & 0xff)) >>> 0;
+      if (p - from < 3 || filter[(key ^ (key >>> 16)) & 0xffff] !== 1) continue;
+      const list = this.watch.needles.get(key);
+      if (!list) continue;
+      for (const needle of list)
+        if (needle.level > level && bytesStartWith(src, p - 3, needle.text)) level = needle.level;
+      if (level === 2) return 2;
+    }
+    return level;
+  }
+
+  /** Judges a string literal's raw content: escapes, needles, or a watched definition name. */
+  private judgeString(from: number, to: number, escaped: boolean): void {
+    if (escaped) this.markWatched(0);
+    if (to - from >= 5 && this.needlesIn(from, to) > 0) this.markWatched(0);
+    // `meta["IsAdmin"] = …` redefines as surely as `meta.IsAdmin = …`.
+    else if (
+      to - from >= 3 &&
+      to - from <= 24 &&
+      this.watch.definitionHashes.has(fnvBytes(this.src, from, to))
+    )
+      this.markWatched(0);
+  }
+
+  /** Position after a long bracket `[==[ … ]==]` whose opening `[` is at p with `level` `=`. */
+  private longBracket(p: number, level: number, isString: boolean): number {
+    const n = this.n;
+    const contentStart = p + level + 2;
+    const closer = level === 0 ? ']]' : ']' + '='.repeat(level) + ']';
+    let closeAt = this.src.indexOf(closer, contentStart, 'latin1');
+    if (closeAt < 0) {
+      this.balanced = false;
+      closeAt = n;
+    }
+    this.countBreaks(contentStart, closeAt);
+    if (isString && closeAt - contentStart >= 5 && this.needlesIn(contentStart, closeAt) > 0)
+      this.markWatched(0);
+    return Math.min(n, closeAt + closer.length);
+  }
+
+  /** Level of a long bracket opening at p (`[`, `=`*, `[`), or -1 if there is none. */
+  private levelAt(p: number): number {
+    const n = this.n;
+    const src = this.src;
+    if (p >= n || src[p]! !== 91) return -1;
+    let level = 0;
+    p++;
+    while (p < n && src[p]! === 61) {
+      level++;
+      p++;
+    }
+    return p < n && src[p]! === 91 ? level : -1;
+  }
+
+  run(start: number): Skim {
+    const src = this.src;
+    const n = this.n;
+    const watch = this.watch;
+    const functions = new Map<number, SkimmedFunction>();
+    const words = new Uint32Array(wordBits(n) / 32);
+    const openFns = this.openFns;
+    this.lineStart = start;
+    let glua = 0;
+    let cComments = 0;
+    let identifiers = 0;
+    let obfuscated = 0;
+    // Open blocks (FN, BLOCK, REPEAT); functions also sit in openFns.
+    const kinds: number[] = [];
+    /** Set right after a `function` keyword until its `(`: names there are being defined. */
+    let inFunctionName = false;
+    /** Last significant byte before the current token (46 '.', 58 ':', 0 otherwise). */
+    let prevSig = 0;
+    /** Open brackets of any kind: with the blocks, how deep the parser would have to go. */
+    let brackets = 0;
+    let p = start;
+    // A first line starting with '#' (a shebang) is not Lua.
+    if (src[p]! === 35) while (p < n && src[p]! !== 10 && src[p]! !== 13) p++;
+
+    while (p < n) {
+      const c = src[p]!;
+      if (c === 32 || c === 9 || c === 11 || c === 12) {
+        p++;
+        continue;
+      }
+      if (c === 10 || c === 13) {
+        p = this.breakAt(p);
+        continue;
+      }
+      if (IDENT_START[c] === 1) {
+        const s = p;
+        let h = 0x811c9dc5;
+        // Reads stay below n: a read past the end deoptimises the whole function in V8.
+        while (p < n) {
+          const d = src[p]!;
+          if (IDENT_PART[d] !== 1) break;
+          h = Math.imul(h ^ d, 16777619);
+          p++;
+        }
+        const len = p - s;
+        // Keywords that open or close blocks; the others need nothing here.
+        if (len >= 2 && len <= 8) {
+          const c0 = c;
+          if (len === 8 && c0 === 102 && bytesStartWith(src, s, 'function')) {
+            const record: SkimmedFunction = {
+              end: -1,
+              endLine: 0,
+              endLineStart: 0,
+              watched: false,
+            };
+            functions.set(s, record);
+            kinds.push(FN);
+            openFns.push(record);
+            inFunctionName = true;
+            prevSig = 0;
+            continue;
+          }
+          if (len === 3 && c0 === 101 && this.at(s + 1) === 110 && this.at(s + 2) === 100) {
+            const kind = kinds.pop();
+            if (kind === undefined || kind === REPEAT) this.balanced = false;
+            if (kind === FN) {
+              const record = openFns.pop()!;
+              record.end = p;
+              record.endLine = this.line;
+              record.endLineStart = this.lineStart;
+              if (record.watched && openFns.length > 0) openFns[openFns.length - 1]!.watched = true;
+            }
+            prevSig = 0;
+            continue;
+          }
+          if (
+            (len === 2 &&
+              ((c0 === 100 && this.at(s + 1) === 111) || (c0 === 105 && this.at(s + 1) === 102))) ||
+            (len === 6 && c0 === 114 && bytesStartWith(src, s, 'repeat'))
+          ) {
+            kinds.push(len === 6 ? REPEAT : BLOCK);
+            prevSig = 0;
+            continue;
+          }
+          if (len === 5 && c0 === 117 && bytesStartWith(src, s, 'until')) {
+            if (kinds.pop() !== REPEAT) this.balanced = false;
+            prevSig = 0;
+            continue;
+          }
+        }
+        identifiers++;
+        addWord(words, h >>> 0);
+        if (isObfuscatedWord(src, s, p)) obfuscated++;
+        const hu = h >>> 0;
+        if (watch.nameFilter[hu & 0xffff] === 1 || inFunctionName || prevSig !== 0) {
+          const isField = prevSig === 46 || prevSig === 58;
+          // Next significant byte (line breaks skipped; they are counted when the loop gets there).
+          let q = p;
+          while (q < n) {
+            const d = src[q]!;
+            if (d === 32 || d === 9 || d === 10 || d === 13) q++;
+            else break;
+          }
+          const next = q < n ? src[q]! : 0;
+          const list = watch.nameFilter[hu & 0xffff] === 1 ? watch.names.get(hu) : undefined;
+          if (list) {
+            for (const { name, flags } of list) {
+              if (name.length !== len || !bytesStartWith(src, s, name)) continue;
+              if (flags & WATCH_FIELD && !isField) continue;
+              if (flags & WATCH_GLOBAL && isField) continue;
+              if (flags & WATCH_LIBRARY && !(next === 46 || next === 58 || next === 91)) continue;
+              this.markWatched(0);
+            }
+          }
+          if (isField && watch.definitions.size > 0) {
+            // `function a.b:IsAdmin()` defines inside the enclosing function; `a.IsAdmin = f`
+            // inside the current one.
+            const defining = inFunctionName || (next === 61 && this.at(q + 1) !== 61);
+            if (defining && watch.definitions.has(src.toString('latin1', s, p)))
+              this.markWatched(inFunctionName ? 1 : 0);
+          }
+        }
+        prevSig = 0;
+        continue;
+      }
+      if (c >= 48 && c <= 57) {
+        const s = p;
+        const exponentMark = c === 48 && (this.at(p + 1) | 0x20) === 120 ? 112 : 101;
+        while (p < n) {
+          const d = src[p]!;
+          if (IDENT_PART[d] === 1 || d === 46) p++;
+          else if ((d === 43 || d === 45) && (src[p - 1]! | 0x20) === exponentMark) p++;
+          else break;
+        }
+        if (p - s === 17 && bytesStartWith(src, s, '7656119')) this.markWatched(0);
+        prevSig = 0;
+        continue;
+      }
+      switch (c) {
+        case 34:
+        case 39: {
+          // A quoted string: escapes skip a byte; a raw line break or the end leaves it open.
+          const s = p + 1;
+          let q = s;
+          let escaped = false;
+          let closed = false;
+          for (;;) {
+            if (q >= n) break;
+            const d = src[q]!;
+            if (d === c) {
+              closed = true;
+              break;
+            }
+            if (d === 10 || d === 13) break;
+            if (d === 92) {
+              const e = this.at(q + 1);
+              if (e === 10 || e === 13) {
+                q = this.breakAt(q + 1);
+                continue;
+              }
+              if (e === 122) {
+                // \z skips the following whitespace, line breaks included.
+                escaped = true;
+                q += 2;
+                for (;;) {
+                  const w = src[q]!;
+                  if (w === 10 || w === 13) q = this.breakAt(q);
+                  else if (w === 32 || w === 9 || w === 11 || w === 12) q++;
+                  else break;
+                }
+                continue;
+              }
+              if (e === 120 || e === 117 || (e >= 48 && e <= 57)) escaped = true;
+              q += 2;
+              continue;
+            }
+            q++;
+          }
+          if (!closed) this.balanced = false;
+          this.judgeString(s, Math.min(q, n), escaped);
+          p = closed ? q + 1 : q;
+          prevSig = 0;
+          continue;
+        }
+        case 45: // '-'
+          if (this.at(p + 1) === 45) {
+            const level = this.levelAt(p + 2);
+            if (level >= 0) p = this.longBracket(p + 2, level, false);
+            else {
+              p += 2;
+              while (p < n && src[p]! !== 10 && src[p]! !== 13) p++;
+            }
+            continue;
+          }
+          break;
+        case 47: {
+          // '/': GLua's C-style comments
+          const c1 = this.at(p + 1);
+          if (c1 === 47) {
+            cComments++;
+            p += 2;
+            while (p < n && src[p]! !== 10 && src[p]! !== 13) p++;
+            continue;
+          }
+          if (c1 === 42) {
+            cComments++;
+            let closeAt = src.indexOf('*/', p + 2, 'latin1');
+            if (closeAt < 0) {
+              this.balanced = false;
+              closeAt = n;
+            }
+            this.countBreaks(p + 2, closeAt);
+            p = Math.min(n, closeAt + 2);
+            continue;
+          }
+          break;
+        }
+        case 91: {
+          // '[': a long string, or an index
+          const level = this.levelAt(p);
+          if (level >= 0) {
+            p = this.longBracket(p, level, true);
+            prevSig = 0;
+            continue;
+          }
+          if (++brackets + kinds.length > MAX_NESTING) this.balanced = false;
+          break;
+        }
+        case 40: // '('
+          inFunctionName = false;
+          if (++brackets + kinds.length > MAX_NESTING) this.balanced = false;
+          break;
+        case 123: // '{'
+          if (++brackets + kinds.length > MAX_NESTING) this.balanced = false;
+          break;
+        case 41:
+        case 125:
+        case 93: // ')', '}', ']'
+          if (--brackets < 0) this.balanced = false;
+          break;
+        case 33: // '!' and '!='
+          glua++;
+          if (this.at(p + 1) === 61) p++;
+          break;
+        case 38:
+        case 124: // '&&' and '||'
+          if (this.at(p + 1) === c) {
+            glua++;
+            p++;
+          } else this.balanced = false;
+          break;
+        case 126: // '~='
+          if (this.at(p + 1) !== 61) this.balanced = false;
+          break;
+        default:
+          if (STRAY[c] === 1) this.balanced = false;
+      }
+      if (c === 46 && this.at(p + 1) === 46) {
+        // `..` and `...` are operators, not field access.
+        p += this.at(p + 2) === 46 ? 3 : 2;
+        prevSig = 0;
+        continue;
+      }
+      prevSig = c === 46 || c === 58 ? c : 0;
+      p++;
+    }
+    if (n - this.lineStart > this.longest) this.longest = n - this.lineStart;
+    if (kinds.length > 0 || brackets !== 0) this.balanced = false;
+    return {
+      functions: this.balanced ? functions : new Map(),
+      watched: this.fileWatched,
+      balanced: this.balanced,
+      lines: this.line,
+      longestLineLength: this.longest,
+      gluaOperatorCount: glua,
+      cCommentCount: cComments,
+      identifiers,
+      obfuscatedIdentifiers: obfuscated,
+      words,
+    };
+  }
+}

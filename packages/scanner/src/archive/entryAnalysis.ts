@@ -343,8 +343,11 @@ class AssetCollector implements ContentCollector {
         this.extendOpenRun(bytes.subarray(left));
         return true;
       }
-      this.judge(bytes.subarray(left, right));
-      if (this.keptLength >= MAX_ASSET_TEXT_KEPT) return true;
+      // Most probes hit a stray printable byte: no view is made for runs too short.
+      if (right - left >= MIN_ASSET_TEXT_RUN) {
+        this.judge(bytes.subarray(left, right));
+        if (this.keptLength >= MAX_ASSET_TEXT_KEPT) return true;
+      }
       from = right + 1;
       probe = from + MIN_ASSET_TEXT_RUN - 1;
     }

@@ -2,7 +2,16 @@
 // large, byte limits inside a file, a file whose size changed since it was listed, and what
 // the folder fingerprint follows.
 import { createHash } from 'node:crypto';
-import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  rmSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -98,43 +107,74 @@ describe('readArchive on a folder, file by file', () => {
   });
 });
 
-describe('readFileChunks on a file that changed since it was looked at', () => {
-  const data = Buffer.from(`${LOADER}${'-- more Lua\n'.repeat(300_000)}`); // ~3.5 MiB
+describe('readFileChunks past the whole-file size, and on a file that changes while read', () => {
+  const data = Buffer.from(`${LOADER}${'-- more Lua\n'.repeat(30_000)}`); // ~360 KB
+  const small = 64 * 1024; // a scratch limit that makes `data` a large file
 
-  function readWith(declaredSize: number) {
-    const path = join(temp, `changing-${declaredSize}.lua`);
-    writeFileSync(path, data);
+  function openWith(content: Buffer, name: string) {
+    const path = join(temp, name);
+    writeFileSync(path, content);
     const ctx = new ReadingContext(resolveLimits());
-    const hash = createHash('sha256');
     const reading: FileReading = { length: 0 };
     const fd = openSync(path, 'r');
-    try {
-      const chunks = [
-        ...readFileChunks(ctx, fd, declaredSize, 'x.lua', hash, reading, new ScratchBuffer()),
-      ].map((c) => Buffer.from(c));
-      return { bytes: Buffer.concat(chunks), chunks: chunks.length, reading, hash, ctx };
-    } finally {
-      closeSync(fd);
-    }
+    const chunks = readFileChunks(ctx, fd, 'x.lua', reading, new ScratchBuffer(small));
+    const rest = (): Buffer[] => [...chunks].map((c) => Buffer.from(c));
+    return { path, ctx, reading, chunks, rest, close: () => closeSync(fd) };
   }
 
-  it('reads on past the size it was told when the file grew', () => {
-    for (const declared of [0, 10, data.length - 1]) {
-      const { bytes, reading, hash, ctx } = readWith(declared);
-      expect(bytes.equals(data)).toBe(true);
-      // Not whole in the reused buffer: hashed as the pieces passed.
-      expect(reading).toEqual({ length: data.length });
-      expect(hash.digest('hex')).toBe(sha256(data));
-      expect(ctx.inflatedBytes).toBe(data.length);
+  it('reads a file larger than the scratch limit in chunks, hashed as they pass', () => {
+    const file = openWith(data, 'large.lua');
+    try {
+      const pieces = file.rest();
+      expect(pieces.map((p) => p.length)).toEqual([small, data.length - small]);
+      expect(Buffer.concat(pieces).equals(data)).toBe(true);
+      expect(file.reading.whole).toBeUndefined();
+      expect(file.reading.length).toBe(data.length);
+      expect(file.reading.hash?.digest('hex')).toBe(sha256(data));
+      expect(file.ctx.inflatedBytes).toBe(data.length);
+    } finally {
+      file.close();
     }
   });
 
-  it('stops at the end of the file when the file shrank', () => {
-    const { bytes, chunks, reading } = readWith(data.length + 1000);
-    expect(bytes.equals(data)).toBe(true);
-    expect(chunks).toBe(1);
-    expect(reading.length).toBe(data.length);
-    expect(reading.whole?.equals(data)).toBe(true);
+  it('reads on to the new end of a file that grows while read', () => {
+    const file = openWith(data, 'growing.lua');
+    try {
+      const head = Buffer.from(file.chunks.next().value as Uint8Array);
+      const more = Buffer.from('\nprint("appended while read")\n');
+      appendFileSync(file.path, more);
+      const all = Buffer.concat([head, ...file.rest()]);
+      expect(all.equals(Buffer.concat([data, more]))).toBe(true);
+      expect(file.reading.length).toBe(all.length);
+      expect(file.reading.hash?.digest('hex')).toBe(sha256(all));
+    } finally {
+      file.close();
+    }
+  });
+
+  it('stops at the new end of a file that shrinks while read', () => {
+    const file = openWith(data, 'shrinking.lua');
+    try {
+      const head = Buffer.from(file.chunks.next().value as Uint8Array);
+      truncateSync(file.path, 100_000);
+      const all = Buffer.concat([head, ...file.rest()]);
+      expect(all.equals(data.subarray(0, 100_000))).toBe(true);
+      expect(file.reading.length).toBe(100_000);
+    } finally {
+      file.close();
+    }
+  });
+
+  it('gives a small file in one piece of the scratch buffer', () => {
+    const file = openWith(data.subarray(0, 1000), 'small.lua');
+    try {
+      const pieces = file.rest();
+      expect(pieces).toHaveLength(1);
+      expect(file.reading.whole?.equals(data.subarray(0, 1000))).toBe(true);
+      expect(file.reading.hash).toBeUndefined();
+    } finally {
+      file.close();
+    }
   });
 });
 

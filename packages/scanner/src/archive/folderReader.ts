@@ -1,34 +1,28 @@
 // Reads an unpacked addon folder the way the ZIP reader reads an archive: files read whole
 // (large ones in chunks), symbolic links reported and never followed, special files skipped.
 import { createHash, type Hash } from 'node:crypto';
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  openSync,
-  readdirSync,
-  readlinkSync,
-  readSync,
-  type Dirent,
-} from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, constants, openSync, readdirSync, readlinkSync, readSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import { analyseEntry } from './entryAnalysis.js';
 import type { ReadingContext } from './readingContext.js';
 
 /** Deeper folder trees than this are not a real addon; they only cost time. */
 const MAX_FOLDER_DEPTH = 64;
 /**
- * Files up to this size are read with one system call into a buffer reused from file to file
- * (the analysis copies whatever it keeps): thousands of streams cost far more than the bytes.
+ * Files up to this size are read whole into a buffer reused from file to file (the analysis
+ * copies whatever it keeps): thousands of streams cost far more than the bytes.
  */
 const WHOLE_FILE_BYTES = 16 * 1024 * 1024;
-/** Larger files (and files that grow while read) go on in chunks of this size. */
+/** Where the reused buffer starts; it grows as larger files come. */
+const FIRST_SCRATCH_BYTES = 64 * 1024;
+/** Larger files go on in chunks of this size. */
 const CHUNK_BYTES = 1024 * 1024;
 /** Reading is synchronous; past this long without a break, the event loop gets a turn. */
 const MAX_BLOCKING_MS = 50;
 /**
  * Never follows a link swapped in after the listing, and never blocks on a pipe swapped in
- * (non-blocking has no effect on regular files). Windows knows neither flag.
+ * (non-blocking has no effect on regular files). Windows knows neither flag. Files are read
+ * to their end, whatever size they had when listed: no stat is needed.
  */
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
@@ -38,7 +32,7 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants
  */
 export async function readFolder(ctx: ReadingContext, root: string): Promise<string> {
   const reader = new FolderReader(ctx);
-  await reader.walk(root, '', 0);
+  await reader.walk(join(root, '.'), '', 0);
   return reader.manifest.digest('hex');
 }
 
@@ -59,9 +53,9 @@ class FolderReader {
       );
       return;
     }
-    let children: Dirent[];
+    let listed;
     try {
-      children = readdirSync(dir, { withFileTypes: true });
+      listed = readdirSync(dir, { withFileTypes: true });
     } catch (err) {
       ctx.addFinding(
         'corrupt_entry',
@@ -71,13 +65,16 @@ class FolderReader {
       return;
     }
     // Byte order of names, so that the manifest hash does not depend on the file system.
-    children.sort((a, b) => Buffer.compare(Buffer.from(a.name), Buffer.from(b.name)));
+    const children = listed
+      .map((child) => ({ child, key: Buffer.from(child.name) }))
+      .sort((a, b) => Buffer.compare(a.key, b.key))
+      .map(({ child }) => child);
     for (const child of children) {
       await this.breakIfLong();
       ctx.checkCancelled();
       if (ctx.stopped) return;
       const path = relative === '' ? child.name : `${relative}/${child.name}`;
-      const full = join(dir, child.name);
+      const full = `${dir}${sep}${child.name}`;
       if (child.isDirectory()) {
         await this.walk(full, path, level + 1);
         continue;
@@ -115,24 +112,15 @@ class FolderReader {
       return;
     }
     try {
-      const stats = fstatSync(fd);
-      if (!stats.isFile()) {
-        // Swapped for a pipe or a device after the listing.
-        reportSpecialFile(ctx, path);
-        return;
-      }
-      const fileHash = createHash('sha256');
       const first = ctx.entries.length;
       const reading: FileReading = { length: 0 };
       const onlyCounted = await analyseEntry(
         ctx,
         path,
         0,
-        readFileChunks(ctx, fd, stats.size, path, fileHash, reading, this.scratch),
+        readFileChunks(ctx, fd, path, reading, this.scratch),
       );
-      this.manifest.update(
-        `${path}\0${this.fingerprint(first, path, onlyCounted, reading, fileHash)}\n`,
-      );
+      this.manifest.update(`${path}\0${this.fingerprint(first, path, onlyCounted, reading)}\n`);
     } finally {
       closeSync(fd);
     }
@@ -148,11 +136,10 @@ class FolderReader {
     path: string,
     onlyCounted: boolean,
     reading: FileReading,
-    fileHash: Hash,
   ): string {
     if (onlyCounted) return `asset ${reading.length}`;
     const whole = reading.whole;
-    if (!whole) return fileHash.digest('hex');
+    if (!whole) return (reading.hash ?? createHash('sha256')).digest('hex');
     // Read in one piece: a Lua entry has already hashed these very bytes.
     const entry = this.ctx.entries[first];
     if (
@@ -163,7 +150,7 @@ class FolderReader {
     ) {
       return entry.sha256;
     }
-    return fileHash.update(whole).digest('hex');
+    return createHash('sha256').update(whole).digest('hex');
   }
 
   /** Reads run synchronously; a caller waiting on a timer or a message still gets its turn. */
@@ -180,70 +167,78 @@ export interface FileReading {
   length: number;
   /** The whole file, when it was read in one piece (a view of the reused buffer). */
   whole?: Buffer;
+  /** Otherwise the hash of the pieces as they passed. */
+  hash?: Hash;
 }
 
-/** Holds one small file at a time, from file to file of one folder read. */
+/** Holds one file at a time, from file to file of one folder read; grows up to its limit. */
 export class ScratchBuffer {
   private buffer = Buffer.allocUnsafe(0);
 
-  /** At least `length` bytes (at most WHOLE_FILE_BYTES + 1 are ever asked for). */
-  take(length: number): Buffer {
-    if (this.buffer.length < length) {
-      let grown = Math.max(64 * 1024, this.buffer.length);
-      while (grown < length) grown *= 2;
-      this.buffer = Buffer.allocUnsafe(Math.min(grown, WHOLE_FILE_BYTES + 1));
-    }
+  constructor(readonly limit = WHOLE_FILE_BYTES) {}
+
+  /** A buffer larger than the current one (up to the limit), holding its first `keep` bytes. */
+  grow(keep: number): Buffer {
+    const size = Math.min(this.limit, Math.max(FIRST_SCRATCH_BYTES, this.buffer.length * 4));
+    const grown = Buffer.allocUnsafe(size);
+    this.buffer.copy(grown, 0, 0, keep);
+    this.buffer = grown;
+    return grown;
+  }
+
+  get current(): Buffer {
     return this.buffer;
   }
 }
 
 /**
  * The bytes of an open file as the analysis pulls them, counted against the total limit as
- * inflated bytes would be. `size` is what the file system said; the file may have changed
- * since, and what is read counts. A small file comes as one chunk of the scratch buffer
- * (kept in `reading.whole` for the manifest); anything else is hashed here as it passes.
+ * inflated bytes would be. Read to its end, whatever size it had when listed. A file up to
+ * the scratch limit comes as one chunk of the scratch buffer (kept in `reading.whole` for
+ * the manifest); a larger one goes on in fresh chunks, hashed as they pass.
  */
 export function* readFileChunks(
   ctx: ReadingContext,
   fd: number,
-  size: number,
   path: string,
-  hash: Hash,
   reading: FileReading,
   scratch: ScratchBuffer,
 ): Generator<Uint8Array> {
+  let buffer = scratch.current;
   let position = 0;
-  if (size <= WHOLE_FILE_BYTES) {
-    // One byte more than the size tells a file that grew since it was looked at.
-    const buffer = scratch.take(size + 1);
-    while (position < size + 1) {
-      const n = readSync(fd, buffer, position, size + 1 - position, position);
-      if (n === 0) break;
-      position += n;
+  let ended = false;
+  while (!ended) {
+    if (position === buffer.length) {
+      if (buffer.length >= scratch.limit) break;
+      buffer = scratch.grow(position);
     }
-    const over = ctx.takeBytes(path, position, 'read');
-    const bytes = buffer.subarray(0, position - over);
-    reading.length = bytes.length;
-    if (over > 0 || position <= size) {
-      reading.whole = bytes;
-      if (bytes.length > 0) yield bytes;
-      return;
-    }
-    hash.update(bytes);
-    yield bytes;
+    const n = readSync(fd, buffer, position, buffer.length - position, position);
+    if (n === 0) ended = true;
+    position += n;
   }
+  const over = ctx.takeBytes(path, position, 'read');
+  const head = buffer.subarray(0, position - over);
+  reading.length = head.length;
+  if (ended || over > 0) {
+    reading.whole = head;
+    if (head.length > 0) yield head;
+    return;
+  }
+  const hash = (reading.hash = createHash('sha256'));
+  hash.update(head);
+  yield head;
   for (;;) {
     // Fresh buffers: the analysis may hold earlier chunks until the entry ends.
-    const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
-    const n = readSync(fd, buffer, 0, CHUNK_BYTES, position);
+    const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+    const n = readSync(fd, chunk, 0, CHUNK_BYTES, position);
     if (n === 0) return;
     position += n;
-    const over = ctx.takeBytes(path, n, 'read');
-    const bytes = buffer.subarray(0, n - over);
+    const past = ctx.takeBytes(path, n, 'read');
+    const bytes = chunk.subarray(0, n - past);
     reading.length += bytes.length;
     hash.update(bytes);
     if (bytes.length > 0) yield bytes;
-    if (over > 0) return;
+    if (past > 0) return;
   }
 }
 

@@ -73,9 +73,27 @@ export function extensionOf(path: string): string {
 // code). Alone they are enough: these are what GB-014 loaders hide.
 const CODE_EXECUTION_CALL =
   /\b(RunString|RunStringEx|CompileString|CompileFile|loadstring|BroadcastLua|SendLua|RunConsoleCommand|setfenv|getfenv)(\s*\(|\[=*\[|")|\bgame\.ConsoleCommand\s*\(|\bhttp\.(Fetch|Post)\s*\(|\bdebug\.getregistry\s*\(|\b_G\s*\[/;
-/** A word every CODE_EXECUTION_CALL match holds; twice as fast to rule text out. */
+/**
+ * A word every CODE_EXECUTION_CALL match holds, found far faster than the calls themselves.
+ * A call starts at its word, or 1 (s/getfenv), 5 (game.) or 6 (debug.) characters before.
+ */
 const CODE_EXECUTION_WORD =
-  /Run|Compile|loadstring|BroadcastLua|SendLua|etfenv|ConsoleCommand|http\.|getregistry|_G/;
+  /Run|Compile|loadstring|BroadcastLua|SendLua|etfenv|ConsoleCommand|http\.|getregistry|_G/g;
+const CODE_EXECUTION_CALL_AT = new RegExp(CODE_EXECUTION_CALL.source, 'y');
+const CALL_STARTS_BEFORE_WORD = [0, 1, 5, 6];
+
+/** CODE_EXECUTION_CALL.test(text), tried only where one of its words shows. */
+function hasCodeExecutionCall(text: string): boolean {
+  CODE_EXECUTION_WORD.lastIndex = 0;
+  for (let word = CODE_EXECUTION_WORD.exec(text); word; word = CODE_EXECUTION_WORD.exec(text)) {
+    for (const back of CALL_STARTS_BEFORE_WORD) {
+      if (word.index < back) break;
+      CODE_EXECUTION_CALL_AT.lastIndex = word.index - back;
+      if (CODE_EXECUTION_CALL_AT.test(text)) return true;
+    }
+  }
+  return false;
+}
 
 /**
  * One kind of evidence of Lua structure; prose rarely shows several. `mayMatch` is a cheap
@@ -89,9 +107,12 @@ interface StructureEvidence {
 
 const LUA_STRUCTURE: StructureEvidence[] = [
   // Lua comment
-  { pattern: /--\[\[|^\s*--[^\n-]/m, mayMatch: (t) => t.includes('--') },
+  { pattern: /--\[\[|^\s*--[^\n-]/m, mayMatch: (t) => /--(?:\[\[|[^\n-])/.test(t) },
   // a closing `end`
-  { pattern: /(^|[\s;)])end(\s*[),;]|\s*$)/m, mayMatch: (t) => t.includes('end') },
+  {
+    pattern: /(^|[\s;)])end(\s*[),;]|\s*$)/m,
+    mayMatch: (t) => /end(?:\s*[),;]|\s*$)/m.test(t),
+  },
   // if … then (not a JavaScript promise's .then)
   { pattern: /\bif\b[^\n]{0,200}(?<!\.)\bthen\b/, mayMatch: (t) => t.includes('then') },
   // local declaration
@@ -130,8 +151,7 @@ export function looksLikeLua(bytes: Uint8Array): boolean {
   ).toString('latin1');
   // Each regex runs only while it can still change the answer: most text files are decided
   // after two or three of them.
-  if (CODE_EXECUTION_WORD.test(text) && CODE_EXECUTION_CALL.test(text))
-    return !OTHER_LANGUAGE.test(text) || hasLuaStructure(text, 4);
+  if (hasCodeExecutionCall(text)) return !OTHER_LANGUAGE.test(text) || hasLuaStructure(text, 4);
   return hasLuaStructure(text, 3) && !OTHER_LANGUAGE.test(text);
 }
 

@@ -85,8 +85,8 @@ export const rule: Rule = {
     }
     // Re-infection lock: `if _G.x == "lock" then return end` / `_G.x = "lock"`.
     for (const f of analysis.files) {
-      // Both shapes name `_G`: files without it are skipped before any regex runs.
-      const idx = f.text.includes('_G') ? firstLineMatching(f, LOCK) : -1;
+      // Both shapes start with `_G`: the pattern is tried only where it occurs.
+      const idx = firstLineMatching(f, LOCK, { startsWith: '_G' });
       if (idx >= 0)
         out.push(
           makeFinding(rule, analysis, {

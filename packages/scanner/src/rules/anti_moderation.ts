@@ -5,6 +5,13 @@ import { identityTriggersIn } from '../analysis/guards.js';
 import { handlerOf, makeFinding } from './support.js';
 import type { Finding, Rule } from './types.js';
 
+const MODERATION_CALLS = new Set([
+  'ULib.unban',
+  'ulx.unban',
+  'RunConsoleCommand',
+  'concommand.Remove',
+]);
+
 export const rule: Rule = {
   meta: {
     id: 'anti_moderation',
@@ -32,6 +39,9 @@ export const rule: Rule = {
   check({ analysis }) {
     const out: Finding[] = [];
     for (const ev of analysis.calls) {
+      // Only these calls can unban or remove a moderation command: skip the rest before
+      // reading any argument.
+      if (!MODERATION_CALLS.has(ev.api)) continue;
       const a0 = ev.args[0] ? (asString(ev.args[0]) ?? '') : '';
       const cmd = ev.args.map((a) => asString(a) ?? '').join(' ');
       const timer = handlerOf(ev.ctx, (a) => a.startsWith('timer.') || a.startsWith('hook.Add'));

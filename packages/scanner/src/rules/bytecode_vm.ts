@@ -1,14 +1,14 @@
 // GB-012: LuaJIT bytecode, string.dump, or a Lua-in-Lua interpreter (opcode table + dispatch
 // loop) that hides what the addon really calls.
 import { makeFinding } from './support.js';
-import { firstLineMatching } from './textSearch.js';
+import { execAtLiteral, firstLineMatching } from './textSearch.js';
 import type { Finding, Rule } from './types.js';
 
 // LuaJIT bytecode starts with ESC 'L' 'J'; it shows as the escape `\27LJ` in source, or as the
 // raw byte in a file that embeds a dump.
 const BYTECODE_MARK = new RegExp('\\\\27LJ|' + String.fromCharCode(27) + 'LJ|string\\.dump\\s*\\(');
 /** Literals every bytecode mark contains: files without them are skipped at native speed. */
-const MARK_LITERALS = ['LJ', '.dump'];
+const MARK_LITERALS = ['LJ', 'g.d'];
 const DISPATCH =
   /while\s+\w+\s*<=?\s*#\s*\w+\s+do[\s\S]{0,200}?local\s+(\w+)\s*=\s*\w+\[\s*\w+\s*\]/;
 
@@ -39,12 +39,12 @@ export const rule: Rule = {
   check({ analysis }) {
     const out: Finding[] = [];
     for (const f of analysis.files) {
-      let line = firstLineMatching(f, BYTECODE_MARK, MARK_LITERALS);
+      let line = firstLineMatching(f, BYTECODE_MARK, { contains: MARK_LITERALS });
       let pattern = 'bytecode / string.dump';
       if (line < 0) {
         // A dispatch loop: `while pc <= #p do local op = p[pc] if op == 1 … elseif op == 2 …`
         const text = f.text;
-        const dispatch = text.includes('while') ? DISPATCH.exec(text) : null;
+        const dispatch = execAtLiteral(text, DISPATCH, 'while');
         if (dispatch) {
           const op = dispatch[1]!;
           const branches = text.match(new RegExp(`\\b${op}\\s*==\\s*\\d+`, 'g'))?.length ?? 0;

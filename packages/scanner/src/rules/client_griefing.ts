@@ -66,7 +66,7 @@ export const rule: Rule = {
     }
     // `while true do end` freezes the client: a crash payload.
     for (const f of analysis.files) {
-      const idx = firstLineMatching(f, FREEZE, ['while']);
+      const idx = firstLineMatching(f, FREEZE, { startsWith: 'while' });
       if (idx >= 0)
         out.push(
           makeFinding(rule, analysis, {

@@ -6,6 +6,8 @@ import type { Finding, Rule } from './types.js';
 const SECRET = /\b(rcon_password|sv_password)\b/i;
 const CFG = /(^|\/)cfg\/|\b(server|autoexec|game|gmod-server|listenserver)\.cfg\b/i;
 
+const CONVAR_READS = /^(GetConVar|GetConVarString|GetConVarNumber|cvars\.String|cvars\.Number)$/;
+
 export const rule: Rule = {
   meta: {
     id: 'credential_theft',
@@ -32,11 +34,10 @@ export const rule: Rule = {
     const out: Finding[] = [];
     let cfgRead = false;
     for (const ev of analysis.calls) {
+      const convar = CONVAR_READS.test(ev.api);
+      if (!convar && ev.api !== 'file.Read') continue;
       const a0 = ev.args[0] ? (textOf(ev.args[0]) ?? '') : '';
-      if (
-        /^(GetConVar|GetConVarString|GetConVarNumber|cvars\.String|cvars\.Number)$/.test(ev.api) &&
-        SECRET.test(a0)
-      ) {
+      if (convar && SECRET.test(a0)) {
         out.push(
           makeFinding(rule, analysis, {
             confidence: 0.95,

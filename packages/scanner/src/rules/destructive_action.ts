@@ -4,6 +4,8 @@ import { asString, textOf } from '../analysis/values.js';
 import { guardOf, handlerOf, makeFinding } from './support.js';
 import type { Finding, Rule } from './types.js';
 
+const DESTRUCTIVE = /^(sql\.Query|file\.Delete$|Player:Kick$|Player:Ban$|game\.CleanUpMap$)/;
+
 export const rule: Rule = {
   meta: {
     id: 'destructive_action',
@@ -38,6 +40,8 @@ export const rule: Rule = {
         if (f.kind === 'handler' && f.id !== undefined) bulkDeleteHandlers.add(f.id);
     }
     for (const ev of analysis.calls) {
+      // Only queries, deletions, kicks and bans can destroy: skip the rest before any lookup.
+      if (!DESTRUCTIVE.test(ev.api)) continue;
       if (guardOf(ev.ctx)) continue;
       const remote = handlerOf(
         ev.ctx,

@@ -31,11 +31,13 @@ export const rule: Rule = {
   check({ analysis }) {
     const out: Finding[] = [];
     // The operators alone are ordinary GLua: only files that also hide things are read.
-    const decodedKeyFiles = new Set(analysis.indexes.filter((i) => i.keyDecoded).map((i) => i.file));
+    const decodedKeyFiles = new Set(
+      analysis.indexes.filter((i) => i.keyDecoded).map((i) => i.file),
+    );
     for (const f of analysis.files) {
       const obfuscated = f.obfuscatedIdentifiers > 3 || decodedKeyFiles.has(f.path);
       if (!obfuscated) continue;
-      const idx = firstLineMatching(f, NOT_LITERAL, ['!']);
+      const idx = firstLineMatching(f, NOT_LITERAL, { startsWith: '!' });
       if (idx < 0) continue;
       out.push(
         makeFinding(rule, analysis, {

@@ -44,6 +44,10 @@ export const rule: Rule = {
     const factCalls = new Map<string, CallEvent[]>();
     for (const c of analysis.calls)
       if (SERVER_FACTS.test(c.api)) factCalls.set(c.file, [...(factCalls.get(c.file) ?? []), c]);
+    // Lines where something ran from an HTTP callback, looked up once per fetch below.
+    const callbackLines = new Set(
+      analysis.calls.filter((c) => c.via === 'callback').map((c) => `${c.file}:${c.line}`),
+    );
     for (const ev of analysis.calls) {
       if (!/^(http\.Fetch|http\.Post|HTTP)$/.test(ev.api)) continue;
       const urlV =
@@ -64,9 +68,7 @@ export const rule: Rule = {
       });
       const reports = sameHandlerFacts.length > 0;
       const ioc = findIoc(intel, partials);
-      const callbackExec = analysis.calls.some(
-        (c) => c.via === 'callback' && c.line === ev.line && c.file === ev.file,
-      );
+      const callbackExec = callbackLines.has(`${ev.file}:${ev.line}`);
       if (!reports && !ioc && !(timer && /\.php|\/api|\/_\//.test(url))) continue;
       const severe = ioc || callbackExec || ev.via === 'decoded' || ev.payloadDepth > 0;
       const periodic = !!timer && timer.api !== 'timer.Simple';

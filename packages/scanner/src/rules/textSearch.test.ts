@@ -1,7 +1,7 @@
 // The text scans: the first matching line is the one a line-by-line test finds, and the
 // needle prefilter never misses a needle (any case) and says no when there is none.
 import { describe, expect, it } from 'vitest';
-import { firstLineMatching, NeedleFilter } from './textSearch.js';
+import { execAtLiteral, firstLineMatching, NeedleFilter } from './textSearch.js';
 
 describe('NeedleFilter', () => {
   const f = new NeedleFilter(['kvacdoor.xyz', 'stage1.php', 'gblk', 'DontRunStringCodePLZ']);
@@ -33,11 +33,14 @@ describe('firstLineMatching', () => {
   const fileOf = (text: string) => ({ text, lines: text.split(/\r?\n|\r/) });
   it('gives the first line on which the pattern matches, across \\n, \\r\\n and \\r', () => {
     const f = fileOf('local a = 1\r\nwhile true do end\rprint(1)\nwhile true do end');
-    expect(firstLineMatching(f, /while\s+true\s+do\s+end/, ['while'])).toBe(1);
+    expect(firstLineMatching(f, /while\s+true\s+do\s+end/, { contains: ['while'] })).toBe(1);
+    expect(firstLineMatching(f, /while\s+true\s+do\s+end/, { startsWith: 'while' })).toBe(1);
     expect(firstLineMatching(fileOf('a\rb\r\nstring.dump(f)'), /string\.dump\s*\(/)).toBe(2);
   });
   it('does not join lines: a match across a line break is no match', () => {
-    expect(firstLineMatching(fileOf('while true\ndo end'), /while\s+true\s+do\s+end/)).toBe(-1);
+    const split = fileOf('while x do end\nwhile true\ndo end');
+    expect(firstLineMatching(split, /while\s+true\s+do\s+end/)).toBe(-1);
+    expect(firstLineMatching(split, /while\s+true\s+do\s+end/, { startsWith: 'while' })).toBe(-1);
   });
   it('answers -1 without splitting when a required literal is absent', () => {
     let split = false;
@@ -48,8 +51,25 @@ describe('firstLineMatching', () => {
         return ['while true do end'];
       },
     };
-    expect(firstLineMatching(f, /while\s+true\s+do\s+end/, ['repeat'])).toBe(-1);
+    expect(firstLineMatching(f, /while\s+true\s+do\s+end/, { contains: ['repeat'] })).toBe(-1);
     expect(split).toBe(false);
-    expect(firstLineMatching(f, /while\s+true\s+do\s+end/, ['repeat', 'while'])).toBe(0);
+    expect(firstLineMatching(f, /while\s+true\s+do\s+end/, { contains: ['repeat', 'while'] })).toBe(
+      0,
+    );
+  });
+});
+
+describe('execAtLiteral', () => {
+  it('finds the same leftmost match as the pattern over the whole text', () => {
+    const text =
+      'while a do end\nwhile pc <= #p do local op = p[pc] end\nwhile i <= #t do local x = t[i] end';
+    const pattern =
+      /while\s+\w+\s*<=?\s*#\s*\w+\s+do[\s\S]{0,200}?local\s+(\w+)\s*=\s*\w+\[\s*\w+\s*\]/;
+    const m = execAtLiteral(text, pattern, 'while');
+    const whole = pattern.exec(text);
+    expect(m?.index).toBe(whole?.index);
+    expect(m?.[1]).toBe('op');
+    expect(execAtLiteral('whilewhile true', /while true/, 'while')?.index).toBe(5);
+    expect(execAtLiteral('no loop here', pattern, 'while')).toBeNull();
   });
 });

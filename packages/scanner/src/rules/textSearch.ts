@@ -7,21 +7,53 @@ export interface ScannedText {
   readonly lines: readonly string[];
 }
 
+/** Where the text may be matched, cheapest first: see {@link firstLineMatching}. */
+export interface TextHints {
+  /** Literals the pattern cannot match without (any one of them). */
+  contains?: readonly string[];
+  /** A literal every match of the pattern starts with. */
+  startsWith?: string;
+}
+
+const stickyOf = new WeakMap<RegExp, RegExp>();
+
+/**
+ * The leftmost match of `pattern` in `text` when every match starts with `lead`: the
+ * pattern is tried only where `lead` occurs (found at native speed), not at every position.
+ */
+export function execAtLiteral(text: string, pattern: RegExp, lead: string): RegExpExecArray | null {
+  let sticky = stickyOf.get(pattern);
+  if (!sticky)
+    stickyOf.set(
+      pattern,
+      (sticky = new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, '') + 'y')),
+    );
+  for (let at = text.indexOf(lead); at >= 0; at = text.indexOf(lead, at + 1)) {
+    sticky.lastIndex = at;
+    const m = sticky.exec(text);
+    if (m) return m;
+  }
+  return null;
+}
+
 /**
  * 0-based index of the first line on which `pattern` matches, or -1. Most files cannot match,
- * so the text is checked first at native speed: it must contain one of `anyOf` (literals the
- * pattern cannot match without), then the pattern must match the whole text; only then are
- * the lines tested. Exact for patterns without `^`/`$` anchors or lookbehinds, since a match
- * inside a line is also a match inside the text. `pattern` must not be global or sticky.
+ * so the whole text is checked first at native speed (a required literal, then the pattern
+ * itself, tried only where its leading literal occurs); only then are the lines tested. Exact
+ * for patterns without `^`/`$` anchors or lookbehinds, since a match inside a line is also a
+ * match inside the text. `pattern` must not be global or sticky.
  */
 export function firstLineMatching(
   file: ScannedText,
   pattern: RegExp,
-  anyOf: readonly string[] = [],
+  hints: TextHints = {},
 ): number {
   const text = file.text;
-  if (anyOf.length && !anyOf.some((literal) => text.includes(literal))) return -1;
-  if (!pattern.test(text)) return -1;
+  if (hints.contains && !hints.contains.some((literal) => text.includes(literal))) return -1;
+  const found = hints.startsWith
+    ? execAtLiteral(text, pattern, hints.startsWith) !== null
+    : pattern.test(text);
+  if (!found) return -1;
   return file.lines.findIndex((l) => pattern.test(l));
 }
 
@@ -33,9 +65,37 @@ const FOLD_CASE = 0x20202020;
 
 /** Lua words met everywhere: a needle is looked up by a word of it that is none of these. */
 const COMMON_WORDS = [
-  'local', 'function', 'return', 'then', 'elseif', 'end', 'while', 'repeat', 'until', 'pairs',
-  'ipairs', 'table', 'string', 'self', 'true', 'false', 'nil', 'not', 'and', 'print', 'hook',
-  'timer', 'panel', 'player', 'entity', 'vector', 'color', 'draw', 'surface', 'value', 'this',
+  'local',
+  'function',
+  'return',
+  'then',
+  'elseif',
+  'end',
+  'while',
+  'repeat',
+  'until',
+  'pairs',
+  'ipairs',
+  'table',
+  'string',
+  'self',
+  'true',
+  'false',
+  'nil',
+  'not',
+  'and',
+  'print',
+  'hook',
+  'timer',
+  'panel',
+  'player',
+  'entity',
+  'vector',
+  'color',
+  'draw',
+  'surface',
+  'value',
+  'this',
 ];
 
 function hashOf(word: number): number {

@@ -37,7 +37,7 @@ export const rule: Rule = {
   check({ analysis }) {
     const out: Finding[] = [];
     for (const f of analysis.files) {
-      const idx = firstLineMatching(f, DECODING_LINE, ['.char']);
+      const idx = firstLineMatching(f, DECODING_LINE, { contains: ['g.ch'] });
       if (idx < 0) continue;
       // The decoded result: the longest decoded string of the file produced after the loop.
       const decoded = analysis.decodedStrings

@@ -1,7 +1,7 @@
 // Reads one file's bytes as they stream and decides, by content, what it is: Lua and text
 // are kept, binary modules are hashed and stringed, maps give their entity lump, nested
 // archives are opened, and every other asset is only counted (its bytes are dropped).
-import { createHash, type Hash } from 'node:crypto';
+import { createHash, hash, type Hash } from 'node:crypto';
 import {
   executableFormat,
   extensionOf,
@@ -46,6 +46,7 @@ const LONGEST_NEEDLE = Math.max(...LUA_NEEDLES.map((needle) => needle.length));
 const BSP_PAKFILE_LUMP = 40;
 
 type EntryFields = Omit<ArchiveEntry, 'path' | 'size' | 'depth'>;
+type Pulled = Uint8Array | undefined;
 
 interface ContentCollector {
   /** Takes the next bytes; false when no more are wanted. */
@@ -66,27 +67,32 @@ export async function analyseEntry(
   depth: number,
   source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
 ): Promise<boolean> {
-  // A plain iterable (a file read whole, a small ZIP entry) costs no promise per chunk.
   const iterator: AsyncIterator<Uint8Array> | Iterator<Uint8Array> =
     Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : source[Symbol.iterator]();
   let failure: string | undefined;
   let closed = false;
-  const pull = async (): Promise<Uint8Array | undefined> => {
+  const settle = (r: IteratorResult<Uint8Array>): Pulled => (r.done ? undefined : r.value);
+  const fail = (err: unknown): undefined => {
+    if (isCancellation(err)) throw err;
+    failure = err instanceof Error ? err.message : String(err);
+    return undefined;
+  };
+  // A plain iterable (a file read whole, a small ZIP entry) is pulled without a promise.
+  const pull = (): Pulled | Promise<Pulled> => {
     if (failure !== undefined || closed) return undefined;
     try {
-      const r = await iterator.next();
-      return r.done ? undefined : r.value;
+      const r = iterator.next();
+      return r instanceof Promise ? r.then(settle, fail) : settle(r);
     } catch (err) {
-      if (isCancellation(err)) throw err;
-      failure = err instanceof Error ? err.message : String(err);
-      return undefined;
+      return fail(err);
     }
   };
   const close = async (): Promise<void> => {
     if (closed) return;
     closed = true;
     try {
-      await iterator.return?.(undefined);
+      const r = iterator.return?.(undefined);
+      if (r instanceof Promise) await r;
     } catch {
       // The stream is being dropped; an error while tearing it down changes nothing.
     }
@@ -98,7 +104,8 @@ export async function analyseEntry(
     const headParts: Uint8Array[] = [];
     let ended = false;
     while (size < SNIFF_BYTES) {
-      const chunk = await pull();
+      const pulled = pull();
+      const chunk = pulled instanceof Promise ? await pulled : pulled;
       if (!chunk) {
         ended = true;
         break;
@@ -115,7 +122,7 @@ export async function analyseEntry(
       const counted = { size };
       await readNestedGma(
         ctx,
-        headThenRest(head, ended ? undefined : pull, counted),
+        headThenRest(head, ended ? undefined : async () => pull(), counted),
         path,
         depth + 1,
       );
@@ -124,12 +131,13 @@ export async function analyseEntry(
     } else {
       let wantMore = head.length === 0 || plan.push(head);
       while (wantMore && !ended) {
-        const chunk = await pull();
+        const pulled = pull();
+        const chunk = pulled instanceof Promise ? await pulled : pulled;
         if (!chunk) break;
         size += chunk.length;
         wantMore = plan.push(chunk);
       }
-      await close();
+      if (!closed) await close();
       const fields = plan.finish();
       ctx.entries.push({ path, size, depth, ...fields });
       onlyCounted = plan instanceof AssetCollector && fields.kind === 'asset';
@@ -138,7 +146,7 @@ export async function analyseEntry(
     if (failure !== undefined)
       ctx.addFinding('corrupt_entry', path, `unreadable after ${size} bytes: ${failure}`);
   } finally {
-    await close();
+    if (!closed) await close();
   }
   return onlyCounted;
 }
@@ -250,7 +258,7 @@ class KeptTextCollector implements ContentCollector {
     const kind = this.isLuaFile ? 'lua' : looksLikeLua(bytes) ? 'lua_in_asset' : 'text';
     // Hashes serve allowlisting and known-bad matching of code; plain text needs none.
     if (kind === 'text') return { kind, bytes };
-    return { kind, bytes, sha256: createHash('sha256').update(bytes).digest('hex') };
+    return { kind, bytes, sha256: sha256Hex(bytes) };
   }
 }
 
@@ -410,7 +418,7 @@ class AssetCollector implements ContentCollector {
         return {
           kind: 'lua_in_asset',
           bytes,
-          sha256: createHash('sha256').update(bytes).digest('hex'),
+          sha256: sha256Hex(bytes),
         };
       }
     }
@@ -586,6 +594,11 @@ class MapCollector implements ContentCollector {
       this.pakHeld = 0;
     }
   }
+}
+
+/** SHA-256 hex of bytes held whole; the one-shot call costs half of a hash object per small file. */
+export function sha256Hex(bytes: Uint8Array): string {
+  return hash('sha256', bytes, 'hex');
 }
 
 /** One fresh array of its own (never a view into a shared pool or a larger chunk). */

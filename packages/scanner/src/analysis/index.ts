@@ -229,6 +229,7 @@ function parseRecord(
   record.body = body;
   record.functions = parsed.functions ?? [];
   relevance.add(record.functions, everything);
+  relevance.addAliases(parsed.aliases);
 }
 
 /**
@@ -272,7 +273,7 @@ function settleRelevance(
         parseRecord(record, relevance, false);
         changed = true;
       }
-      if (parseLazyCallers(record, offsets)) changed = true;
+      if (parseLazyCallers(record, offsets, relevance)) changed = true;
     }
     if (!changed) return true;
     relevance.finish();
@@ -281,7 +282,7 @@ function settleRelevance(
 }
 
 /** Parses the lazy bodies that contain one of `offsets`, adding their facts to the file's. */
-function parseLazyCallers(record: LuaFileRecord, offsets: number[]): boolean {
+function parseLazyCallers(record: LuaFileRecord, offsets: number[], relevance: Relevance): boolean {
   const functions = record.functions;
   if (!functions) return false;
   let changed = false;
@@ -295,7 +296,8 @@ function parseLazyCallers(record: LuaFileRecord, offsets: number[]): boolean {
     const from = node.lazy.offset;
     const to = node.loc.end.offset;
     if (!offsets.some((at) => at >= from && at < to)) continue;
-    const { own, functions: nested } = parseLazy(node, FUNCTION_WATCH);
+    const { own, functions: nested, aliases } = parseLazy(node, FUNCTION_WATCH);
+    relevance.addAliases(aliases);
     facts.watched = own.watched;
     facts.sink = own.sink;
     facts.calls = own.calls;

@@ -148,26 +148,80 @@ const SINK_STRING =
   /lua_run|luarun|sv_allowcslua|sv_cheats|sv_loadingurl|sv_downloadurl|_password|RunString|CompileString/;
 const WATCHED_STRING = /STEAM_[0-5]:|7656119\d{10}|gmod_language|https?:/;
 
+// What the skim sorts watched things into. A function gets a tree (and may be emulated) when
+// its own body can make or feed a finding: a sink, a decoder, a literal identity, an override
+// or detour, a file/SQL/destructive action or a write to the network (judged by the context
+// that calls it and the data it reaches), or a net read together with an identity. Alone, a
+// net read (a handler storing what it reads), an identity (logging a SteamID) or a URL cannot.
+const STRONG = 1; // execution, console, ranks, remote hosts, indirect access, sink strings, escapes
+const SOURCE = 2; // net reads, handler registrations, client-sent data
+const DATA = 4; // files and SQL
+const IDENTITY = 8; // SteamID and friends
+const ACTION = 16; // griefing and destructive actions, server facts worth exfiltrating
+const DECODE = 32; // string decoders: what they compute is what the rules show
+const META = 64; // detours, registry, anti-analysis, redefinitions of watched APIs
+const ID_LITERAL = 128; // hard-coded SteamIDs
+const URL = 256; // URLs and other watched words in strings
+const NET_WRITE = 512; // writes back to the network
+
+const CATEGORIES = new Map<string, number>([
+  ...[
+    'ReadString',
+    'ReadData',
+    'ReadTable',
+    'ReadType',
+    'ReadStream',
+    'Receive',
+    'concommand',
+    'GetInfo',
+    'GetPData',
+  ].map((n) => [n, SOURCE] as const),
+  ...['file', 'sql'].map((n) => [n, DATA] as const),
+  ...['WriteString', 'WriteData'].map((n) => [n, NET_WRITE] as const),
+  ...['SteamID', 'SteamID64', 'AccountID', 'UniqueID', 'OwnerSteamID64', 'IPAddress'].map(
+    (n) => [n, IDENTITY] as const,
+  ),
+  ...[
+    'GetHostName',
+    'GetIPAddress',
+    'GetAddons',
+    'GodEnable',
+    'SetArmor',
+    'addMoney',
+    'CleanUpMap',
+    'KickID',
+    'PlayURL',
+    'OpenURL',
+    'RunJavascript',
+    'MountGMA',
+  ].map((n) => [n, ACTION] as const),
+  ...['char', 'bxor', 'Base64Decode', 'Decompress', 'reverse'].map((n) => [n, DECODE] as const),
+  ...['rawset', 'FindMetaTable', 'debug', 'jit', 'dump', 'steamworks'].map(
+    (n) => [n, META] as const,
+  ),
+]);
+
 /**
  * The words the string judge reacts to, as literal needles for the skim (which does not
- * decode strings one by one): a superset of SINK_STRING (level 2) and WATCHED_STRING (1).
+ * decode strings one by one): a superset of SINK_STRING and WATCHED_STRING.
  */
-export const STRING_NEEDLES: ReadonlyArray<readonly [string, 1 | 2]> = [
-  ['lua_run', 2],
-  ['luarun', 2],
-  ['sv_allowcslua', 2],
-  ['sv_cheats', 2],
-  ['sv_loadingurl', 2],
-  ['sv_downloadurl', 2],
-  ['_password', 2],
-  ['RunString', 2],
-  ['CompileString', 2],
-  ['STEAM_', 1],
-  ['7656119', 1],
-  ['gmod_language', 1],
-  ['http:', 1],
-  ['https:', 1],
+const STRING_NEEDLES: ReadonlyArray<readonly [string, number]> = [
+  ...['lua_run', 'luarun', 'sv_allowcslua', 'sv_cheats', 'sv_loadingurl', 'sv_downloadurl'].map(
+    (n) => [n, STRONG] as const,
+  ),
+  ...['_password', 'RunString', 'CompileString'].map((n) => [n, STRONG] as const),
+  ['STEAM_', ID_LITERAL],
+  ['7656119', ID_LITERAL],
+  ['gmod_language', URL],
+  ['http:', URL],
+  ['https:', URL],
 ];
+
+/** Whether a function mentioning these categories is worth a tree (see above). */
+function worthATree(mask: number): boolean {
+  if (mask & (STRONG | DECODE | META | ID_LITERAL | DATA | ACTION | NET_WRITE)) return true;
+  return (mask & SOURCE) !== 0 && (mask & IDENTITY) !== 0;
+}
 
 export const FUNCTION_WATCH: FunctionWatch = {
   names: new Map(WATCHED),
@@ -175,8 +229,16 @@ export const FUNCTION_WATCH: FunctionWatch = {
   string: (s) => (SINK_STRING.test(s) ? 2 : WATCHED_STRING.test(s) ? 1 : 0),
 };
 
-/** FUNCTION_WATCH compiled for the skim. */
-export const SKIM_WATCH = compileSkimWatch(FUNCTION_WATCH, STRING_NEEDLES);
+/** FUNCTION_WATCH compiled for the skim; names without a category above are strong. */
+export const SKIM_WATCH = compileSkimWatch(FUNCTION_WATCH, {
+  categories: CATEGORIES,
+  otherCategory: STRONG,
+  needles: STRING_NEEDLES,
+  escapeCategory: STRONG,
+  idCategory: ID_LITERAL,
+  definitionCategory: META,
+  worth: worthATree,
+});
 
 /**
  * Collects the function facts of every file of an addon, then marks as skippable the
@@ -191,6 +253,13 @@ export class Relevance {
   /** Names of the functions that carry a sink or call one by name (after `finish`). */
   readonly names = new Set<string>();
 
+  /** Names calling which is as good as calling a sink (`local fetch = http.Fetch`). */
+  private readonly aliases = new Set<string>();
+
+  addAliases(paths: readonly string[] | undefined): void {
+    for (const p of paths ?? []) this.aliases.add(p);
+  }
+
   /** Adds a file's function facts; the list may grow later (lazy bodies parsed on demand). */
   add(functions: FunctionFacts[] | undefined, everything: boolean): void {
     if (!functions) return;
@@ -202,6 +271,7 @@ export class Relevance {
   finish(): void {
     this.skippable.clear();
     this.names.clear();
+    for (const a of this.aliases) this.names.add(a);
     // Sink-carrying functions, then (fixpoint) every function calling one of them by name.
     const names = this.names;
     const sink: Uint8Array[] = this.all.map((fs) => {

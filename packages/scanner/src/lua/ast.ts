@@ -347,6 +347,8 @@ export interface ParseResult {
   truncated?: boolean;
   /** Per-function facts, in source order of the `function` keyword; set when `watch` was given. */
   functions?: FunctionFacts[];
+  /** Paths assigned a sink name (`local rs = RunString`); set when `watch` was given. */
+  aliases?: string[];
 }
 
 /** What the parser notes about each function for the analysis to decide what to emulate. */

@@ -188,6 +188,8 @@ export class Parser {
   private readonly fnIndex = new Map<FunctionDeclaration, FunctionFacts>();
   watch: FunctionWatch | null = null;
   skim: Skim | null = null;
+  /** Variables and fields assigned a sink (with a watch list): callers of them are relevant. */
+  readonly aliases: string[] = [];
 
   constructor(
     private readonly lexer: Lexer,
@@ -247,11 +249,26 @@ export class Parser {
       fn.watched = true;
   }
 
-  /** Names an anonymous function assigned to a variable or field (`x.y = function`). */
+  /**
+   * Names an anonymous function assigned to a variable or field (`x.y = function`), and notes
+   * sink aliases (`local rs, fetch = RunString, http.Fetch`).
+   */
   private nameFunctions(targets: readonly Expression[], values: readonly Expression[]): void {
     if (this.watch === null) return;
     for (let i = 0; i < values.length && i < targets.length; i++) {
       const v = values[i]!;
+      if (
+        v.type === 'Identifier' ||
+        v.type === 'MemberExpression' ||
+        v.type === 'IndexExpression'
+      ) {
+        const last = calleeName(v);
+        const flags = last === undefined ? undefined : this.watch.names.get(last);
+        const alias = pathName(targets[i]!);
+        if (flags !== undefined && flags & WATCH_SINK && alias !== undefined)
+          this.aliases.push(alias);
+        continue;
+      }
       if (v.type !== 'FunctionDeclaration') continue;
       const facts = this.fnIndex.get(v);
       const name = calleeName(targets[i]!);
@@ -1245,7 +1262,10 @@ export function parseLua(source: Uint8Array | string, options: ParseOptions = {}
       invalidUtf8: encoding.invalidUtf8,
     },
   };
-  if (options.watch) result.functions = keptFunctions(parser.functions);
+  if (options.watch) {
+    result.functions = keptFunctions(parser.functions);
+    result.aliases = parser.aliases;
+  }
   if (diagnostics.total > errors.length) result.errorCount = diagnostics.total;
   if (parser.truncated || lexer.commentsDropped > 0) result.truncated = true;
   return result;
@@ -1267,10 +1287,10 @@ export function functionBody(node: FunctionDeclaration): Statement[] {
 export function parseLazy(
   node: FunctionDeclaration,
   watch: FunctionWatch | null,
-): { body: Statement[]; own: FunctionFacts; functions: FunctionFacts[] } {
+): { body: Statement[]; own: FunctionFacts; functions: FunctionFacts[]; aliases: string[] } {
   const lazy = node.lazy;
   const own: FunctionFacts = { node, parent: -1, watched: false, sink: false, calls: [] };
-  if (lazy === undefined) return { body: node.body, own, functions: [] };
+  if (lazy === undefined) return { body: node.body, own, functions: [], aliases: [] };
   delete node.lazy;
   const diagnostics = new Diagnostics(50);
   const lexer = new Lexer(lazy.src, diagnostics, lazy.offset, false);
@@ -1286,5 +1306,10 @@ export function parseLazy(
     body = [];
   }
   node.body = body;
-  return { body, own, functions: watch ? keptFunctions(parser.functions) : [] };
+  return {
+    body,
+    own,
+    functions: watch ? keptFunctions(parser.functions) : [],
+    aliases: parser.aliases,
+  };
 }

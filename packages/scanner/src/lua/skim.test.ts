@@ -4,7 +4,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { FUNCTION_WATCH, SKIM_WATCH } from '../analysis/relevance.js';
+import { SKIM_WATCH } from '../analysis/relevance.js';
 import type { FunctionDeclaration, Node } from './ast.js';
 import { parseLua } from './parser.js';
 import { mayMention, skimLua, wordHash, wordOffsets } from './skim.js';
@@ -78,24 +78,40 @@ describe('skim', () => {
     }
   });
 
-  it('marks as watched what the parser watches, and the enclosing functions', () => {
+  it('marks functions worth a tree, and the functions around them', () => {
     const src = [
       'function a() RunString(x) end', // sink name
-      'function b() local s = string.char(65) end', // field-only name used as a field
-      'function c() local char = 1 end', // …and as a plain variable: not watched
-      'function d() return "STEAM_0:1:23" end', // watched string
+      'function b() local s = string.char(65) end', // decoder, as a field
+      'function c() local char = 1 end', // the same name as a plain variable
+      'function d() return "STEAM_0:1:23" end', // literal identity
       'function e() return "\\x41" end', // escape
       'function f() return 76561198000000000 end', // SteamID64 numeral
-      'function g() function meta:IsAdmin() return true end end', // redefinition inside
+      'function g() function meta:IsAdmin() return true end end', // redefinition, both judged
       'function h() print("hello") end',
+      'function i(ply) return ply:SteamID() end', // an identity alone
+      'function j() local s = net.ReadString() end', // a net read alone
+      'function k(ply) if net.ReadString() == ply:SteamID() then end end', // both
+      'function l() file.Write("x.txt", "y") end', // a file action, judged by its callers
     ].join('\n');
     const skim = skimLua(src, SKIM_WATCH);
-    const parsed = parseLua(src, { watch: FUNCTION_WATCH });
-    const watchedBySkim = [...skim.functions.entries()]
+    const watched = [...skim.functions.entries()]
       .sort((x, y) => x[0] - y[0])
       .map(([, f]) => f.watched);
-    expect(watchedBySkim).toEqual(parsed.functions!.map((f) => f.watched));
-    expect(watchedBySkim).toEqual([true, true, false, true, true, true, true, false, false]);
+    expect(watched).toEqual([
+      true,
+      true,
+      false,
+      true,
+      true,
+      true,
+      true,
+      true,
+      false,
+      false,
+      false,
+      true,
+      true,
+    ]);
     expect(skim.watched).toBe(true);
     expect(skimLua('print("hello")\nlocal x = {1, 2}', SKIM_WATCH).watched).toBe(false);
   });

@@ -13,14 +13,19 @@ export interface SkimmedFunction {
   /** Line of the `end` keyword, and the offset where that line starts. */
   endLine: number;
   endLineStart: number;
-  /** Its body (nested functions included) mentions a watched name or string. */
+  /**
+   * Worth a tree: what its own body mentions passes `SkimWatch.worth`, or a nested function's
+   * does (the parent must run to create it).
+   */
   watched: boolean;
+  /** Categories (SkimWatch bits) of what its own body mentions. */
+  mask: number;
 }
 
 export interface Skim {
   /** Every function, by the offset of its `function` keyword; empty when `balanced` is false. */
   functions: Map<number, SkimmedFunction>;
-  /** Something watched appears anywhere in the file (top level included). */
+  /** Something watched, of any category, appears anywhere in the file (top level included). */
   watched: boolean;
   /** Blocks, strings and comments all close, and no byte outside them is foreign to Lua. */
   balanced: boolean;
@@ -114,37 +119,50 @@ export function wordOffsets(text: string, name: string, max = 10_000): number[] 
 
 /** A watch list compiled for the skim: names by hash, string needles by their first 4 bytes. */
 export interface SkimWatch {
-  names: Map<number, Array<{ name: string; flags: number }>>;
+  names: Map<number, Array<{ name: string; flags: number; category: number }>>;
   /** Quick reject for names: bit set when some watched name's hash has these low 16 bits. */
   nameFilter: Uint8Array;
   definitions: ReadonlySet<string>;
   /** Hashes of the definitions, to judge short string literals without slicing them. */
   definitionHashes: ReadonlySet<number>;
   /** Needles looked for inside string literals, by the 32-bit key of their first 4 bytes. */
-  needles: Map<number, Array<{ text: string; level: 1 | 2 }>>;
+  needles: Map<number, Array<{ text: string; category: number }>>;
   needleFilter: Uint8Array;
+  /** Categories of escaped string literals, SteamID64 numerals and watched redefinitions. */
+  escapeCategory: number;
+  idCategory: number;
+  definitionCategory: number;
+  /** Whether a function whose own body mentions these categories is worth a tree. */
+  worth: (mask: number) => boolean;
 }
 
-/**
- * Compiles a FunctionWatch for the skim. `needles` are the literal words the watch's `string`
- * judge reacts to (level 2 for sinks), since the skim does not decode strings one by one.
- */
-export function compileSkimWatch(
-  watch: FunctionWatch,
-  needles: ReadonlyArray<readonly [string, 1 | 2]>,
-): SkimWatch {
-  const names = new Map<number, Array<{ name: string; flags: number }>>();
+/** How a FunctionWatch's names, strings and devices sort into categories for the skim. */
+export interface SkimPolicy {
+  /** Category bits of each watched name (names missing here count as `otherCategory`). */
+  categories: ReadonlyMap<string, number>;
+  otherCategory: number;
+  /** Literal words the watch's string judge reacts to, with their category. */
+  needles: ReadonlyArray<readonly [string, number]>;
+  escapeCategory: number;
+  idCategory: number;
+  definitionCategory: number;
+  worth: (mask: number) => boolean;
+}
+
+/** Compiles a FunctionWatch and the policy sorting it into categories for the skim. */
+export function compileSkimWatch(watch: FunctionWatch, policy: SkimPolicy): SkimWatch {
+  const names = new Map<number, Array<{ name: string; flags: number; category: number }>>();
   const nameFilter = new Uint8Array(65536);
   for (const [name, flags] of watch.names) {
     const h = fnv(name, 0, name.length);
     nameFilter[h & 0xffff] = 1;
     const list = names.get(h) ?? [];
-    list.push({ name, flags });
+    list.push({ name, flags, category: policy.categories.get(name) ?? policy.otherCategory });
     names.set(h, list);
   }
-  const byKey = new Map<number, Array<{ text: string; level: 1 | 2 }>>();
+  const byKey = new Map<number, Array<{ text: string; category: number }>>();
   const needleFilter = new Uint8Array(65536);
-  for (const [text, level] of needles) {
+  for (const [text, category] of policy.needles) {
     if (text.length < 4) throw new Error(`skim needle too short: ${text}`);
     const key =
       ((text.charCodeAt(0) << 24) |
@@ -154,12 +172,23 @@ export function compileSkimWatch(
       0;
     needleFilter[(key ^ (key >>> 16)) & 0xffff] = 1;
     const list = byKey.get(key) ?? [];
-    list.push({ text, level });
+    list.push({ text, category });
     byKey.set(key, list);
   }
   const definitions = watch.definitions ?? new Set<string>();
   const definitionHashes = new Set([...definitions].map((d) => fnv(d, 0, d.length)));
-  return { names, nameFilter, definitions, definitionHashes, needles: byKey, needleFilter };
+  return {
+    names,
+    nameFilter,
+    definitions,
+    definitionHashes,
+    needles: byKey,
+    needleFilter,
+    escapeCategory: policy.escapeCategory,
+    idCategory: policy.idCategory,
+    definitionCategory: policy.definitionCategory,
+    worth: policy.worth,
+  };
 }
 
 /** A machine-generated name (`_0x3fa2`, `lIlIlIlI`, 22+ letters), as in analysis/words.ts. */
@@ -237,11 +266,11 @@ class Skimmer {
     return i < this.n ? this.src[i]! : -1;
   }
 
-  /** Marks the innermost open function (or the one `depthFromTop` levels out) watched. */
-  private markWatched(depthFromTop: number): void {
+  /** Notes categories in the innermost open function (or `depthFromTop` levels out). */
+  private markWatched(depthFromTop: number, category: number): void {
     this.fileWatched = true;
     const i = this.openFns.length - 1 - depthFromTop;
-    if (i >= 0) this.openFns[i]!.watched = true;
+    if (i >= 0) this.openFns[i]!.mask |= category;
   }
 
   private breakAt(p: number): number {
@@ -262,35 +291,35 @@ class Skimmer {
     }
   }
 
-  /** Looks for watched needles in string content [from, to); returns the highest level. */
+  /** The categories of the watched needles found in string content [from, to). */
   private needlesIn(from: number, to: number): number {
     const src = this.src;
     const filter = this.watch.needleFilter;
-    let level = 0;
+    let found = 0;
     let key = 0;
     for (let p = from; p < to; p++) {
-      key = ((key << 8) | (src[p]! & 0xff)) >>> 0;
+      key = ((key << 8) | src[p]!) >>> 0;
       if (p - from < 3 || filter[(key ^ (key >>> 16)) & 0xffff] !== 1) continue;
       const list = this.watch.needles.get(key);
       if (!list) continue;
       for (const needle of list)
-        if (needle.level > level && bytesStartWith(src, p - 3, needle.text)) level = needle.level;
-      if (level === 2) return 2;
+        if (bytesStartWith(src, p - 3, needle.text)) found |= needle.category;
     }
-    return level;
+    return found;
   }
 
   /** Judges a string literal's raw content: escapes, needles, or a watched definition name. */
   private judgeString(from: number, to: number, escaped: boolean): void {
-    if (escaped) this.markWatched(0);
-    if (to - from >= 5 && this.needlesIn(from, to) > 0) this.markWatched(0);
+    if (escaped) this.markWatched(0, this.watch.escapeCategory);
+    const found = to - from >= 5 ? this.needlesIn(from, to) : 0;
+    if (found !== 0) this.markWatched(0, found);
     // `meta["IsAdmin"] = …` redefines as surely as `meta.IsAdmin = …`.
     else if (
       to - from >= 3 &&
       to - from <= 24 &&
       this.watch.definitionHashes.has(fnvBytes(this.src, from, to))
     )
-      this.markWatched(0);
+      this.markWatched(0, this.watch.definitionCategory);
   }
 
   /** Position after a long bracket `[==[ … ]==]` whose opening `[` is at p with `level` `=`. */
@@ -304,8 +333,9 @@ class Skimmer {
       closeAt = n;
     }
     this.countBreaks(contentStart, closeAt);
-    if (isString && closeAt - contentStart >= 5 && this.needlesIn(contentStart, closeAt) > 0)
-      this.markWatched(0);
+    const found =
+      isString && closeAt - contentStart >= 5 ? this.needlesIn(contentStart, closeAt) : 0;
+    if (found !== 0) this.markWatched(0, found);
     return Math.min(n, closeAt + closer.length);
   }
 
@@ -377,6 +407,7 @@ class Skimmer {
               endLine: 0,
               endLineStart: 0,
               watched: false,
+              mask: 0,
             };
             functions.set(s, record);
             kinds.push(FN);
@@ -393,6 +424,7 @@ class Skimmer {
               record.end = p;
               record.endLine = this.line;
               record.endLineStart = this.lineStart;
+              if (watch.worth(record.mask)) record.watched = true;
               if (record.watched && openFns.length > 0) openFns[openFns.length - 1]!.watched = true;
             }
             prevSig = 0;
@@ -429,20 +461,27 @@ class Skimmer {
           const next = q < n ? src[q]! : 0;
           const list = watch.nameFilter[hu & 0xffff] === 1 ? watch.names.get(hu) : undefined;
           if (list) {
-            for (const { name, flags } of list) {
+            for (const { name, flags, category } of list) {
               if (name.length !== len || !bytesStartWith(src, s, name)) continue;
               if (flags & WATCH_FIELD && !isField) continue;
               if (flags & WATCH_GLOBAL && isField) continue;
               if (flags & WATCH_LIBRARY && !(next === 46 || next === 58 || next === 91)) continue;
-              this.markWatched(0);
+              this.markWatched(0, category);
             }
           }
           if (isField && watch.definitions.size > 0) {
             // `function a.b:IsAdmin()` defines inside the enclosing function; `a.IsAdmin = f`
             // inside the current one.
             const defining = inFunctionName || (next === 61 && this.at(q + 1) !== 61);
-            if (defining && watch.definitions.has(src.toString('latin1', s, p)))
-              this.markWatched(inFunctionName ? 1 : 0);
+            if (
+              defining &&
+              watch.definitionHashes.has(hu) &&
+              watch.definitions.has(src.toString('latin1', s, p))
+            ) {
+              // The enclosing function defines it; the definition's own body is judged too.
+              this.markWatched(inFunctionName ? 1 : 0, watch.definitionCategory);
+              if (inFunctionName) this.markWatched(0, watch.definitionCategory);
+            }
           }
         }
         prevSig = 0;
@@ -457,7 +496,8 @@ class Skimmer {
           else if ((d === 43 || d === 45) && (src[p - 1]! | 0x20) === exponentMark) p++;
           else break;
         }
-        if (p - s === 17 && bytesStartWith(src, s, '7656119')) this.markWatched(0);
+        if (p - s === 17 && bytesStartWith(src, s, '7656119'))
+          this.markWatched(0, watch.idCategory);
         prevSig = 0;
         continue;
       }

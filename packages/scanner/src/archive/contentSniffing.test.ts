@@ -18,6 +18,14 @@ describe('looksLikeLua', () => {
     ['a long-string call', 'CompileString[[print(1)]]'],
     ['plain Lua structure', 'local t = {}\nfunction t.go(a, b)\n  if a then return b end\nend\n'],
     ['a _G lookup', 'local f = _G["Run".."String"]'],
+    // The call is searched from its word: these start 1, 5 and 6 characters before it.
+    ['an environment swap', 'x = 1\nsetfenv(1, {})'],
+    ['a console command', 'print("hi") game.ConsoleCommand("sv_cheats 1\\n")'],
+    ['a registry grab', 'ATTN_GUNFIRE and then r = debug.getregistry()'],
+    [
+      'a call after many near misses',
+      `${'ATTN_GUNFIRE Runner Compiled '.repeat(500)}RunStringEx("x")`,
+    ],
   ])('recognises %s', (_, text) => {
     expect(looksLikeLua(bytes(text))).toBe(true);
   });
@@ -34,6 +42,7 @@ describe('looksLikeLua', () => {
     ],
     ['a shell script', '#!/bin/bash\nlocal name="x"\nif [ -z "$name" ] ; then\n  echo hi\nfi\n'],
     ['a changelog quoting a name', "Removed the 'SendLua' shortcut; the end.\n- fixed a crash"],
+    ['words glued to a call name', 'xsetfenv(1) notgame.ConsoleCommand(2) Runner(3) my_G [4]'],
   ])('leaves %s alone', (_, text) => {
     expect(looksLikeLua(bytes(text))).toBe(false);
   });

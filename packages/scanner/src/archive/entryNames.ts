@@ -1,5 +1,6 @@
 // Turns raw entry names (ZIP bytes in CP437 or UTF-8, GMA names, folder paths) into the
 // normalised `/` paths the analysis sees, noting names that try to escape or are absolute.
+import { isAscii } from 'node:buffer';
 import { crc32 } from 'node:zlib';
 
 // Code page 437, bytes 0x80–0xFF: the ZIP default when the UTF-8 flag (bit 11) is unset.
@@ -7,6 +8,9 @@ const CP437_HIGH =
   'ÇüéâäàåçêëèïîìÄÅÉæÆôöòûùÿÖÜ¢£¥₧ƒáíóúñÑªº¿⌐¬½¼¡«»░▒▓│┤╡╢╖╕╣║╗╝╜╛┐└┴┬├─┼╞╟╚╔╩╦╠═╬╧╨╤╥╙╘╒╓╫╪┘┌█▄▌▐▀αßΓπΣσµτΦΘΩδ∞φε∩≡±≥≤⌠⌡÷≈°∙·√ⁿ²■\u00a0';
 
 export function decodeCp437(bytes: Uint8Array): string {
+  // Nearly every name is ASCII, the same in CP437 and Latin-1: decoded natively.
+  if (isAscii(bytes))
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
   let out = '';
   for (const b of bytes) out += b < 0x80 ? String.fromCharCode(b) : CP437_HIGH[b - 0x80];
   return out;

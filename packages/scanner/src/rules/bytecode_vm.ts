@@ -2,6 +2,7 @@
 // loop) that hides what the addon really calls.
 import { makeFinding } from './support.js';
 import { execAtLiteral, firstLineMatching } from './textSearch.js';
+import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
 
 // LuaJIT bytecode starts with ESC 'L' 'J'; it shows as the escape `\27LJ` in source, or as the
@@ -36,7 +37,9 @@ export const rule: Rule = {
       },
     },
   },
-  check({ analysis }) {
+  check(context) {
+    const { analysis } = context;
+    const shared = sharedViews(context);
     const out: Finding[] = [];
     for (const f of analysis.files) {
       let line = firstLineMatching(f, BYTECODE_MARK, { contains: MARK_LITERALS });
@@ -44,7 +47,7 @@ export const rule: Rule = {
       if (line < 0) {
         // A dispatch loop: `while pc <= #p do local op = p[pc] if op == 1 … elseif op == 2 …`
         const text = f.text;
-        const dispatch = execAtLiteral(text, DISPATCH, 'while');
+        const dispatch = execAtLiteral(f, DISPATCH, 'while', shared);
         if (dispatch) {
           const op = dispatch[1]!;
           const branches = text.match(new RegExp(`\\b${op}\\s*==\\s*\\d+`, 'g'))?.length ?? 0;

@@ -11,6 +11,7 @@ import {
   triggerOf,
 } from './support.js';
 import { isExecSink, taintedSinks } from './flows.js';
+import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
 
 const isChatHandler = (api: string) =>
@@ -39,13 +40,19 @@ export const rule: Rule = {
       },
     },
   },
-  check({ analysis }) {
+  check(context) {
+    const { analysis } = context;
     const out: Finding[] = [];
-    for (const { ev, sources } of taintedSinks(analysis, ['chat'], {
-      exec: true,
-      console: true,
-      privilege: true,
-    })) {
+    for (const { ev, sources } of taintedSinks(
+      analysis,
+      ['chat'],
+      {
+        exec: true,
+        console: true,
+        privilege: true,
+      },
+      sharedViews(context).sinkCalls(),
+    )) {
       if (ev.realm === 'client') continue;
       out.push(taintedSinkFinding(rule, analysis, ev, sources, 'GB-006'));
     }

@@ -3,6 +3,7 @@
 import { sourcesOf, makeFinding } from './support.js';
 import { asString } from '../analysis/values.js';
 import { firstLineMatching } from './textSearch.js';
+import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
 
 const GRIEF =
@@ -32,7 +33,9 @@ export const rule: Rule = {
       },
     },
   },
-  check({ analysis }) {
+  check(context) {
+    const { analysis } = context;
+    const shared = sharedViews(context);
     const out: Finding[] = [];
     for (const ev of analysis.calls) {
       if (!GRIEF.test(ev.api)) continue;
@@ -66,7 +69,7 @@ export const rule: Rule = {
     }
     // `while true do end` freezes the client: a crash payload.
     for (const f of analysis.files) {
-      const idx = firstLineMatching(f, FREEZE, { startsWith: 'while' });
+      const idx = firstLineMatching(f, FREEZE, { startsWith: 'while', positions: shared });
       if (idx >= 0)
         out.push(
           makeFinding(rule, analysis, {

@@ -12,6 +12,7 @@ import {
   triggerOf,
 } from './support.js';
 import { taintedSinks } from './flows.js';
+import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
 
 export const rule: Rule = {
@@ -38,13 +39,19 @@ export const rule: Rule = {
       },
     },
   },
-  check({ analysis, intel }) {
+  check(context) {
+    const { analysis, intel } = context;
     const out: Finding[] = [];
-    for (const { ev, sources } of taintedSinks(analysis, ['concommand'], {
-      exec: true,
-      console: true,
-      privilege: true,
-    })) {
+    for (const { ev, sources } of taintedSinks(
+      analysis,
+      ['concommand'],
+      {
+        exec: true,
+        console: true,
+        privilege: true,
+      },
+      sharedViews(context).sinkCalls(),
+    )) {
       // Client commands run by the player on their own game, and ply:ConCommand only makes
       // the player's own console run something: neither reaches the server.
       if (ev.realm === 'client' || ev.api === 'Player:ConCommand') continue;

@@ -3,6 +3,7 @@
 import type { TaintSource } from '../analysis/values.js';
 import { chainFor, decodedFor, guardOf, makeFinding, triggerOf } from './support.js';
 import { taintedSinks } from './flows.js';
+import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
 
 const ASSET_EXT = /\.(vmt|vtf|ttf|otf|txt|dat|json|png|jpg|mp3|wav|ogg|mdl|pcf|cfg|db)\b/i;
@@ -37,12 +38,18 @@ export const rule: Rule = {
       },
     },
   },
-  check({ analysis }) {
+  check(context) {
+    const { analysis } = context;
     const out: Finding[] = [];
-    for (const { ev, sources } of taintedSinks(analysis, ['file', 'sql'], {
-      exec: true,
-      console: false,
-    })) {
+    for (const { ev, sources } of taintedSinks(
+      analysis,
+      ['file', 'sql'],
+      {
+        exec: true,
+        console: false,
+      },
+      sharedViews(context).sinkCalls(),
+    )) {
       const guarded = guardOf(ev.ctx) && !triggerOf(ev.ctx);
       const shippedLua = sources.every(
         (s) => s.kind === 'file' && /"LUA"|\.lua"|\/lua\//.test(s.label) && !/"DATA"/.test(s.label),

@@ -2,6 +2,7 @@
 // worst when the addon also reads that file and executes it.
 import { makeFinding } from './support.js';
 import { taintedSinks } from './flows.js';
+import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
 
 const RISKY =
@@ -34,9 +35,15 @@ export const rule: Rule = {
       },
     },
   },
-  check({ analysis }) {
+  check(context) {
+    const { analysis } = context;
     const out: Finding[] = [];
-    const loaders = taintedSinks(analysis, ['file'], { exec: true, console: false });
+    const loaders = taintedSinks(
+      analysis,
+      ['file'],
+      { exec: true, console: false },
+      sharedViews(context).sinkCalls(),
+    );
     for (const f of analysis.files) {
       if (f.kind !== 'lua_in_asset' || f.parse === 'failed' || f.parseErrors > 3) continue;
       if (!ASSET.test(f.path)) continue;

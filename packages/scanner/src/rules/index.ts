@@ -2,6 +2,7 @@
 // addon's analysis and removes duplicate findings.
 import type { AddonAnalysis } from '../analysis/types.js';
 import type { ThreatIntel } from '../intel/types.js';
+import { SharedViews } from './shared.js';
 import { dedupe } from './support.js';
 import type { Finding, Rule } from './types.js';
 import { rule as runstring } from './runstring.js';
@@ -80,9 +81,10 @@ export const ALL_RULES: readonly Rule[] = [
 
 export function runRules(analysis: AddonAnalysis, intel: ThreatIntel): Finding[] {
   const findings: Finding[] = [];
+  const shared = new SharedViews(analysis);
   for (const rule of ALL_RULES) {
     try {
-      findings.push(...rule.check({ analysis, intel }));
+      findings.push(...rule.check({ analysis, intel, shared }));
     } catch {
       // One broken rule must not lose the others' findings.
     }

@@ -2,6 +2,7 @@
 // the server console, with no permission check in front of it.
 import { taintedSinkFinding, triggerOf } from './support.js';
 import { taintedSinks } from './flows.js';
+import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
 
 export const rule: Rule = {
@@ -28,9 +29,15 @@ export const rule: Rule = {
       },
     },
   },
-  check({ analysis }) {
+  check(context) {
+    const { analysis } = context;
     const out: Finding[] = [];
-    for (const { ev, sources } of taintedSinks(analysis, ['net', 'clientinfo'])) {
+    for (const { ev, sources } of taintedSinks(
+      analysis,
+      ['net', 'clientinfo'],
+      undefined,
+      sharedViews(context).sinkCalls(),
+    )) {
       // Server → client messages run on clients: that is GB-021's business, not a server RCE.
       const fromClient = sources.filter((s) => s.kind === 'clientinfo' || ev.realm !== 'client');
       if (!fromClient.length) continue;

@@ -3,6 +3,7 @@ import { findIoc } from '../intel/index.js';
 import { partialText } from '../analysis/values.js';
 import { chainFor, decodedFor, isObfuscated, makeFinding } from './support.js';
 import { taintedSinks } from './flows.js';
+import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
 
 export const rule: Rule = {
@@ -29,12 +30,18 @@ export const rule: Rule = {
       },
     },
   },
-  check({ analysis, intel }) {
+  check(context) {
+    const { analysis, intel } = context;
     const out: Finding[] = [];
-    for (const { ev, sources, sink } of taintedSinks(analysis, ['http'], {
-      exec: true,
-      console: false,
-    })) {
+    for (const { ev, sources, sink } of taintedSinks(
+      analysis,
+      ['http'],
+      {
+        exec: true,
+        console: false,
+      },
+      sharedViews(context).sinkCalls(),
+    )) {
       if (sink !== 'exec') continue;
       const urls = sources.map((s) => s.label).join(' ');
       const ioc = findIoc(intel, urls);

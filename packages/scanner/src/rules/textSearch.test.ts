@@ -65,11 +65,13 @@ describe('execAtLiteral', () => {
       'while a do end\nwhile pc <= #p do local op = p[pc] end\nwhile i <= #t do local x = t[i] end';
     const pattern =
       /while\s+\w+\s*<=?\s*#\s*\w+\s+do[\s\S]{0,200}?local\s+(\w+)\s*=\s*\w+\[\s*\w+\s*\]/;
-    const m = execAtLiteral(text, pattern, 'while');
+    const m = execAtLiteral({ text }, pattern, 'while');
     const whole = pattern.exec(text);
     expect(m?.index).toBe(whole?.index);
     expect(m?.[1]).toBe('op');
-    expect(execAtLiteral('whilewhile true', /while true/, 'while')?.index).toBe(5);
-    expect(execAtLiteral('no loop here', pattern, 'while')).toBeNull();
+    expect(execAtLiteral({ text: 'whilewhile true' }, /while true/, 'while')?.index).toBe(5);
+    expect(execAtLiteral({ text: 'no loop here' }, pattern, 'while')).toBeNull();
+    const remembered = { positionsOf: () => [15] };
+    expect(execAtLiteral({ text }, pattern, 'while', remembered)?.[1]).toBe('op');
   });
 });

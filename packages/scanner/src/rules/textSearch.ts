@@ -11,26 +11,54 @@ export interface ScannedText {
 export interface TextHints {
   /** Literals the pattern cannot match without (any one of them). */
   contains?: readonly string[];
-  /** A literal every match of the pattern starts with. */
+  /** A literal every match of the pattern starts with (case included). */
   startsWith?: string;
+  /** Finds (and may remember for the run) where a literal occurs in a file's text. */
+  positions?: LiteralPositions;
+}
+
+/** Finds where a literal occurs in a file's text, e.g. once per run for several rules. */
+export interface LiteralPositions {
+  positionsOf(file: { readonly text: string }, literal: string): readonly number[];
 }
 
 const stickyOf = new WeakMap<RegExp, RegExp>();
 
-/**
- * The leftmost match of `pattern` in `text` when every match starts with `lead`: the
- * pattern is tried only where `lead` occurs (found at native speed), not at every position.
- */
-export function execAtLiteral(text: string, pattern: RegExp, lead: string): RegExpExecArray | null {
+function stickyVersion(pattern: RegExp): RegExp {
   let sticky = stickyOf.get(pattern);
-  if (!sticky)
-    stickyOf.set(
-      pattern,
-      (sticky = new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, '') + 'y')),
-    );
-  for (let at = text.indexOf(lead); at >= 0; at = text.indexOf(lead, at + 1)) {
+  if (!sticky) {
+    sticky = new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, '') + 'y');
+    stickyOf.set(pattern, sticky);
+  }
+  return sticky;
+}
+
+/**
+ * The leftmost match of `pattern` in the file's text when every match starts with `lead`:
+ * the pattern is tried only where `lead` occurs (found at native speed, or given by
+ * `positions`), not at every position of the text.
+ */
+export function execAtLiteral(
+  file: { readonly text: string },
+  pattern: RegExp,
+  lead: string,
+  positions?: LiteralPositions,
+): RegExpExecArray | null {
+  const text = file.text;
+  const sticky = stickyVersion(pattern);
+  const tryAt = (at: number): RegExpExecArray | null => {
     sticky.lastIndex = at;
-    const m = sticky.exec(text);
+    return sticky.exec(text);
+  };
+  if (positions) {
+    for (const at of positions.positionsOf(file, lead)) {
+      const m = tryAt(at);
+      if (m) return m;
+    }
+    return null;
+  }
+  for (let at = text.indexOf(lead); at >= 0; at = text.indexOf(lead, at + 1)) {
+    const m = tryAt(at);
     if (m) return m;
   }
   return null;
@@ -51,7 +79,7 @@ export function firstLineMatching(
   const text = file.text;
   if (hints.contains && !hints.contains.some((literal) => text.includes(literal))) return -1;
   const found = hints.startsWith
-    ? execAtLiteral(text, pattern, hints.startsWith) !== null
+    ? execAtLiteral(file, pattern, hints.startsWith, hints.positions) !== null
     : pattern.test(text);
   if (!found) return -1;
   return file.lines.findIndex((l) => pattern.test(l));

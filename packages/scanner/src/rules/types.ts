@@ -45,6 +45,8 @@ export interface Finding {
 export interface RuleContext {
   analysis: import('../analysis/types.js').AddonAnalysis;
   intel: import('../intel/types.js').ThreatIntel;
+  /** Views several rules share, built once per run (absent when one rule runs alone). */
+  shared?: import('./shared.js').SharedViews;
 }
 
 export interface Rule {

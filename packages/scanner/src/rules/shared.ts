@@ -1,0 +1,47 @@
+// Views of one addon's analysis that several rules read (sink calls, literal positions in a
+// file), computed at most once per `runRules` call instead of once per rule.
+import { CONSOLE_SINKS, PRIVILEGE_SINKS } from '../analysis/api.js';
+import type { AddonAnalysis } from '../analysis/types.js';
+import { isExecSink, type SinkCall } from './flows.js';
+import type { RuleContext } from './types.js';
+
+export class SharedViews {
+  private sinks: SinkCall[] | undefined;
+  private readonly positions = new WeakMap<object, Map<string, number[]>>();
+
+  constructor(private readonly analysis: AddonAnalysis) {}
+
+  /** The calls of the addon that reach a sink of any kind, in the analysis' order. */
+  sinkCalls(): SinkCall[] {
+    if (!this.sinks) {
+      this.sinks = [];
+      for (const ev of this.analysis.calls) {
+        const exec = isExecSink(ev.api);
+        const console = CONSOLE_SINKS.has(ev.api);
+        const privilege = PRIVILEGE_SINKS.has(ev.api);
+        if (exec || console || privilege) this.sinks.push({ ev, exec, console, privilege });
+      }
+    }
+    return this.sinks;
+  }
+
+  /** Every position of `literal` in the file's text (overlapping ones too), found once per run. */
+  positionsOf(file: { readonly text: string }, literal: string): number[] {
+    let byLiteral = this.positions.get(file);
+    if (!byLiteral) this.positions.set(file, (byLiteral = new Map()));
+    let found = byLiteral.get(literal);
+    if (!found) {
+      found = [];
+      const text = file.text;
+      for (let at = text.indexOf(literal); at >= 0; at = text.indexOf(literal, at + 1))
+        found.push(at);
+      byLiteral.set(literal, found);
+    }
+    return found;
+  }
+}
+
+/** The run's shared views, or fresh ones when a rule is checked on its own (tests). */
+export function sharedViews(context: RuleContext): SharedViews {
+  return context.shared ?? new SharedViews(context.analysis);
+}

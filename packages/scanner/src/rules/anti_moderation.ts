@@ -3,6 +3,7 @@
 import { asString } from '../analysis/values.js';
 import { identityTriggersIn } from '../analysis/guards.js';
 import { handlerOf, makeFinding } from './support.js';
+import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
 
 const MODERATION_CALLS = new Set([
@@ -36,12 +37,11 @@ export const rule: Rule = {
       },
     },
   },
-  check({ analysis }) {
+  check(context) {
+    const { analysis } = context;
     const out: Finding[] = [];
-    for (const ev of analysis.calls) {
-      // Only these calls can unban or remove a moderation command: skip the rest before
-      // reading any argument.
-      if (!MODERATION_CALLS.has(ev.api)) continue;
+    // Only these calls can unban or remove a moderation command.
+    for (const ev of sharedViews(context).callsWhere((api) => MODERATION_CALLS.has(api))) {
       const a0 = ev.args[0] ? (asString(ev.args[0]) ?? '') : '';
       const cmd = ev.args.map((a) => asString(a) ?? '').join(' ');
       const timer = handlerOf(ev.ctx, (a) => a.startsWith('timer.') || a.startsWith('hook.Add'));

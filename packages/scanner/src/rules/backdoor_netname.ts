@@ -3,6 +3,7 @@
 import { asString } from '../analysis/values.js';
 import { CONSOLE_SINKS, EXEC_SINKS, PRIVILEGE_SINKS } from '../analysis/api.js';
 import { eventsByNetHandler, makeFinding, sanctions } from './support.js';
+import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
 
 export const rule: Rule = {
@@ -29,14 +30,14 @@ export const rule: Rule = {
       },
     },
   },
-  check({ analysis, intel }) {
+  check(context) {
+    const { analysis, intel } = context;
     const out: Finding[] = [];
     const generic = (intel as { genericBackdoorNetNames?: ReadonlySet<string> })
       .genericBackdoorNetNames;
     // Events of each handler function (one function may serve many names, as honeypots do).
     const byFunction = eventsByNetHandler(analysis);
-    for (const ev of analysis.calls) {
-      if (ev.api !== 'net.Receive') continue;
+    for (const ev of sharedViews(context).callsWhere((api) => api === 'net.Receive')) {
       const name = ev.args[0] ? asString(ev.args[0]) : undefined;
       if (!name || !intel.backdoorNetNames.has(name.toLowerCase())) continue;
       // The handler's events: those whose ctx has a net.Receive frame for this name and file.

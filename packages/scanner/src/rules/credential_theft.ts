@@ -1,6 +1,7 @@
 // GB-015: reading rcon_password / sv_password (server.cfg, convars): nothing legitimate does.
 import { textOf } from '../analysis/values.js';
 import { makeFinding } from './support.js';
+import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
 
 const SECRET = /\b(rcon_password|sv_password)\b/i;
@@ -30,12 +31,15 @@ export const rule: Rule = {
       },
     },
   },
-  check({ analysis }) {
+  check(context) {
+    const { analysis } = context;
     const out: Finding[] = [];
     let cfgRead = false;
-    for (const ev of analysis.calls) {
+    const reads = sharedViews(context).callsWhere(
+      (api) => api === 'file.Read' || CONVAR_READS.test(api),
+    );
+    for (const ev of reads) {
       const convar = CONVAR_READS.test(ev.api);
-      if (!convar && ev.api !== 'file.Read') continue;
       const a0 = ev.args[0] ? (textOf(ev.args[0]) ?? '') : '';
       if (convar && SECRET.test(a0)) {
         out.push(

@@ -2,6 +2,7 @@
 // everyone) especially when triggered remotely.
 import { asString, textOf } from '../analysis/values.js';
 import { guardOf, handlerOf, makeFinding } from './support.js';
+import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
 
 const DESTRUCTIVE = /^(sql\.Query|file\.Delete$|Player:Kick$|Player:Ban$|game\.CleanUpMap$)/;
@@ -30,7 +31,8 @@ export const rule: Rule = {
       },
     },
   },
-  check({ analysis }) {
+  check(context) {
+    const { analysis } = context;
     const out: Finding[] = [];
     // Handlers that list files and delete them (wiping a folder), as opposed to replacing one cache file.
     const bulkDeleteHandlers = new Set<number>();
@@ -39,9 +41,8 @@ export const rule: Rule = {
       for (const f of ev.ctx)
         if (f.kind === 'handler' && f.id !== undefined) bulkDeleteHandlers.add(f.id);
     }
-    for (const ev of analysis.calls) {
-      // Only queries, deletions, kicks and bans can destroy: skip the rest before any lookup.
-      if (!DESTRUCTIVE.test(ev.api)) continue;
+    // Only queries, deletions, kicks and bans can destroy.
+    for (const ev of sharedViews(context).callsWhere((api) => DESTRUCTIVE.test(api))) {
       if (guardOf(ev.ctx)) continue;
       const remote = handlerOf(
         ev.ctx,

@@ -4,6 +4,7 @@ import { textOf, type Value } from '../analysis/values.js';
 import { findIoc } from '../intel/index.js';
 import type { CallEvent } from '../analysis/types.js';
 import { handlerOf, makeFinding } from './support.js';
+import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
 
 const SERVER_FACTS =
@@ -39,17 +40,18 @@ export const rule: Rule = {
       },
     },
   },
-  check({ analysis, intel }) {
+  check(context) {
+    const { analysis, intel } = context;
+    const shared = sharedViews(context);
     const out: Finding[] = [];
     const factCalls = new Map<string, CallEvent[]>();
-    for (const c of analysis.calls)
-      if (SERVER_FACTS.test(c.api)) factCalls.set(c.file, [...(factCalls.get(c.file) ?? []), c]);
+    for (const c of shared.callsWhere((api) => SERVER_FACTS.test(api)))
+      factCalls.set(c.file, [...(factCalls.get(c.file) ?? []), c]);
     // Lines where something ran from an HTTP callback, looked up once per fetch below.
     const callbackLines = new Set(
       analysis.calls.filter((c) => c.via === 'callback').map((c) => `${c.file}:${c.line}`),
     );
-    for (const ev of analysis.calls) {
-      if (!/^(http\.Fetch|http\.Post|HTTP)$/.test(ev.api)) continue;
+    for (const ev of shared.callsWhere((api) => /^(http\.Fetch|http\.Post|HTTP)$/.test(api))) {
       const urlV =
         ev.api === 'HTTP' && ev.args[0]?.k === 'table'
           ? ev.args[0].t.get({ k: 'str', v: 'url' })

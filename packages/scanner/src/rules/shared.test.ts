@@ -31,6 +31,14 @@ describe('SharedViews', () => {
     expect(sinks.find((s) => s.ev.api === 'RunString')?.exec).toBe(true);
     expect(sinks.find((s) => s.ev.api === 'game.ConsoleCommand')?.console).toBe(true);
   });
+  it('gives the calls of the APIs asked for, in the order of the analysis', () => {
+    const views = new SharedViews(analysis);
+    const wanted = new Set(['print', 'RunString', 'game.ConsoleCommand']);
+    expect(views.callsWhere((api) => wanted.has(api))).toEqual(
+      analysis.calls.filter((c) => wanted.has(c.api)),
+    );
+    expect(views.callsWhere(() => false)).toEqual([]);
+  });
   it('finds every position of a literal, overlapping ones too, and remembers them', () => {
     const views = new SharedViews(analysis);
     const file = { text: 'aaaa' };

@@ -1,12 +1,14 @@
 // Views of one addon's analysis that several rules read (sink calls, literal positions in a
 // file), computed at most once per `runRules` call instead of once per rule.
 import { CONSOLE_SINKS, PRIVILEGE_SINKS } from '../analysis/api.js';
-import type { AddonAnalysis } from '../analysis/types.js';
+import type { AddonAnalysis, CallEvent } from '../analysis/types.js';
 import { isExecSink, type SinkCall } from './flows.js';
 import type { RuleContext } from './types.js';
 
 export class SharedViews {
   private sinks: SinkCall[] | undefined;
+  /** Indexes into `analysis.calls` of each API's calls, in order. */
+  private byApi: Map<string, number[]> | undefined;
   private readonly positions = new WeakMap<object, Map<string, number[]>>();
 
   constructor(private readonly analysis: AddonAnalysis) {}
@@ -23,6 +25,26 @@ export class SharedViews {
       }
     }
     return this.sinks;
+  }
+
+  /**
+   * The calls whose API passes `test`, in the analysis' order. `test` runs once per distinct
+   * API rather than once per call, which is what makes a rule's scan of the calls cheap.
+   */
+  callsWhere(test: (api: string) => boolean): CallEvent[] {
+    if (!this.byApi) {
+      this.byApi = new Map();
+      const calls = this.analysis.calls;
+      for (let i = 0; i < calls.length; i++) {
+        const list = this.byApi.get(calls[i]!.api);
+        if (list) list.push(i);
+        else this.byApi.set(calls[i]!.api, [i]);
+      }
+    }
+    const lists: number[][] = [];
+    for (const [api, list] of this.byApi) if (test(api)) lists.push(list);
+    const order = lists.length === 1 ? lists[0]! : lists.flat().sort((a, b) => a - b);
+    return order.map((i) => this.analysis.calls[i]!);
   }
 
   /** Every position of `literal` in the file's text (overlapping ones too), found once per run. */

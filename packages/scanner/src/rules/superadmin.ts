@@ -13,6 +13,7 @@ import {
   sourcesOfKind,
   triggerOf,
 } from './support.js';
+import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
 
 const PRIVILEGED_GROUP =
@@ -55,9 +56,14 @@ export const rule: Rule = {
       },
     },
   },
-  check({ analysis }) {
+  check(context) {
+    const { analysis } = context;
     const out: Finding[] = [];
-    for (const ev of analysis.calls) {
+    const rankCalls = sharedViews(context).callsWhere(
+      (api) =>
+        PRIVILEGE_SINKS.has(api) || api === 'RunConsoleCommand' || api === 'game.ConsoleCommand',
+    );
+    for (const ev of rankCalls) {
       if (!PRIVILEGE_SINKS.has(ev.api) && !consoleRankChange(ev)) continue;
       const group = ev.args.map((a) => asString(a)).find((s) => s && PRIVILEGED_GROUP.test(s));
       const trigger = triggerOf(ev.ctx);

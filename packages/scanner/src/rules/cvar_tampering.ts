@@ -2,6 +2,7 @@
 // sv_loadingurl… or any cvar whose name/value comes from the network or the web.
 import { asString } from '../analysis/values.js';
 import { chainFor, configOf, guardOf, makeFinding, sourcesOf } from './support.js';
+import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
 
 const CRITICAL_CVARS =
@@ -31,17 +32,18 @@ export const rule: Rule = {
       },
     },
   },
-  check({ analysis }) {
+  check(context) {
+    const { analysis } = context;
     const out: Finding[] = [];
-    for (const ev of analysis.calls) {
-      if (
-        ev.api !== 'RunConsoleCommand' &&
-        ev.api !== 'game.ConsoleCommand' &&
-        ev.api !== 'ConVar:SetString' &&
-        ev.api !== '?:SetString' &&
-        ev.api !== '?:SetInt'
-      )
-        continue;
+    const settings = sharedViews(context).callsWhere(
+      (api) =>
+        api === 'RunConsoleCommand' ||
+        api === 'game.ConsoleCommand' ||
+        api === 'ConVar:SetString' ||
+        api === '?:SetString' ||
+        api === '?:SetInt',
+    );
+    for (const ev of settings) {
       // A client changing its own settings is not server tampering (GB-022 covers griefing).
       if (ev.realm === 'client') continue;
       const first = (asString(ev.args[0] ?? { k: 'nil' }) ?? '').trim();

@@ -3,6 +3,7 @@
 import { textOf, type Value } from '../analysis/values.js';
 import type { CallEvent } from '../analysis/types.js';
 import { guardOf, makeFinding } from './support.js';
+import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
 
 function deepValues(v: Value | undefined, depth = 0): Value[] {
@@ -43,13 +44,16 @@ export const rule: Rule = {
       },
     },
   },
-  check({ analysis }) {
+  check(context) {
+    const { analysis } = context;
     const out: Finding[] = [];
     const ipHandlers = new Set(
       analysis.calls.filter((c) => c.api === 'Player:IPAddress').map(innermostHandler),
     );
-    for (const ev of analysis.calls) {
-      if (ev.api !== 'http.Post' && ev.api !== 'HTTP' && ev.api !== 'http.Fetch') continue;
+    const requests = sharedViews(context).callsWhere(
+      (api) => api === 'http.Post' || api === 'HTTP' || api === 'http.Fetch',
+    );
+    for (const ev of requests) {
       const url =
         ev.api === 'HTTP'
           ? ev.args[0]?.k === 'table'

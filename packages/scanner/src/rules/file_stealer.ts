@@ -2,6 +2,7 @@
 // contents sent to a remote host.
 import { sourcesOfKind, makeFinding, chainFor } from './support.js';
 import { textOf } from '../analysis/values.js';
+import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
 
 export const rule: Rule = {
@@ -28,7 +29,8 @@ export const rule: Rule = {
       },
     },
   },
-  check({ analysis }) {
+  check(context) {
+    const { analysis } = context;
     const out: Finding[] = [];
     const finds = analysis.calls.filter(
       (e) =>
@@ -36,8 +38,9 @@ export const rule: Rule = {
         /^(GAME|LUA|MOD|lsv|BASE_PATH)$/i.test(textOf(e.args[1] ?? { k: 'nil' }) ?? ''),
     );
     if (!finds.length) return out;
-    for (const ev of analysis.calls) {
-      if (ev.api !== 'http.Post' && ev.api !== 'HTTP') continue;
+    for (const ev of sharedViews(context).callsWhere(
+      (api) => api === 'http.Post' || api === 'HTTP',
+    )) {
       const files = sourcesOfKind(ev.args, ['file']).concat(
         ev.args[0]?.k === 'table' ? sourcesOfKind([...ev.args[0].t.hash.values()], ['file']) : [],
       );

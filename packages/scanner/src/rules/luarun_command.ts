@@ -2,6 +2,7 @@
 import { asString, textOf } from '../analysis/values.js';
 import { CONSOLE_SINKS } from '../analysis/api.js';
 import { chainFor, guardOf, makeFinding, sourcesOf, triggerOf } from './support.js';
+import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
 
 export const rule: Rule = {
@@ -26,10 +27,10 @@ export const rule: Rule = {
       },
     },
   },
-  check({ analysis }) {
+  check(context) {
+    const { analysis } = context;
     const out: Finding[] = [];
-    for (const ev of analysis.calls) {
-      if (!CONSOLE_SINKS.has(ev.api)) continue;
+    for (const ev of sharedViews(context).callsWhere((api) => CONSOLE_SINKS.has(api))) {
       const args = ev.api === 'Player:ConCommand' ? ev.args.slice(1) : ev.args;
       const first = (textOf(args[0] ?? { k: 'nil' }) ?? '').trim();
       const second = args[1] ? asString(args[1]) : undefined;

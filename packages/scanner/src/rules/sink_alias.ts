@@ -2,6 +2,7 @@
 // passed as callbacks) that end up receiving remote or network data.
 import { EXEC_SINKS } from '../analysis/api.js';
 import { chainFor, makeFinding, sourcesOfKind } from './support.js';
+import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
 
 export const rule: Rule = {
@@ -26,14 +27,11 @@ export const rule: Rule = {
       },
     },
   },
-  check({ analysis }) {
+  check(context) {
+    const { analysis } = context;
     const out: Finding[] = [];
-    for (const ev of analysis.calls) {
-      if (
-        !(ev.api in EXEC_SINKS) ||
-        (ev.via !== 'alias' && ev.via !== 'callback' && ev.via !== 'table_field')
-      )
-        continue;
+    for (const ev of sharedViews(context).callsWhere((api) => api in EXEC_SINKS)) {
+      if (ev.via !== 'alias' && ev.via !== 'callback' && ev.via !== 'table_field') continue;
       if (ev.via === 'alias' && ev.alias === ev.api) {
         // `local RunString = RunString`: only suspicious when tainted (checked below).
       }

@@ -1,6 +1,7 @@
 // GB-025: SQL built from client input without sql.SQLStr (injection), and tables created or
 // filled by code fetched from the web.
 import { chainFor, guardOf, makeFinding, sourcesOfKind } from './support.js';
+import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
 
 export const rule: Rule = {
@@ -27,10 +28,10 @@ export const rule: Rule = {
       },
     },
   },
-  check({ analysis }) {
+  check(context) {
+    const { analysis } = context;
     const out: Finding[] = [];
-    for (const ev of analysis.calls) {
-      if (!/^sql\.Query/.test(ev.api)) continue;
+    for (const ev of sharedViews(context).callsWhere((api) => /^sql\.Query/.test(api))) {
       const raw = sourcesOfKind([ev.args[0]], ['net', 'chat', 'concommand', 'clientinfo']).filter(
         (s) => !s.escaped,
       );

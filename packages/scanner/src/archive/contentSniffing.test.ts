@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { buildPeModule } from './archiveFixtures.js';
 import {
   executableFormat,
+  hasClosingEnd,
+  hasLuaComment,
   isBinaryModuleName,
   looksLikeLua,
   looksLikeText,
@@ -45,6 +47,45 @@ describe('looksLikeLua', () => {
     ['words glued to a call name', 'xsetfenv(1) notgame.ConsoleCommand(2) Runner(3) my_G [4]'],
   ])('leaves %s alone', (_, text) => {
     expect(looksLikeLua(bytes(text))).toBe(false);
+  });
+});
+
+describe('the hand-written Lua structure tests', () => {
+  it('answer as the patterns they replace, on every mix of their characters tried', () => {
+    const comment = /--\[\[|^\s*--[^\n-]/m;
+    const closingEnd = /(^|[\s;)])end(\s*[),;]|\s*$)/m;
+    const pieces = [
+      '-',
+      '--',
+      '[[',
+      '[',
+      '\n',
+      '\r',
+      ' ',
+      '\t',
+      '\u00a0',
+      '\v',
+      '\f',
+      '\u0085',
+    ].concat(['e', 'n', 'd', 'end', 'send', 'ende', ';', ')', ',', '(', 'x']);
+    let seed = 1;
+    const pick = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) >>> 0;
+      return (seed >>> 8) % n;
+    };
+    let matches = 0;
+    const differing: string[] = [];
+    for (let i = 0; i < 50_000; i++) {
+      let text = '';
+      for (let k = pick(10); k > 0; k--) text += pieces[pick(pieces.length)];
+      const isComment = comment.test(text);
+      if (hasLuaComment(text) !== isComment || hasClosingEnd(text) !== closingEnd.test(text))
+        differing.push(text);
+      if (isComment) matches++;
+    }
+    expect(differing).toEqual([]);
+    // Both answers occur often enough for the comparison to mean something.
+    expect(matches).toBeGreaterThan(1000);
   });
 });
 

@@ -96,41 +96,76 @@ function hasCodeExecutionCall(text: string): boolean {
 }
 
 /**
- * One kind of evidence of Lua structure; prose rarely shows several. `mayMatch` is a cheap
- * test that every match of the pattern passes (a word it holds), so most text is ruled out
- * without running the pattern. Listed cheapest first: most text is decided after a few.
+ * One kind of evidence of Lua structure each; prose rarely shows several. Listed cheapest
+ * first: most text is decided after a few. A pattern behind a cheap test (a word every match
+ * holds) runs only on text that passes it.
  */
-interface StructureEvidence {
-  pattern: RegExp;
-  mayMatch: (text: string) => boolean;
+const LUA_STRUCTURE: ((text: string) => boolean)[] = [
+  hasLuaComment,
+  hasClosingEnd,
+  // if … then (not a JavaScript promise's .then)
+  (t) => t.includes('then') && /\bif\b[^\n]{0,200}(?<!\.)\bthen\b/.test(t),
+  // local declaration
+  (t) => t.includes('local') && /\blocal\s+[A-Za-z_]\w*\s*(=|,)/.test(t),
+  // definition with a parameter list
+  (t) => /\bfunction\s*[\w.:]*\s*\([\w\s,.]*\)/.test(t),
+  // GMod library call
+  (t) =>
+    /\.[A-Za-z_]\w*\s*\(/.test(t) &&
+    /\b(hook|net|timer|concommand|util|file|string|table|player|ents|sql|surface|draw|vgui)\.[A-Za-z_]\w*\s*\(/.test(
+      t,
+    ),
+  // method call (not a JS object key)
+  (t) =>
+    /:[A-Za-z_]\w*\s*\(/.test(t) &&
+    /(?<![{,]\s*)\b[A-Za-z_]\w*:(?!function\b)[A-Za-z_]\w*\s*\(/.test(t),
+];
+
+/** What `\s` matches in Latin-1 text: tab, line feed, vertical tab, form feed, return, space, no-break space. */
+function isSpace(c: number): boolean {
+  return (c >= 0x09 && c <= 0x0d) || c === 0x20 || c === 0xa0;
 }
 
-const LUA_STRUCTURE: StructureEvidence[] = [
-  // Lua comment
-  { pattern: /--\[\[|^\s*--[^\n-]/m, mayMatch: (t) => /--(?:\[\[|[^\n-])/.test(t) },
-  // a closing `end`
-  {
-    pattern: /(^|[\s;)])end(\s*[),;]|\s*$)/m,
-    mayMatch: (t) => /end(?:\s*[),;]|\s*$)/m.test(t),
-  },
-  // if … then (not a JavaScript promise's .then)
-  { pattern: /\bif\b[^\n]{0,200}(?<!\.)\bthen\b/, mayMatch: (t) => t.includes('then') },
-  // local declaration
-  { pattern: /\blocal\s+[A-Za-z_]\w*\s*(=|,)/, mayMatch: (t) => t.includes('local') },
-  // definition with a parameter list
-  { pattern: /\bfunction\s*[\w.:]*\s*\([\w\s,.]*\)/, mayMatch: () => true },
-  // GMod library call
-  {
-    pattern:
-      /\b(hook|net|timer|concommand|util|file|string|table|player|ents|sql|surface|draw|vgui)\.[A-Za-z_]\w*\s*\(/,
-    mayMatch: (t) => /\.[A-Za-z_]\w*\s*\(/.test(t),
-  },
-  // method call (not a JS object key)
-  {
-    pattern: /(?<![{,]\s*)\b[A-Za-z_]\w*:(?!function\b)[A-Za-z_]\w*\s*\(/,
-    mayMatch: (t) => /:[A-Za-z_]\w*\s*\(/.test(t),
-  },
-];
+/**
+ * A Lua comment: `--[[` anywhere, or `--` opening a line (after blanks) and followed by
+ * neither `-` nor a line feed. Answers as /--\[\[|^\s*--[^\n-]/m does, walking only the `--`.
+ */
+export function hasLuaComment(text: string): boolean {
+  for (let at = text.indexOf('--'); at !== -1; at = text.indexOf('--', at + 1)) {
+    if (text.startsWith('[[', at + 2)) return true;
+    if (at + 2 >= text.length) return false;
+    const next = text.charCodeAt(at + 2);
+    if (next === 0x0a || next === 0x2d) continue;
+    // Blanks back to the start of a line (a line feed or return is itself a blank).
+    for (let p = at; ; p--) {
+      if (p === 0) return true;
+      const c = text.charCodeAt(p - 1);
+      if (c === 0x0a || c === 0x0d) return true;
+      if (!isSpace(c)) break;
+    }
+  }
+  return false;
+}
+
+/**
+ * A closing `end`: after a line start, a blank, `;` or `)`, and followed (past blanks) by
+ * `)`, `,`, `;` or a line end. Answers as /(^|[\s;)])end(\s*[),;]|\s*$)/m does.
+ */
+export function hasClosingEnd(text: string): boolean {
+  for (let at = text.indexOf('end'); at !== -1; at = text.indexOf('end', at + 3)) {
+    if (at > 0) {
+      const before = text.charCodeAt(at - 1);
+      if (!isSpace(before) && before !== 0x3b && before !== 0x29) continue;
+    }
+    for (let j = at + 3; ; j++) {
+      if (j === text.length) return true;
+      const c = text.charCodeAt(j);
+      if (c === 0x0a || c === 0x0d || c === 0x29 || c === 0x2c || c === 0x3b) return true;
+      if (!isSpace(c)) break;
+    }
+  }
+  return false;
+}
 
 // JavaScript and shell share Lua's keywords; their own syntax asks for more evidence.
 const OTHER_LANGUAGE =
@@ -159,8 +194,7 @@ export function looksLikeLua(bytes: Uint8Array): boolean {
 function hasLuaStructure(text: string, needed: number): boolean {
   let kinds = 0;
   for (let i = 0; i < LUA_STRUCTURE.length; i++) {
-    const { pattern, mayMatch } = LUA_STRUCTURE[i]!;
-    if (mayMatch(text) && pattern.test(text) && ++kinds >= needed) return true;
+    if (LUA_STRUCTURE[i]!(text) && ++kinds >= needed) return true;
     if (kinds + LUA_STRUCTURE.length - 1 - i < needed) return false;
   }
   return false;

@@ -22,6 +22,12 @@ describe('NeedleFilter', () => {
     expect(g.mayContain('mega-project.cz')).toBe(false);
     expect(g.mayContain('local OMEG\nA')).toBe(false);
   });
+  it('reads texts larger than the kept buffer', () => {
+    const big = 'x'.repeat(9 << 20);
+    expect(f.mayContain(big + 'Stage1.PHP')).toBe(true);
+    expect(f.mayContain(big)).toBe(false);
+    expect(f.mayContain('x/stage1.php')).toBe(true);
+  });
   it('answers no for ordinary code and near misses', () => {
     expect(f.mayContain('print("hello world") -- kvacdoor.xy')).toBe(false);
     expect(f.mayContain('')).toBe(false);

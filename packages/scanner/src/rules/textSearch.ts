@@ -165,12 +165,15 @@ interface Candidate {
 /** The text as bytes, reused from file to file: a byte view and a word view of one buffer. */
 let scratch = { bytes: Buffer.alloc(0), words: new Int32Array(0) };
 
+/** Texts above this size get a buffer of their own, so that one huge file is not kept. */
+const KEPT_SCRATCH_BYTES = 8 << 20;
+
 function scratchFor(len: number): typeof scratch {
-  if (scratch.bytes.length < len + 4) {
-    const buffer = new ArrayBuffer(Math.max(1 << 16, 2 * (len + 4)) & ~3);
-    scratch = { bytes: Buffer.from(buffer), words: new Int32Array(buffer) };
-  }
-  return scratch;
+  if (scratch.bytes.length >= len + 4) return scratch;
+  const buffer = new ArrayBuffer(Math.max(1 << 16, 2 * (len + 4)) & ~3);
+  const fresh = { bytes: Buffer.from(buffer), words: new Int32Array(buffer) };
+  if (buffer.byteLength <= KEPT_SCRATCH_BYTES) scratch = fresh;
+  return fresh;
 }
 
 /**
@@ -178,8 +181,9 @@ function scratchFor(len: number): typeof scratch {
  * says no when one is there. The text is copied as bytes and read one aligned 4-byte word at a
  * time; a needle of 7 bytes or more covers a whole aligned word wherever it starts, so a table
  * of the case-folded words of every needle (one per alignment) flags the few places to compare
- * in full. Shorter needles are left to one case-insensitive native regex. Texts are latin1
- * (one char per byte), as the analysis reads them.
+ * in full. Shorter needles are left to one case-insensitive native regex. Texts must be latin1
+ * (one char per byte, as the analysis reads files): a char above U+00FF would be read as its
+ * low byte.
  */
 export class NeedleFilter {
   private readonly table = new Uint8Array(1 << HASH_BITS);

@@ -10,6 +10,7 @@ import {
   parseLua,
   type ParseResult,
   type Skim,
+  type SkimWatch,
   skimLua,
   type Statement,
   wordOffsets,
@@ -17,7 +18,7 @@ import {
 import { hasUtf8Bom, scanEncoding } from '../lua/source.js';
 import { Emulator, type FileContext } from './emulator.js';
 import { realmOfPath } from './realm.js';
-import { FUNCTION_WATCH, Relevance, SKIM_WATCH } from './relevance.js';
+import { FUNCTION_WATCH, Relevance, skimWatchFor } from './relevance.js';
 import type { AddonAnalysis, FileAnalysis } from './types.js';
 
 export type * from './types.js';
@@ -83,13 +84,14 @@ export function analyzeAddon(entries: ArchiveEntry[], options: AnalyzeOptions): 
   // unwatched functions lazy. Which functions are worth emulating is an addon-wide question
   // (helpers called by name live in other files), settled by the fixpoint below.
   const relevance = new Relevance();
+  const skimWatch = skimWatchFor(options.intel);
   const records: LuaFileRecord[] = [];
   for (const entry of luaEntries) {
     if (options.isCancelled?.()) {
       analysis.cancelled = true;
       return analysis;
     }
-    const record = skimFile(entry);
+    const record = skimFile(entry, skimWatch);
     records.push(record);
     analysis.files.push(record.file);
     // Machine-obfuscated files are parsed and emulated whole: their decoders hide behind
@@ -97,7 +99,7 @@ export function analyzeAddon(entries: ArchiveEntry[], options: AnalyzeOptions): 
     // (the lexical-noise rule's measure: 5+ machine-made names, over 5 % of identifiers).
     const made = record.file.obfuscatedIdentifiers;
     const obfuscated = made >= 5 && made / Math.max(1, record.file.identifierCount) > 0.05;
-    if (record.skim.watched || obfuscated || !record.skim.balanced)
+    if (record.skim.worth || obfuscated || !record.skim.balanced)
       parseRecord(record, relevance, obfuscated || !record.skim.balanced, obfuscated);
   }
   relevance.finish();
@@ -152,11 +154,11 @@ interface LuaFileRecord {
   functions?: FunctionFacts[];
 }
 
-function skimFile(entry: ArchiveEntry): LuaFileRecord {
+function skimFile(entry: ArchiveEntry, watch: SkimWatch): LuaFileRecord {
   const bytes = entry.bytes!;
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
   const bom = hasUtf8Bom(text);
-  const skim = skimLua(bytes, SKIM_WATCH, bom ? 3 : 0);
+  const skim = skimLua(bytes, watch, bom ? 3 : 0);
   const encoding = scanEncoding(text, bom ? 3 : 0);
   let lines: string[] | undefined;
   const file: FileAnalysis = {

@@ -9,7 +9,8 @@ import {
   WATCH_LIBRARY,
   WATCH_SINK,
 } from '../lua/ast.js';
-import { compileSkimWatch } from '../lua/skim.js';
+import { compileSkimWatch, type SkimPolicy, type SkimWatch } from '../lua/skim.js';
+import type { ThreatIntel } from '../intel/types.js';
 
 const S = WATCH_SINK;
 const F = WATCH_FIELD;
@@ -229,8 +230,7 @@ export const FUNCTION_WATCH: FunctionWatch = {
   string: (s) => (SINK_STRING.test(s) ? 2 : WATCHED_STRING.test(s) ? 1 : 0),
 };
 
-/** FUNCTION_WATCH compiled for the skim; names without a category above are strong. */
-export const SKIM_WATCH = compileSkimWatch(FUNCTION_WATCH, {
+const SKIM_POLICY: SkimPolicy = {
   categories: CATEGORIES,
   otherCategory: STRONG,
   needles: STRING_NEEDLES,
@@ -238,7 +238,34 @@ export const SKIM_WATCH = compileSkimWatch(FUNCTION_WATCH, {
   idCategory: ID_LITERAL,
   definitionCategory: META,
   worth: worthATree,
-});
+  registrationCategory: SOURCE,
+};
+
+/** FUNCTION_WATCH compiled for the skim; names without a category above are strong. */
+export const SKIM_WATCH = compileSkimWatch(FUNCTION_WATCH, SKIM_POLICY);
+
+const skimWatches = new WeakMap<ThreatIntel, SkimWatch>();
+
+/**
+ * SKIM_WATCH plus the intel's net-message and command names as string literals: code that
+ * names a known backdoor or exploitable receiver gets a tree wherever it stands.
+ */
+export function skimWatchFor(intel: ThreatIntel): SkimWatch {
+  let watch = skimWatches.get(intel);
+  if (!watch) {
+    const names = [
+      ...intel.backdoorNetNames,
+      ...intel.exploitableNetNames,
+      ...intel.backdoorCommandNames,
+    ];
+    watch = compileSkimWatch(FUNCTION_WATCH, {
+      ...SKIM_POLICY,
+      literals: names.map((n) => [n, STRONG] as const),
+    });
+    skimWatches.set(intel, watch);
+  }
+  return watch;
+}
 
 /**
  * Collects the function facts of every file of an addon, then marks as skippable the

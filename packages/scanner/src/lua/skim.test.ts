@@ -4,7 +4,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { SKIM_WATCH } from '../analysis/relevance.js';
+import { SKIM_WATCH, skimWatchFor } from '../analysis/relevance.js';
+import { loadThreatIntel } from '../intel/index.js';
 import type { FunctionDeclaration, Node } from './ast.js';
 import { parseLua } from './parser.js';
 import { mayMention, skimLua, wordHash, wordOffsets } from './skim.js';
@@ -114,6 +115,23 @@ describe('skim', () => {
     ]);
     expect(skim.watched).toBe(true);
     expect(skimLua('print("hello")\nlocal x = {1, 2}', SKIM_WATCH).watched).toBe(false);
+  });
+
+  it('judges a whole file: worth a tree for its top level, its functions or a known name', () => {
+    // A URL or a SteamID lookup alone is mentioned, not worth a tree; a registration is.
+    const url = skimLua(
+      'local url = "https://example.invalid"\nprint(LocalPlayer():SteamID())',
+      SKIM_WATCH,
+    );
+    expect([url.watched, url.worth]).toEqual([true, false]);
+    expect(skimLua('concommand.Remove("host_writeid")', SKIM_WATCH).worth).toBe(true);
+    expect(skimLua('local function f() RunString(x) end', SKIM_WATCH).worth).toBe(true);
+    // A known backdoor net name, in any case, counts wherever it stands.
+    const named = 'local M = {}\nfunction M.start() util.AddNetworkString("_BlackSmurf") end';
+    expect(skimLua(named, SKIM_WATCH).worth).toBe(false);
+    const withIntel = skimLua(named, skimWatchFor(loadThreatIntel()));
+    expect(withIntel.worth).toBe(true);
+    expect([...withIntel.functions.values()][0]!.watched).toBe(true);
   });
 
   it('calls a file unbalanced when the parser would report an error', () => {

@@ -27,6 +27,11 @@ export interface Skim {
   functions: Map<number, SkimmedFunction>;
   /** Something watched, of any category, appears anywhere in the file (top level included). */
   watched: boolean;
+  /**
+   * The file is worth a tree: its top-level code, or one of its functions, passes
+   * `SkimWatch.worth`.
+   */
+  worth: boolean;
   /** Blocks, strings and comments all close, and no byte outside them is foreign to Lua. */
   balanced: boolean;
   lines: number;
@@ -134,6 +139,13 @@ export interface SkimWatch {
   definitionCategory: number;
   /** Whether a function whose own body mentions these categories is worth a tree. */
   worth: (mask: number) => boolean;
+  /**
+   * Top-level code mentioning this category (handler registrations) is worth a tree even
+   * when its handlers are not: the registrations themselves are judged (names removed…).
+   */
+  registrationCategory: number;
+  /** Categories of string literals that are these words, compared lower-cased (by hash). */
+  literals: ReadonlyMap<number, number>;
 }
 
 /** How a FunctionWatch's names, strings and devices sort into categories for the skim. */
@@ -147,6 +159,9 @@ export interface SkimPolicy {
   idCategory: number;
   definitionCategory: number;
   worth: (mask: number) => boolean;
+  registrationCategory: number;
+  /** Whole string literals (net message names…) that count, compared lower-cased. */
+  literals?: ReadonlyArray<readonly [string, number]>;
 }
 
 /** Compiles a FunctionWatch and the policy sorting it into categories for the skim. */
@@ -188,7 +203,33 @@ export function compileSkimWatch(watch: FunctionWatch, policy: SkimPolicy): Skim
     idCategory: policy.idCategory,
     definitionCategory: policy.definitionCategory,
     worth: policy.worth,
+    registrationCategory: policy.registrationCategory,
+    literals: literalHashes(policy.literals ?? []),
   };
+}
+
+/** Literal words by the hash of their lower-cased bytes (longer ones could not match). */
+function literalHashes(words: ReadonlyArray<readonly [string, number]>): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const [word, category] of words) {
+    const lower = word.toLowerCase();
+    if (lower.length === 0 || lower.length > MAX_LITERAL) continue;
+    const h = fnv(lower, 0, lower.length);
+    out.set(h, (out.get(h) ?? 0) | category);
+  }
+  return out;
+}
+
+/** Longest string literal compared with `SkimWatch.literals`. */
+const MAX_LITERAL = 64;
+
+function lowerFnvBytes(bytes: Uint8Array, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) {
+    const c = bytes[i]!;
+    h = Math.imul(h ^ (c >= 65 && c <= 90 ? c + 32 : c), 16777619);
+  }
+  return h >>> 0;
 }
 
 /** A machine-generated name (`_0x3fa2`, `lIlIlIlI`, 22+ letters), as in analysis/words.ts. */
@@ -251,6 +292,9 @@ class Skimmer {
   private longest = 0;
   private balanced = true;
   private fileWatched = false;
+  /** Categories mentioned by top-level code (outside every function). */
+  private topMask = 0;
+  private anyFunctionWatched = false;
   /** Functions open around the current byte, innermost last. */
   private readonly openFns: SkimmedFunction[] = [];
 
@@ -271,6 +315,7 @@ class Skimmer {
     this.fileWatched = true;
     const i = this.openFns.length - 1 - depthFromTop;
     if (i >= 0) this.openFns[i]!.mask |= category;
+    else this.topMask |= category;
   }
 
   private breakAt(p: number): number {
@@ -311,6 +356,10 @@ class Skimmer {
   /** Judges a string literal's raw content: escapes, needles, or a watched definition name. */
   private judgeString(from: number, to: number, escaped: boolean): void {
     if (escaped) this.markWatched(0, this.watch.escapeCategory);
+    if (to > from && to - from <= MAX_LITERAL && this.watch.literals.size > 0) {
+      const category = this.watch.literals.get(lowerFnvBytes(this.src, from, to));
+      if (category !== undefined) this.markWatched(0, category);
+    }
     const found = to - from >= 5 ? this.needlesIn(from, to) : 0;
     if (found !== 0) this.markWatched(0, found);
     // `meta["IsAdmin"] = …` redefines as surely as `meta.IsAdmin = …`.
@@ -425,6 +474,7 @@ class Skimmer {
               record.endLine = this.line;
               record.endLineStart = this.lineStart;
               if (watch.worth(record.mask)) record.watched = true;
+              if (record.watched) this.anyFunctionWatched = true;
               if (record.watched && openFns.length > 0) openFns[openFns.length - 1]!.watched = true;
             }
             prevSig = 0;
@@ -634,6 +684,10 @@ class Skimmer {
     return {
       functions: this.balanced ? functions : new Map(),
       watched: this.fileWatched,
+      worth:
+        this.anyFunctionWatched ||
+        watch.worth(this.topMask) ||
+        (this.topMask & watch.registrationCategory) !== 0,
       balanced: this.balanced,
       lines: this.line,
       longestLineLength: this.longest,

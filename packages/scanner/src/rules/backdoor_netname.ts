@@ -4,6 +4,7 @@ import { asString } from '../analysis/values.js';
 import { CONSOLE_SINKS, EXEC_SINKS, PRIVILEGE_SINKS } from '../analysis/api.js';
 import { eventsByNetHandler, makeFinding, sanctions } from './support.js';
 import { sharedViews } from './shared.js';
+import type { CallEvent } from '../analysis/types.js';
 import type { Finding, Rule } from './types.js';
 
 export const rule: Rule = {
@@ -36,7 +37,8 @@ export const rule: Rule = {
     const generic = (intel as { genericBackdoorNetNames?: ReadonlySet<string> })
       .genericBackdoorNetNames;
     // Events of each handler function (one function may serve many names, as honeypots do).
-    const byFunction = eventsByNetHandler(analysis);
+    // Built on the first known name only: most addons register none.
+    let byFunction: Map<string, CallEvent[]> | undefined;
     for (const ev of sharedViews(context).callsWhere((api) => api === 'net.Receive')) {
       const name = ev.args[0] ? asString(ev.args[0]) : undefined;
       if (!name || !intel.backdoorNetNames.has(name.toLowerCase())) continue;
@@ -44,7 +46,9 @@ export const rule: Rule = {
       const handler = ev.args[1];
       const inside =
         handler?.k === 'fn'
-          ? (byFunction.get(`${ev.file}:${handler.node.loc.start.offset}`) ?? [])
+          ? ((byFunction ??= eventsByNetHandler(analysis)).get(
+              `${ev.file}:${handler.node.loc.start.offset}`,
+            ) ?? [])
           : [];
       const honeypot = sanctions(inside);
       const dangerous = inside.find(

@@ -2,6 +2,7 @@
 // other backdoors, or probing for security addons.
 import { asString } from '../analysis/values.js';
 import { makeFinding } from './support.js';
+import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
 
 const DETOUR_TARGETS =
@@ -34,7 +35,8 @@ export const rule: Rule = {
       },
     },
   },
-  check({ analysis }) {
+  check(context) {
+    const { analysis } = context;
     const out: Finding[] = [];
     for (const ov of analysis.overrides) {
       if (!DETOUR_TARGETS.test(ov.target)) continue;
@@ -50,10 +52,9 @@ export const rule: Rule = {
         }),
       );
     }
+    const shared = sharedViews(context);
     const httpFiles = new Set(
-      analysis.calls
-        .filter((c) => /^(http\.Post|http\.Fetch|HTTP)$/.test(c.api))
-        .map((c) => c.file),
+      shared.callsWhere((api) => /^(http\.Post|http\.Fetch|HTTP)$/.test(api)).map((c) => c.file),
     );
     for (const ev of analysis.calls) {
       if (ev.api === 'jit.util.funck' || ev.api === 'jit.util.funcinfo') {
@@ -99,10 +100,9 @@ export const rule: Rule = {
       return known;
     };
     const remoteExecFiles = new Set(
-      analysis.calls
-        .filter(
-          (c) => c.via === 'callback' && /^(RunString|CompileString|RunStringEx)$/.test(c.api),
-        )
+      shared
+        .callsWhere((api) => /^(RunString|CompileString|RunStringEx)$/.test(api))
+        .filter((c) => c.via === 'callback')
         .map((c) => c.file),
     );
     for (const f of out)

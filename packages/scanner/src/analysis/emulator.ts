@@ -200,6 +200,8 @@ export class Emulator {
   private handlerSeq = 0;
   private readonly deferred: Deferred[] = [];
   private readonly closures: Array<{ fn: FnValue; fc: FileContext }> = [];
+  /** Realm of the calling code while a shared file's function runs (see callFunction). */
+  private realmHint: Realm | null = null;
   /** The file each closure was defined in: its body runs (and reports) there, whoever calls it. */
   private readonly homes = new WeakMap<FnValue, FileContext>();
   private readonly invoked = new Set<FunctionDeclaration>();
@@ -324,11 +326,16 @@ export class Emulator {
     return (fc.payloadLines[line - 1] ?? '').trim().slice(0, 400);
   }
 
+  /** The realm code of `fc` runs in: its file's, or its caller's when the file is shared. */
+  private realmOf(fc: FileContext): Realm {
+    return fc.realm === 'shared' && this.realmHint !== null ? this.realmHint : fc.realm;
+  }
+
   private base(fc: FileContext, line: number): EventBase {
     const e: EventBase = {
       file: fc.path,
       line: this.lineOf(fc, line),
-      realm: fc.realm,
+      realm: this.realmOf(fc),
       ctx: this.ctx,
       payloadDepth: fc.depth,
     };
@@ -1058,8 +1065,9 @@ export class Emulator {
     const ref = scope.lookup(name);
     if (ref) return ref.value;
     if (name === 'SERVER' || name === 'CLIENT') {
-      if (fc.realm === 'shared') return UNKNOWN;
-      return { k: 'bool', v: (fc.realm === 'server') === (name === 'SERVER') };
+      const realm = this.realmOf(fc);
+      if (realm === 'shared') return UNKNOWN;
+      return { k: 'bool', v: (realm === 'server') === (name === 'SERVER') };
     }
     if (name === 'GM' || name === 'GAMEMODE') return { k: 'table', t: this.gmTable };
     if (name === '_R') return { k: 'api', name: '_R', via: 'registry' };
@@ -1288,6 +1296,11 @@ export class Emulator {
     this.callDepth++;
     const savedU = this.uncertain;
     this.uncertain = 0;
+    // A shared helper runs in the realm of whoever calls it (a client command's handler
+    // calling a shared library still runs on the client).
+    const savedRealm = this.realmHint;
+    if (fc !== caller && fc.realm === 'shared')
+      this.realmHint = caller.realm === 'shared' ? savedRealm : caller.realm;
     try {
       const scope = new Scope(fn.scope);
       const params = fn.node.parameters;
@@ -1307,6 +1320,7 @@ export class Emulator {
       return sig ?? [NIL];
     } finally {
       this.uncertain = savedU;
+      this.realmHint = savedRealm;
       this.callDepth--;
     }
   }

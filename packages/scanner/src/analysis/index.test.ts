@@ -79,4 +79,20 @@ describe('analyzeAddon', () => {
     expect(run?.line).toBe(3);
     expect(run?.args[0]?.taint?.[0]?.kind).toBe('http');
   });
+
+  it('runs a shared helper in the realm of the code that calls it', () => {
+    const analysis = analyzeAddon(
+      entries({
+        'lua/menu/menu_publish.lua':
+          'concommand.Add("item_publish", function(ply, cmd, args) Items:Publish(args[1]) end)',
+        'lua/items/sh_items.lua':
+          'Items = {}\nfunction Items:Publish(name)\n  RunConsoleCommand("item_publish", name)\nend',
+      }),
+      { intel },
+    );
+    const run = analysis.calls.find((c) => c.api === 'RunConsoleCommand' && c.args[1]?.taint);
+    expect(run?.file).toBe('lua/items/sh_items.lua');
+    expect(run?.line).toBe(3);
+    expect(run?.realm).toBe('client');
+  });
 });

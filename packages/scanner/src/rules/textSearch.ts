@@ -168,9 +168,10 @@ let scratch = { bytes: Buffer.alloc(0), words: new Int32Array(0) };
 /** Texts above this size get a buffer of their own, so that one huge file is not kept. */
 const KEPT_SCRATCH_BYTES = 8 << 20;
 
-function scratchFor(len: number): typeof scratch {
-  if (scratch.bytes.length >= len + 4) return scratch;
-  const buffer = new ArrayBuffer(Math.max(1 << 16, 2 * (len + 4)) & ~3);
+/** A scratch buffer of at least `size` bytes (a whole number of words). */
+function scratchFor(size: number): typeof scratch {
+  if (scratch.bytes.length >= size) return scratch;
+  const buffer = new ArrayBuffer(Math.max(1 << 16, 2 * size) & ~3);
   const fresh = { bytes: Buffer.from(buffer), words: new Int32Array(buffer) };
   if (buffer.byteLength <= KEPT_SCRATCH_BYTES) scratch = fresh;
   return fresh;
@@ -219,14 +220,19 @@ export class NeedleFilter {
     if (this.short?.test(text)) return true;
     const len = text.length;
     if (len < WORD_NEEDLE_LENGTH || this.candidates.size === 0) return false;
-    const { bytes, words } = scratchFor(len);
+    // Zeros after the text fill the last pair of words; a needle is never matched past `len`.
+    const { bytes, words } = scratchFor(len + 8);
     bytes.write(text, 0, len, 'latin1');
-    bytes.fill(0, len, len + 4);
+    bytes.fill(0, len, len + 8);
     const table = this.table;
     const count = (len + 3) >>> 2;
-    for (let i = 0; i < count; i++) {
-      const h = Math.imul(words[i]! | FOLD_CASE, 0x9e3779b1) >>> (32 - HASH_BITS);
-      if (table[h] !== 0 && this.matchesAt(bytes, len, i * 4, h)) return true;
+    // Two words a turn: one branch for both lookups in the common case where neither hits.
+    for (let i = 0; i < count; i += 2) {
+      const h0 = Math.imul(words[i]! | FOLD_CASE, 0x9e3779b1) >>> (32 - HASH_BITS);
+      const h1 = Math.imul(words[i + 1]! | FOLD_CASE, 0x9e3779b1) >>> (32 - HASH_BITS);
+      if ((table[h0]! | table[h1]!) === 0) continue;
+      if (table[h0] !== 0 && this.matchesAt(bytes, len, i * 4, h0)) return true;
+      if (table[h1] !== 0 && this.matchesAt(bytes, len, i * 4 + 4, h1)) return true;
     }
     return false;
   }

@@ -151,6 +151,32 @@ export async function analyseEntry(
   return onlyCounted;
 }
 
+/**
+ * analyseEntry for an entry whose bytes are all at hand (a file read whole): the same
+ * decisions and records, without a promise unless an archive inside must be read. Kept
+ * apart from analyseEntry so that the path thousands of small files take stays small.
+ */
+export function analyseWholeEntry(
+  ctx: ReadingContext,
+  path: string,
+  depth: number,
+  bytes: Uint8Array,
+): boolean | Promise<boolean> {
+  const plan = chooseCollector(ctx, path, depth, bytes);
+  if (plan === 'gma') {
+    const record: ArchiveEntry = { path, size: bytes.length, kind: 'asset', depth };
+    ctx.entries.push(record);
+    return readNestedGma(ctx, headThenRest(bytes, undefined, { size: 0 }), path, depth + 1).then(
+      () => false,
+    );
+  }
+  if (bytes.length > 0) plan.push(bytes);
+  const fields = plan.finish();
+  ctx.entries.push({ path, size: bytes.length, depth, ...fields });
+  const onlyCounted = plan instanceof AssetCollector && fields.kind === 'asset';
+  return plan.descend ? plan.descend().then(() => onlyCounted) : onlyCounted;
+}
+
 /** The sniffed head, then the rest of the entry, counting bytes as they go. */
 async function* headThenRest(
   head: Uint8Array,

@@ -3,7 +3,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { closeSync, constants, openSync, readdirSync, readlinkSync, readSync } from 'node:fs';
 import { join, sep } from 'node:path';
-import { analyseEntry, sha256Hex } from './entryAnalysis.js';
+import { analyseEntry, analyseWholeEntry, sha256Hex } from './entryAnalysis.js';
 import type { ReadingContext } from './readingContext.js';
 
 /** Deeper folder trees than this are not a real addon; they only cost time. */
@@ -114,12 +114,17 @@ class FolderReader {
     try {
       const first = ctx.entries.length;
       const reading: FileReading = { length: 0 };
-      const onlyCounted = await analyseEntry(
-        ctx,
-        path,
-        0,
-        readFileChunks(ctx, fd, path, reading, this.scratch),
-      );
+      const head = readFileHead(ctx, fd, path, this.scratch);
+      let onlyCounted: boolean;
+      if (head.whole) {
+        // The common case, kept free of generators and promises.
+        reading.whole = head.bytes;
+        reading.length = head.bytes.length;
+        const analysed = analyseWholeEntry(ctx, path, 0, head.bytes);
+        onlyCounted = typeof analysed === 'boolean' ? analysed : await analysed;
+      } else {
+        onlyCounted = await analyseEntry(ctx, path, 0, readFileRest(ctx, fd, path, reading, head));
+      }
       this.manifest.update(`${path}\0${this.fingerprint(first, path, onlyCounted, reading)}\n`);
     } finally {
       closeSync(fd);
@@ -191,42 +196,66 @@ export class ScratchBuffer {
   }
 }
 
+/** The first part of a file, read in one go: the whole file unless it is over the scratch limit. */
+export interface FileHead {
+  /** A view of the scratch buffer, already counted against the total limit. */
+  bytes: Buffer;
+  /** The file ended within `bytes` (or the total limit cut it there): nothing more to read. */
+  whole: boolean;
+  /** A read that failed after `bytes`. */
+  error?: unknown;
+}
+
 /**
- * The bytes of an open file as the analysis pulls them, counted against the total limit as
- * inflated bytes would be. Read to its end, whatever size it had when listed. A file up to
- * the scratch limit comes as one chunk of the scratch buffer (kept in `reading.whole` for
- * the manifest); a larger one goes on in fresh chunks, hashed as they pass.
+ * Reads a file to its end (whatever size it had when listed) into the scratch buffer, or
+ * up to the scratch limit, and counts the bytes against the total limit as inflated bytes
+ * would be.
  */
-export function* readFileChunks(
+export function readFileHead(
+  ctx: ReadingContext,
+  fd: number,
+  path: string,
+  scratch: ScratchBuffer,
+): FileHead {
+  let buffer = scratch.current;
+  let position = 0;
+  let ended = false;
+  let error: unknown;
+  try {
+    while (!ended) {
+      if (position === buffer.length) {
+        if (buffer.length >= scratch.limit) break;
+        buffer = scratch.grow(position);
+      }
+      const n = readSync(fd, buffer, position, buffer.length - position, position);
+      if (n === 0) ended = true;
+      position += n;
+    }
+  } catch (err) {
+    error = err;
+  }
+  const over = ctx.takeBytes(path, position, 'read');
+  const bytes = buffer.subarray(0, position - over);
+  return { bytes, whole: error === undefined && (ended || over > 0), error };
+}
+
+/**
+ * A file that did not fit its head as the analysis pulls it: the head, then fresh chunks
+ * counted against the total limit, all hashed as they pass. A failed read ends it.
+ */
+export function* readFileRest(
   ctx: ReadingContext,
   fd: number,
   path: string,
   reading: FileReading,
-  scratch: ScratchBuffer,
+  head: FileHead,
 ): Generator<Uint8Array> {
-  let buffer = scratch.current;
-  let position = 0;
-  let ended = false;
-  while (!ended) {
-    if (position === buffer.length) {
-      if (buffer.length >= scratch.limit) break;
-      buffer = scratch.grow(position);
-    }
-    const n = readSync(fd, buffer, position, buffer.length - position, position);
-    if (n === 0) ended = true;
-    position += n;
-  }
-  const over = ctx.takeBytes(path, position, 'read');
-  const head = buffer.subarray(0, position - over);
-  reading.length = head.length;
-  if (ended || over > 0) {
-    reading.whole = head;
-    if (head.length > 0) yield head;
-    return;
-  }
   const hash = (reading.hash = createHash('sha256'));
-  hash.update(head);
-  yield head;
+  hash.update(head.bytes);
+  reading.length = head.bytes.length;
+  if (head.bytes.length > 0) yield head.bytes;
+  if (head.error !== undefined) throw head.error;
+  let position = head.bytes.length;
   for (;;) {
     // Fresh buffers: the analysis may hold earlier chunks until the entry ends.
     const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
@@ -240,6 +269,24 @@ export function* readFileChunks(
     if (bytes.length > 0) yield bytes;
     if (past > 0) return;
   }
+}
+
+/**
+ * The bytes of an open file as the analysis pulls them: one chunk of the scratch buffer
+ * (kept in `reading.whole` for the manifest) when the file fits, else its head and the rest.
+ */
+export function* readFileChunks(
+  ctx: ReadingContext,
+  fd: number,
+  path: string,
+  reading: FileReading,
+  scratch: ScratchBuffer,
+): Generator<Uint8Array> {
+  const head = readFileHead(ctx, fd, path, scratch);
+  if (!head.whole) return yield* readFileRest(ctx, fd, path, reading, head);
+  reading.whole = head.bytes;
+  reading.length = head.bytes.length;
+  if (head.bytes.length > 0) yield head.bytes;
 }
 
 const EMPTY_SHA256 = sha256Hex(new Uint8Array(0));

@@ -192,6 +192,25 @@ interface Deferred {
   fc: FileContext;
 }
 
+/** APIs that register a handler or a name: reported at the addon's own call site. */
+const REGISTRATIONS = new Set([
+  'net.Receive',
+  'util.AddNetworkString',
+  'concommand.Add',
+  'hook.Add',
+  'timer.Create',
+]);
+
+/** The static path of a callee (`a.b.c`, `a.b:c`), as the skim records definitions. */
+function calleePath(e: Expression): string | undefined {
+  if (e.type === 'Identifier') return e.name;
+  if (e.type === 'MemberExpression') {
+    const base = calleePath(e.base);
+    return base === undefined ? undefined : base + e.indexer + e.identifier.name;
+  }
+  return undefined;
+}
+
 export class Emulator {
   readonly globals = new LuaTable();
   private ctx: Ctx = [];
@@ -200,6 +219,13 @@ export class Emulator {
   private handlerSeq = 0;
   private readonly deferred: Deferred[] = [];
   private readonly closures: Array<{ fn: FnValue; fc: FileContext }> = [];
+  /**
+   * Loads the not-yet-loaded files that define a function path (`pace.Send`); true when some
+   * were loaded. Set by the analysis.
+   */
+  loadDefinition: ((path: string) => boolean) | null = null;
+  /** Calls into functions of other files under way, outermost first (see recordCall). */
+  private readonly callSites: Array<{ fc: FileContext; line: number }> = [];
   /** Realm of the calling code while a shared file's function runs (see callFunction). */
   private realmHint: Realm | null = null;
   /** The file each closure was defined in: its body runs (and reports) there, whoever calls it. */
@@ -1202,6 +1228,16 @@ export class Emulator {
           via: 'direct',
         };
     } else callee = this.evalExpr(baseExpr, scope, fc);
+    if (callee.k !== 'fn' && this.loadDefinition !== null) {
+      // A function defined in a file not loaded yet (one with nothing worth a tree): load it
+      // now, as the game would have at startup, and look the callee up again.
+      const path = calleePath(baseExpr);
+      if (path !== undefined && this.loadDefinition(path)) {
+        if (self === undefined) callee = this.evalExpr(baseExpr, scope, fc);
+        else if (self.k === 'table' && baseExpr.type === 'MemberExpression')
+          callee = self.t.get(str(baseExpr.identifier.name));
+      }
+    }
 
     if (e.type === 'CallExpression') args = this.evalList(e.arguments, scope, fc);
     else if (e.type === 'StringCallExpression') args = [this.evalExpr(e.argument, scope, fc)];
@@ -1217,7 +1253,7 @@ export class Emulator {
     line: number,
     method: boolean,
   ): Value[] {
-    if (callee.k === 'fn') return this.callFunction(callee, args, fc);
+    if (callee.k === 'fn') return this.callFunction(callee, args, fc, false, line);
     if (callee.k === 'table') {
       const t = callee.t;
       if (t.apiName)
@@ -1239,7 +1275,13 @@ export class Emulator {
     return false;
   }
 
-  callFunction(fn: FnValue, args: Value[], caller: FileContext, always = false): Value[] {
+  callFunction(
+    fn: FnValue,
+    args: Value[],
+    caller: FileContext,
+    always = false,
+    callLine = -1,
+  ): Value[] {
     const fc = this.homes.get(fn) ?? caller;
     if (!always && this.skippable.has(fn.node) && !this.exhaustive()) {
       // Nothing in it can reach a sink: unless attacker data flows in, its result is unknown.
@@ -1301,6 +1343,8 @@ export class Emulator {
     const savedRealm = this.realmHint;
     if (fc !== caller && fc.realm === 'shared')
       this.realmHint = caller.realm === 'shared' ? savedRealm : caller.realm;
+    const crossFile = fc !== caller && callLine >= 0;
+    if (crossFile) this.callSites.push({ fc: caller, line: callLine });
     try {
       const scope = new Scope(fn.scope);
       const params = fn.node.parameters;
@@ -1321,6 +1365,7 @@ export class Emulator {
     } finally {
       this.uncertain = savedU;
       this.realmHint = savedRealm;
+      if (crossFile) this.callSites.pop();
       this.callDepth--;
     }
   }
@@ -1513,8 +1558,11 @@ export class Emulator {
     if (this.callSeen.has(key)) return;
     if (this.callSeen.size > 400_000) return;
     this.callSeen.add(key);
+    // A registration made through another file's wrapper (`lib.OnNet(net.Receive, "x", f)`)
+    // is reported where the addon names it: the first call into the wrapper.
+    const site = REGISTRATIONS.has(name) ? this.callSites[0] : undefined;
     const ev: CallEvent = {
-      ...this.base(fc, line),
+      ...(site ? this.base(site.fc, site.line) : this.base(fc, line)),
       api: name,
       via: api.via,
       args: args.slice(0, 16),

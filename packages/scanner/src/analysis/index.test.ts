@@ -95,4 +95,36 @@ describe('analyzeAddon', () => {
     expect(run?.line).toBe(3);
     expect(run?.realm).toBe('client');
   });
+
+  it('keeps byte offsets (and lines) right after non-ASCII text', () => {
+    const analysis = analyzeAddon(
+      entries({
+        'lua/autorun/server/sv_note.lua':
+          '-- café … naïve\nlocal function quiet() print("é") end\nnet.Receive("x", function() RunString(net.ReadString()) end)',
+      }),
+      { intel },
+    );
+    expect(analysis.files[0]!.parse).toBe('ok');
+    expect(analysis.calls.find((c) => c.api === 'RunString')?.line).toBe(3);
+  });
+
+  it('loads a quiet file when running code calls a function it defines', () => {
+    // lib.lua has nothing worth a tree: it is read only when the wrapper is called, and the
+    // registration is reported where the addon names the message.
+    const analysis = analyzeAddon(
+      entries({
+        'lua/autorun/server/lib.lua':
+          'Lib = Lib or {}\nfunction Lib.OnNet(receive, name, fn)\n  receive(name, function(len, ply) fn(len, ply) end)\nend',
+        'lua/autorun/server/sv_main.lua':
+          'Lib.OnNet(net.Receive, "sync_cfg", function(len, ply)\n  RunString(net.ReadString())\nend)',
+      }),
+      { intel },
+    );
+    const lib = analysis.files.find((f) => f.path.endsWith('lib.lua'))!;
+    expect(lib.parse).toBe('ok');
+    const receive = analysis.calls.find((c) => c.api === 'net.Receive');
+    expect([receive?.file, receive?.line]).toEqual(['lua/autorun/server/sv_main.lua', 1]);
+    const run = analysis.calls.find((c) => c.api === 'RunString' && c.args[0]?.taint);
+    expect(run?.ctx.some((f) => f.kind === 'handler' && f.name === 'sync_cfg')).toBe(true);
+  });
 });

@@ -109,6 +109,32 @@ export function analyzeAddon(entries: ArchiveEntry[], options: AnalyzeOptions): 
   }
 
   emulator.skippable = relevance.skippable;
+  // Files with nothing worth a tree are loaded when code that runs calls a function they define.
+  const definers = new Map<string, LuaFileRecord[]>();
+  for (const record of records) {
+    if (record.body) continue;
+    for (const path of record.skim.defines) {
+      const list = definers.get(path) ?? [];
+      list.push(record);
+      definers.set(path, list);
+    }
+  }
+  emulator.loadDefinition = (path) => {
+    const list = definers.get(path);
+    if (!list) return false;
+    definers.delete(path);
+    let loaded = false;
+    for (const record of list) {
+      if (record.body) continue;
+      parseRecord(record, relevance, false);
+      if (!record.body) continue;
+      // Nothing in the file was worth a tree: its functions run only when called.
+      for (const f of record.functions ?? []) relevance.skippable.add(f.node);
+      emulator.runChunk(record.body, record.fc);
+      loaded = true;
+    }
+    return loaded;
+  };
   // Receivers of known backdoor names are judged by what they do (honeypots ban the sender).
   emulator.exhaustiveNetName = (name) => options.intel.backdoorNetNames.has(name.toLowerCase());
   for (const record of records) {
@@ -146,6 +172,8 @@ export { luaRunEntities };
 /** One Lua file on its way through the analysis. */
 interface LuaFileRecord {
   file: FileAnalysis;
+  /** The file's bytes: what the skim read, and what the parser must read for the same offsets. */
+  bytes: Uint8Array;
   skim: Skim;
   fc: FileContext;
   /** The parsed top level, once parsed. */
@@ -193,7 +221,7 @@ function skimFile(entry: ArchiveEntry, watch: SkimWatch): LuaFileRecord {
     budget: budgetFor(bytes.byteLength),
     exhausted: false,
   };
-  return { file, skim, fc };
+  return { file, bytes, skim, fc };
 }
 
 /**
@@ -210,7 +238,7 @@ function parseRecord(
   let parsed: ParseResult | undefined;
   try {
     parsed = parseLua(
-      file.text,
+      record.bytes,
       whole ? { watch: FUNCTION_WATCH } : { watch: FUNCTION_WATCH, skim: record.skim },
     );
   } catch {

@@ -185,4 +185,18 @@ describe('skim', () => {
     expect(wordOffsets(src, 'run')).toEqual([src.indexOf('run(')]);
     expect(wordOffsets(src, 'helper')).toHaveLength(2);
   });
+
+  it('counts the code identifiers and the machine-made ones', () => {
+    const skim = skimLua(
+      [
+        'local _0x1f2e, lIlIlIlIlI = 1, 2 -- _0x3f in a comment is not code',
+        'local AdditiveVolumeFraction = "xkqjvbzmwplrtnhgfdsycx"',
+        'local xkqjvbzmwplrtnhgfdsycx = 3',
+      ].join('\n'),
+      SKIM_WATCH,
+    );
+    expect(skim.obfuscatedIdentifiers).toBe(3);
+    // Keywords count as words too (three `local`), as the lexical-noise ratio always has.
+    expect(skim.identifiers).toBe(7);
+  });
 });

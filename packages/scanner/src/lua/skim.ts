@@ -41,6 +41,8 @@ export interface Skim {
   /** Identifiers of the code (strings and comments excluded), and the machine-made-looking ones. */
   identifiers: number;
   obfuscatedIdentifiers: number;
+  /** Paths of the functions the file defines outside any function (`pace.Send`, `Foo:Bar`). */
+  defines: string[];
   /** Bloom filter of the code's identifiers (see `mayMention`). */
   words: Uint32Array;
 }
@@ -232,7 +234,7 @@ function lowerFnvBytes(bytes: Uint8Array, start: number, end: number): number {
   return h >>> 0;
 }
 
-/** A machine-generated name (`_0x3fa2`, `lIlIlIlI`, 22+ letters), as in analysis/words.ts. */
+/** A machine-generated name: `_0x3fa2`, `lIlIlIlI`, or 22+ letters with few vowels. */
 function isObfuscatedWord(text: Uint8Array, start: number, end: number): boolean {
   const length = end - start;
   if (length >= 5 && text[start]! === 95 && text[start + 1]! === 48 && text[start + 2]! === 120) {
@@ -252,11 +254,15 @@ function isObfuscatedWord(text: Uint8Array, start: number, end: number): boolean
     if (confusable) return true;
   }
   if (length >= 22) {
+    // Long names of real code (`AdditiveVolumeFraction`) are made of words; random letters
+    // have few vowels (about 1 in 5, against 2 in 5 for English words).
+    let vowels = 0;
     for (let i = start; i < end; i++) {
-      const c = text[i]!;
-      if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90))) return false;
+      const c = text[i]! | 0x20;
+      if (c < 97 || c > 122) return false;
+      if (c === 97 || c === 101 || c === 105 || c === 111 || c === 117 || c === 121) vowels++;
     }
-    return true;
+    return vowels * 4 < length;
   }
   return false;
 }
@@ -418,6 +424,10 @@ class Skimmer {
     const kinds: number[] = [];
     /** Set right after a `function` keyword until its `(`: names there are being defined. */
     let inFunctionName = false;
+    /** Where the name of the function being defined starts and ends (see `defines`). */
+    let nameStart = -1;
+    let nameEnd = -1;
+    const defines: string[] = [];
     /** Last significant byte before the current token (46 '.', 58 ':', 0 otherwise). */
     let prevSig = 0;
     /** Open brackets of any kind: with the blocks, how deep the parser would have to go. */
@@ -462,6 +472,7 @@ class Skimmer {
             kinds.push(FN);
             openFns.push(record);
             inFunctionName = true;
+            nameStart = -1;
             prevSig = 0;
             continue;
           }
@@ -496,6 +507,10 @@ class Skimmer {
           }
         }
         identifiers++;
+        if (inFunctionName) {
+          if (nameStart < 0) nameStart = s;
+          nameEnd = p;
+        }
         addWord(words, h >>> 0);
         if (isObfuscatedWord(src, s, p)) obfuscated++;
         const hu = h >>> 0;
@@ -642,6 +657,9 @@ class Skimmer {
           break;
         }
         case 40: // '('
+          // `function a.b:c(` outside any other function: a definition other files may call.
+          if (inFunctionName && nameStart >= 0 && openFns.length === 1 && defines.length < 10_000)
+            defines.push(src.toString('latin1', nameStart, nameEnd).replace(/\s+/g, ''));
           inFunctionName = false;
           if (++brackets + kinds.length > MAX_NESTING) this.balanced = false;
           break;
@@ -684,6 +702,7 @@ class Skimmer {
     return {
       functions: this.balanced ? functions : new Map(),
       watched: this.fileWatched,
+      defines,
       worth:
         this.anyFunctionWatched ||
         watch.worth(this.topMask) ||

@@ -28,6 +28,7 @@ import type {
 import { WATCH_FIELD, WATCH_GLOBAL, WATCH_LIBRARY, WATCH_SINK } from './ast.js';
 import { Diagnostics, Lexer, type Token } from './lexer.js';
 import type { Skim } from './skim.js';
+import { isAscii } from 'node:buffer';
 import { decodeSource, hasUtf8Bom, scanEncoding } from './source.js';
 
 export interface ParseOptions {
@@ -1220,7 +1221,10 @@ function keptFunctions(all: FunctionFacts[]): FunctionFacts[] {
 export function parseLua(source: Uint8Array | string, options: ParseOptions = {}): ParseResult {
   const text = decodeSource(source);
   const hasBom = hasUtf8Bom(text);
-  const encoding = scanEncoding(text, hasBom ? 3 : 0);
+  const encoding =
+    typeof source !== 'string' && isAscii(source)
+      ? { invalidUtf8: false, invisibleCharCount: 0 }
+      : scanEncoding(text, hasBom ? 3 : 0);
   const diagnostics = new Diagnostics(options.maxErrors ?? 500);
   const lexer = new Lexer(text, diagnostics, hasBom ? 3 : 0);
   const maxDepth = Math.max(1, Math.min(options.maxDepth ?? DEFAULT_MAX_DEPTH, HARD_MAX_DEPTH));

@@ -195,7 +195,8 @@ export class NeedleFilter {
     const short: string[] = [];
     for (const raw of new Set(needles.map((n) => n.toLowerCase()))) {
       if (raw.length === 0) continue;
-      if (raw.length < WORD_NEEDLE_LENGTH || /[^\x00-\xff]/.test(raw)) {
+      // Needles with a character above U+00FF cannot be read as bytes: the regex takes them.
+      if (raw.length < WORD_NEEDLE_LENGTH || [...raw].some((ch) => ch.charCodeAt(0) > 0xff)) {
         short.push(raw);
         continue;
       }

@@ -127,4 +127,21 @@ describe('analyzeAddon', () => {
     const run = analysis.calls.find((c) => c.api === 'RunString' && c.args[0]?.taint);
     expect(run?.ctx.some((f) => f.kind === 'handler' && f.name === 'sync_cfg')).toBe(true);
   });
+
+  it('emulates a handler that only reads, when it hands the data to a helper that queries SQL', () => {
+    // The handler alone (a net read) is not worth a tree; calling Store.save, which holds SQL,
+    // makes it relevant by the path it calls.
+    const analysis = analyzeAddon(
+      entries({
+        'lua/autorun/server/sv_store.lua':
+          'Store = {}\nfunction Store.save(ply, name)\n  sql.Query("INSERT INTO notes VALUES (\'" .. name .. "\')")\nend',
+        'lua/autorun/server/sv_net.lua':
+          'local function onSave(len, ply)\n  local name = net.ReadString()\n  Store.save(ply, name)\nend\nnet.Receive("notes_save", onSave)',
+      }),
+      { intel },
+    );
+    const query = analysis.calls.find((c) => c.api === 'sql.Query');
+    expect(query?.args[0]?.taint?.[0]?.kind).toBe('net');
+    expect(query?.ctx.some((f) => f.kind === 'handler' && f.name === 'notes_save')).toBe(true);
+  });
 });

@@ -20,7 +20,9 @@ const G = WATCH_GLOBAL;
 /**
  * Watched names with where they count. Sinks (S) make the function and, by name, every caller
  * worth emulating, since the caller supplies the context the rules judge (the handler it runs
- * in, the rank check before it, the arguments it passes). The others make only the function
+ * in, the rank check before it, the arguments it passes). Files, SQL and destructive actions
+ * are sinks too: a net handler handing what it reads to a helper that queries SQL is judged
+ * by the taint it passes. The others make only the function
  * itself worth it: taint sources (their result carries the taint back to a caller emulated
  * anyway), handler registrations, data sinks judged only with tainted arguments (emulated
  * whatever the function), identities compared with literals, detours and remote griefing.
@@ -84,8 +86,8 @@ const WATCHED: Array<[string, number]> = [
   ['WriteData', F],
   ['Receive', F],
   ['concommand', L],
-  ['file', L],
-  ['sql', L],
+  ['file', S | L],
+  ['sql', S | L],
   ['GetInfo', F],
   ['GetPData', F],
   ['IPAddress', F],
@@ -93,11 +95,11 @@ const WATCHED: Array<[string, number]> = [
   ['GetHostName', G],
   ['GetIPAddress', F],
   ['GetAddons', F],
-  ['GodEnable', F],
-  ['SetArmor', F],
-  ['addMoney', F],
-  ['CleanUpMap', F],
-  ['KickID', F],
+  ['GodEnable', S | F],
+  ['SetArmor', S | F],
+  ['addMoney', S | F],
+  ['CleanUpMap', S | F],
+  ['KickID', S | F],
   // identities (compared with literals: GB-007 gates)
   ['SteamID', F],
   ['SteamID64', F],

@@ -2,8 +2,7 @@
 // must be caught with its techniques, every benign false-positive trap must stay clean.
 // Each case is zipped in memory, as an upload would arrive.
 import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, relative, sep } from 'node:path';
 import { zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import {
@@ -13,9 +12,9 @@ import {
   type Severity,
 } from '@sentinelle/contracts';
 import { scanArchive } from './index.js';
+import { SAMPLES_ROOT } from './sampleFixtures.js';
 
-const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const samplesRoot = join(repoRoot, '..', 'shared', 'samples');
+const samplesRoot = SAMPLES_ROOT;
 
 interface Expectation {
   verdict: 'malicious' | 'benign';

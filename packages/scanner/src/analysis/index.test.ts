@@ -3,7 +3,14 @@
 import { describe, expect, it } from 'vitest';
 import type { ArchiveEntry } from '../archive/types.js';
 import { loadThreatIntel } from '../intel/index.js';
-import { analyzeAddon } from './index.js';
+import { analyzeAddon, type CallEvent } from './index.js';
+import { taintOf } from './values.js';
+
+/** The taint of a call's n-th argument, if any. */
+function taintOfArg(call: CallEvent | undefined, n: number) {
+  const arg = call?.args[n];
+  return arg ? taintOf(arg) : undefined;
+}
 
 function entries(files: Record<string, string>): ArchiveEntry[] {
   return Object.entries(files).map(([path, text]) => {
@@ -31,7 +38,7 @@ describe('analyzeAddon', () => {
       'lua/autorun/server/sv_run.lua': 'ok',
     });
     expect(analysis.files[0]!.lineCount).toBe(1);
-    expect(analysis.calls.some((c) => c.api === 'RunString' && c.args[0]?.taint)).toBe(true);
+    expect(analysis.calls.some((c) => c.api === 'RunString' && taintOfArg(c, 0))).toBe(true);
   });
 
   it('follows a chain through a file with nothing watched in it', () => {
@@ -48,7 +55,7 @@ describe('analyzeAddon', () => {
     );
     const relay = analysis.files.find((f) => f.path.endsWith('b_relay.lua'))!;
     expect(relay.parse).toBe('ok');
-    const run = analysis.calls.find((c) => c.api === 'RunString' && c.args[0]?.taint);
+    const run = analysis.calls.find((c) => c.api === 'RunString' && taintOfArg(c, 0));
     expect(run?.file).toBe('lua/autorun/server/c_apply.lua');
     expect(run?.ctx.some((f) => f.kind === 'handler' && f.name === 'sync')).toBe(true);
   });
@@ -77,7 +84,7 @@ describe('analyzeAddon', () => {
     );
     const run = analysis.calls.find((c) => c.api === 'RunString');
     expect(run?.line).toBe(3);
-    expect(run?.args[0]?.taint?.[0]?.kind).toBe('http');
+    expect(taintOfArg(run, 0)?.[0]?.kind).toBe('http');
   });
 
   it('runs a shared helper in the realm of the code that calls it', () => {
@@ -90,7 +97,7 @@ describe('analyzeAddon', () => {
       }),
       { intel },
     );
-    const run = analysis.calls.find((c) => c.api === 'RunConsoleCommand' && c.args[1]?.taint);
+    const run = analysis.calls.find((c) => c.api === 'RunConsoleCommand' && taintOfArg(c, 1));
     expect(run?.file).toBe('lua/items/sh_items.lua');
     expect(run?.line).toBe(3);
     expect(run?.realm).toBe('client');
@@ -124,7 +131,7 @@ describe('analyzeAddon', () => {
     expect(lib.parse).toBe('ok');
     const receive = analysis.calls.find((c) => c.api === 'net.Receive');
     expect([receive?.file, receive?.line]).toEqual(['lua/autorun/server/sv_main.lua', 1]);
-    const run = analysis.calls.find((c) => c.api === 'RunString' && c.args[0]?.taint);
+    const run = analysis.calls.find((c) => c.api === 'RunString' && taintOfArg(c, 0));
     expect(run?.ctx.some((f) => f.kind === 'handler' && f.name === 'sync_cfg')).toBe(true);
   });
 
@@ -141,7 +148,7 @@ describe('analyzeAddon', () => {
       { intel },
     );
     const query = analysis.calls.find((c) => c.api === 'sql.Query');
-    expect(query?.args[0]?.taint?.[0]?.kind).toBe('net');
+    expect(taintOfArg(query, 0)?.[0]?.kind).toBe('net');
     expect(query?.ctx.some((f) => f.kind === 'handler' && f.name === 'notes_save')).toBe(true);
   });
 });

@@ -170,3 +170,15 @@ export function buildPeModule(strings: string[]): Buffer {
   );
   return Buffer.concat([dos, body]);
 }
+
+/** Binary bytes no text run is made of (NUL, control bytes, >= 0x80), from a fixed seed. */
+export function noise(length: number, seed: number): Buffer {
+  const out = Buffer.allocUnsafe(length);
+  let x = seed;
+  for (let i = 0; i < length; i++) {
+    x = (x * 1103515245 + 12345) >>> 0;
+    const v = x >>> 24;
+    out[i] = v >= 0x80 ? v : v & 0x07;
+  }
+  return out;
+}

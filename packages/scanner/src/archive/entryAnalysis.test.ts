@@ -1,25 +1,13 @@
 // One entry's analysis fed in chunks: whatever the cuts between chunks, an asset gives up the
 // same hidden Lua and a binary module the same strings as when its bytes come in one piece.
 import { describe, expect, it } from 'vitest';
-import { buildPeModule } from './archiveFixtures.js';
+import { buildPeModule, noise } from './archiveFixtures.js';
 import { analyseEntry } from './entryAnalysis.js';
 import { ReadingContext, resolveLimits } from './readingContext.js';
 import type { ArchiveEntry } from './types.js';
 
 const text = (s: string): Uint8Array => new TextEncoder().encode(s);
 const decode = (b: Uint8Array | undefined): string => new TextDecoder().decode(b);
-
-/** Binary bytes no text run is made of (NUL, control bytes, ≥ 0x80), from a fixed seed. */
-function noise(length: number, seed: number): Uint8Array {
-  const out = new Uint8Array(length);
-  let x = seed;
-  for (let i = 0; i < length; i++) {
-    x = (x * 1103515245 + 12345) >>> 0;
-    const v = x >>> 24;
-    out[i] = v >= 0x80 ? v : v & 0x07;
-  }
-  return out;
-}
 
 function concat(parts: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));

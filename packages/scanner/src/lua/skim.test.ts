@@ -1,8 +1,7 @@
 // The skim must agree with the parser: same function extents, same lexical facts, and a
 // lazily parsed tree that, once every body is parsed, equals the tree of a full parse.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SKIM_WATCH, skimWatchFor } from '../analysis/relevance.js';
 import { loadThreatIntel } from '../intel/index.js';
@@ -10,17 +9,9 @@ import type { FunctionDeclaration, Node } from './ast.js';
 import { parseLua } from './parser.js';
 import { mayMention, skimLua, wordHash, wordOffsets } from './skim.js';
 import { walk } from './walk.js';
+import { SAMPLES_ROOT } from '../sampleFixtures.js';
 
-const samplesRoot = join(
-  dirname(fileURLToPath(import.meta.url)),
-  '..',
-  '..',
-  '..',
-  '..',
-  '..',
-  'shared',
-  'samples',
-);
+const samplesRoot = SAMPLES_ROOT;
 
 function luaFilesUnder(dir: string): string[] {
   const out: string[] = [];

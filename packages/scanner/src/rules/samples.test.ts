@@ -2,25 +2,16 @@
 // every expected technique of a malicious case gets a finding and the worst one reaches the
 // case's min_severity; no benign case gets a finding above low.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyzeAddon } from '../analysis/index.js';
 import { readArchive } from '../archive/index.js';
 import { loadThreatIntel } from '../intel/index.js';
 import { ALL_RULES, runRules } from './index.js';
 import { RANK, worst } from './ruleTesting.js';
+import { SAMPLES_ROOT } from '../sampleFixtures.js';
 
-const root = join(
-  dirname(fileURLToPath(import.meta.url)),
-  '..',
-  '..',
-  '..',
-  '..',
-  '..',
-  'shared',
-  'samples',
-);
+const root = SAMPLES_ROOT;
 const intel = loadThreatIntel();
 const techniquesOf = new Map(ALL_RULES.map((r) => [r.meta.id, r.meta.techniques]));
 

@@ -81,9 +81,9 @@ export function analyzeAddon(entries: ArchiveEntry[], options: AnalyzeOptions): 
     else if (entry.kind === 'map') analysis.maps.push(entry);
   }
 
-  // Skim every file; parse those that mention something watched, leaving the bodies of
-  // unwatched functions lazy. Which functions are worth emulating is an addon-wide question
-  // (helpers called by name live in other files), settled by the fixpoint below.
+  // Skim every file; parse those worth a tree, leaving the bodies of functions that are not
+  // lazy. Which functions are worth emulating is an addon-wide question (helpers called by
+  // path live in other files), settled by the fixpoint below.
   const relevance = new Relevance();
   const skimWatch = skimWatchFor(options.intel);
   const records: LuaFileRecord[] = [];
@@ -95,9 +95,9 @@ export function analyzeAddon(entries: ArchiveEntry[], options: AnalyzeOptions): 
     const record = skimFile(entry, skimWatch);
     records.push(record);
     analysis.files.push(record.file);
-    // Machine-obfuscated files are parsed and emulated whole: their decoders hide behind
-    // plain names. Files the skim finds broken are parsed whole for their exact errors
-    // (the lexical-noise rule's measure: 5+ machine-made names, over 5 % of identifiers).
+    // Machine-obfuscated files (the lexical-noise rule's measure: 5+ machine-made names,
+    // over 5 % of identifiers) are parsed and emulated whole: their decoders hide behind
+    // plain names. Files the skim finds broken are parsed whole for their exact errors.
     const made = record.file.obfuscatedIdentifiers;
     const obfuscated = made >= 5 && made / Math.max(1, record.file.identifierCount) > 0.05;
     if (record.skim.worth || obfuscated || !record.skim.balanced)
@@ -131,6 +131,7 @@ export function analyzeAddon(entries: ArchiveEntry[], options: AnalyzeOptions): 
       if (!record.body) continue;
       // Nothing in the file was worth a tree: its functions run only when called.
       for (const f of record.functions ?? []) relevance.skippable.add(f.node);
+      record.ran = true;
       emulator.runChunk(record.body, record.fc);
       loaded = true;
     }
@@ -139,11 +140,13 @@ export function analyzeAddon(entries: ArchiveEntry[], options: AnalyzeOptions): 
   // Receivers of known backdoor names are judged by what they do (honeypots ban the sender).
   emulator.exhaustiveNetName = (name) => options.intel.backdoorNetNames.has(name.toLowerCase());
   for (const record of records) {
-    if (!record.body) continue;
+    // (A file loaded on demand by an earlier one has run already.)
+    if (!record.body || record.ran) continue;
     if (options.isCancelled?.()) {
       analysis.cancelled = true;
       return analysis;
     }
+    record.ran = true;
     emulator.runChunk(record.body, record.fc);
   }
 
@@ -179,6 +182,8 @@ interface LuaFileRecord {
   fc: FileContext;
   /** The parsed top level, once parsed. */
   body?: Statement[];
+  /** Its top level has been emulated. */
+  ran?: boolean;
   /** Function facts of the parsed file (grows as lazy bodies are parsed). */
   functions?: FunctionFacts[];
 }

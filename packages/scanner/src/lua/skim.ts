@@ -273,6 +273,9 @@ function isObfuscatedWord(text: Uint8Array, start: number, end: number): boolean
  */
 const MAX_NESTING = 150;
 
+/** Functions recorded per file (real files have a few thousand; this bounds hostile ones). */
+const MAX_FUNCTIONS = 200_000;
+
 // Block kinds on the skim's stack.
 const FN = 1;
 const BLOCK = 2;
@@ -468,7 +471,9 @@ class Skimmer {
               watched: false,
               mask: 0,
             };
-            functions.set(s, record);
+            // Past the cap the file is left to the parser, whose token budget bounds it.
+            if (functions.size < MAX_FUNCTIONS) functions.set(s, record);
+            else this.balanced = false;
             kinds.push(FN);
             openFns.push(record);
             inFunctionName = true;

@@ -1228,7 +1228,10 @@ export class Emulator {
           via: 'direct',
         };
     } else callee = this.evalExpr(baseExpr, scope, fc);
-    if (callee.k !== 'fn' && this.loadDefinition !== null) {
+    // Only callees nothing is known about: known APIs and values need no search.
+    const unresolved =
+      callee.k === 'nil' || callee.k === 'unk' || (callee.k === 'api' && callee.free === true);
+    if (unresolved && this.loadDefinition !== null) {
       // A function defined in a file not loaded yet (one with nothing worth a tree): load it
       // now, as the game would have at startup, and look the callee up again.
       const path = calleePath(baseExpr);

@@ -120,23 +120,24 @@ export function analyzeAddon(entries: ArchiveEntry[], options: AnalyzeOptions): 
       definers.set(path, list);
     }
   }
-  emulator.loadDefinition = (path) => {
-    const list = definers.get(path);
-    if (!list) return false;
-    definers.delete(path);
-    let loaded = false;
-    for (const record of list) {
-      if (record.body) continue;
-      parseRecord(record, relevance, false);
-      if (!record.body) continue;
-      // Nothing in the file was worth a tree: its functions run only when called.
-      for (const f of record.functions ?? []) relevance.skippable.add(f.node);
-      record.ran = true;
-      emulator.runChunk(record.body, record.fc);
-      loaded = true;
-    }
-    return loaded;
-  };
+  if (definers.size > 0)
+    emulator.loadDefinition = (path) => {
+      const list = definers.get(path);
+      if (!list) return false;
+      definers.delete(path);
+      let loaded = false;
+      for (const record of list) {
+        if (record.body) continue;
+        parseRecord(record, relevance, false);
+        if (!record.body) continue;
+        // Nothing in the file was worth a tree: its functions run only when called.
+        for (const f of record.functions ?? []) relevance.skippable.add(f.node);
+        record.ran = true;
+        emulator.runChunk(record.body, record.fc);
+        loaded = true;
+      }
+      return loaded;
+    };
   // Receivers of known backdoor names are judged by what they do (honeypots ban the sender).
   emulator.exhaustiveNetName = (name) => options.intel.backdoorNetNames.has(name.toLowerCase());
   for (const record of records) {

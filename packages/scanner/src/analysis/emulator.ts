@@ -15,7 +15,7 @@ import type {
   TableCallExpression,
   TableConstructorExpression,
 } from '../lua/ast.js';
-import { functionBody, parseLua } from '../lua/index.js';
+import { functionBody, parseLua, pathName } from '../lua/index.js';
 import {
   CONSOLE_SINKS,
   CORE_GLOBALS,
@@ -200,16 +200,6 @@ const REGISTRATIONS = new Set([
   'hook.Add',
   'timer.Create',
 ]);
-
-/** The static path of a callee (`a.b.c`, `a.b:c`), as the skim records definitions. */
-function calleePath(e: Expression): string | undefined {
-  if (e.type === 'Identifier') return e.name;
-  if (e.type === 'MemberExpression') {
-    const base = calleePath(e.base);
-    return base === undefined ? undefined : base + e.indexer + e.identifier.name;
-  }
-  return undefined;
-}
 
 export class Emulator {
   readonly globals = new LuaTable();
@@ -1234,7 +1224,7 @@ export class Emulator {
     if (unresolved && this.loadDefinition !== null) {
       // A function defined in a file not loaded yet (one with nothing worth a tree): load it
       // now, as the game would have at startup, and look the callee up again.
-      const path = calleePath(baseExpr);
+      const path = pathName(baseExpr);
       if (path !== undefined && this.loadDefinition(path)) {
         if (self === undefined) callee = this.evalExpr(baseExpr, scope, fc);
         else if (self.k === 'table' && baseExpr.type === 'MemberExpression')

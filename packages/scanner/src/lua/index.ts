@@ -9,6 +9,7 @@ export {
   parseLua,
   functionBody,
   parseLazy,
+  pathName,
   DEFAULT_MAX_DEPTH,
   DEFAULT_MAX_TOKENS,
   type ParseOptions,

@@ -144,7 +144,7 @@ function calleeName(e: Expression): string | undefined {
  * The path a function is defined or called under, as written: `foo`, `a.b.c`, `a.b:c`
  * (`a["b"]` counts as `a.b`); undefined when computed or longer than 120 characters.
  */
-function pathName(e: Expression): string | undefined {
+export function pathName(e: Expression): string | undefined {
   let path: string;
   if (e.type === 'Identifier') return e.name;
   if (e.type === 'MemberExpression') {

@@ -132,6 +132,8 @@ export interface SkimWatch {
   definitions: ReadonlySet<string>;
   /** Hashes of the definitions, to judge short string literals without slicing them. */
   definitionHashes: ReadonlySet<number>;
+  /** Quick reject for definitions, by the low 16 bits of their hashes. */
+  definitionFilter: Uint8Array;
   /** Needles looked for inside string literals, by the 32-bit key of their first 4 bytes. */
   needles: Map<number, Array<{ text: string; category: number }>>;
   needleFilter: Uint8Array;
@@ -148,6 +150,8 @@ export interface SkimWatch {
   registrationCategory: number;
   /** Categories of string literals that are these words, compared lower-cased (by hash). */
   literals: ReadonlyMap<number, number>;
+  /** Quick reject for literals, by the low 16 bits of their hashes. */
+  literalFilter: Uint8Array;
 }
 
 /** How a FunctionWatch's names, strings and devices sort into categories for the skim. */
@@ -194,11 +198,17 @@ export function compileSkimWatch(watch: FunctionWatch, policy: SkimPolicy): Skim
   }
   const definitions = watch.definitions ?? new Set<string>();
   const definitionHashes = new Set([...definitions].map((d) => fnv(d, 0, d.length)));
+  const literals = literalHashes(policy.literals ?? []);
+  const literalFilter = new Uint8Array(65536);
+  for (const h of literals.keys()) literalFilter[h & 0xffff] = 1;
+  const definitionFilter = new Uint8Array(65536);
+  for (const h of definitionHashes) definitionFilter[h & 0xffff] = 1;
   return {
     names,
     nameFilter,
     definitions,
     definitionHashes,
+    definitionFilter,
     needles: byKey,
     needleFilter,
     escapeCategory: policy.escapeCategory,
@@ -206,7 +216,8 @@ export function compileSkimWatch(watch: FunctionWatch, policy: SkimPolicy): Skim
     definitionCategory: policy.definitionCategory,
     worth: policy.worth,
     registrationCategory: policy.registrationCategory,
-    literals: literalHashes(policy.literals ?? []),
+    literals,
+    literalFilter,
   };
 }
 
@@ -366,8 +377,11 @@ class Skimmer {
   private judgeString(from: number, to: number, escaped: boolean): void {
     if (escaped) this.markWatched(0, this.watch.escapeCategory);
     if (to > from && to - from <= MAX_LITERAL && this.watch.literals.size > 0) {
-      const category = this.watch.literals.get(lowerFnvBytes(this.src, from, to));
-      if (category !== undefined) this.markWatched(0, category);
+      const h = lowerFnvBytes(this.src, from, to);
+      if (this.watch.literalFilter[h & 0xffff] === 1) {
+        const category = this.watch.literals.get(h);
+        if (category !== undefined) this.markWatched(0, category);
+      }
     }
     const found = to - from >= 5 ? this.needlesIn(from, to) : 0;
     if (found !== 0) this.markWatched(0, found);
@@ -516,11 +530,16 @@ class Skimmer {
           if (nameStart < 0) nameStart = s;
           nameEnd = p;
         }
-        addWord(words, h >>> 0);
-        if (isObfuscatedWord(src, s, p)) obfuscated++;
         const hu = h >>> 0;
-        if (watch.nameFilter[hu & 0xffff] === 1 || inFunctionName || prevSig !== 0) {
-          const isField = prevSig === 46 || prevSig === 58;
+        addWord(words, hu);
+        // (every kind of machine-made name is 5 bytes or more)
+        if (len >= 5 && isObfuscatedWord(src, s, p)) obfuscated++;
+        const isField = prevSig === 46 || prevSig === 58;
+        // Most identifiers are neither watched nor a watched definition: two table reads.
+        if (
+          watch.nameFilter[hu & 0xffff] === 1 ||
+          (isField && watch.definitionFilter[hu & 0xffff] === 1)
+        ) {
           // Next significant byte (line breaks skipped; they are counted when the loop gets there).
           let q = p;
           while (q < n) {
@@ -539,7 +558,7 @@ class Skimmer {
               this.markWatched(0, category);
             }
           }
-          if (isField && watch.definitions.size > 0) {
+          if (isField) {
             // `function a.b:IsAdmin()` defines inside the enclosing function; `a.IsAdmin = f`
             // inside the current one.
             const defining = inFunctionName || (next === 61 && this.at(q + 1) !== 61);

@@ -1,7 +1,7 @@
-// The skim: one allocation-light pass over a Lua file that finds every function's extent and
-// which of them mention a watched name or string, without building tokens or a tree. The
-// parser then builds trees only for what the analysis can use and leaves the rest as lazy
-// bodies (see `functionBody`); files that mention nothing watched are not parsed at all.
+// The skim: one allocation-light pass over a Lua file's bytes that finds every function's
+// extent and what each one mentions (by category), without building tokens or a tree. The
+// parser then builds trees only for what is worth one and leaves the rest as lazy bodies (see
+// `functionBody`); files with nothing worth a tree are not parsed at all.
 import { Buffer } from 'node:buffer';
 import type { FunctionWatch } from './ast.js';
 import { WATCH_FIELD, WATCH_GLOBAL, WATCH_LIBRARY } from './ast.js';
@@ -38,7 +38,10 @@ export interface Skim {
   longestLineLength: number;
   gluaOperatorCount: number;
   cCommentCount: number;
-  /** Identifiers of the code (strings and comments excluded), and the machine-made-looking ones. */
+  /**
+   * Words of the code (strings and comments excluded; keywords count), and the ones that look
+   * machine-made.
+   */
   identifiers: number;
   obfuscatedIdentifiers: number;
   /** Paths of the functions the file defines outside any function (`pace.Send`, `Foo:Bar`). */

@@ -147,10 +147,6 @@ const WATCHED_DEFINITIONS = [
   'funck',
 ];
 
-const SINK_STRING =
-  /lua_run|luarun|sv_allowcslua|sv_cheats|sv_loadingurl|sv_downloadurl|_password|RunString|CompileString/;
-const WATCHED_STRING = /STEAM_[0-5]:|7656119\d{10}|gmod_language|https?:/;
-
 // What the skim sorts watched things into. A function gets a tree (and may be emulated) when
 // its own body can make or feed a finding: a sink, a decoder, a literal identity, an override
 // or detour, a file/SQL/destructive action or a write to the network (judged by the context
@@ -205,8 +201,9 @@ const CATEGORIES = new Map<string, number>([
 ]);
 
 /**
- * The words the string judge reacts to, as literal needles for the skim (which does not
- * decode strings one by one): a superset of SINK_STRING and WATCHED_STRING.
+ * Words that make a string literal watched: console commands, cvars and credentials that
+ * only sinks use (strong), and identities, URLs and the language cvar. The parser's string
+ * judge and the skim's needles both read this one list.
  */
 const STRING_NEEDLES: ReadonlyArray<readonly [string, number]> = [
   ...['lua_run', 'luarun', 'sv_allowcslua', 'sv_cheats', 'sv_loadingurl', 'sv_downloadurl'].map(
@@ -229,7 +226,15 @@ function worthATree(mask: number): boolean {
 export const FUNCTION_WATCH: FunctionWatch = {
   names: new Map(WATCHED),
   definitions: new Set(WATCHED_DEFINITIONS),
-  string: (s) => (SINK_STRING.test(s) ? 2 : WATCHED_STRING.test(s) ? 1 : 0),
+  string: (s) => {
+    let level: 0 | 1 | 2 = 0;
+    for (const [word, category] of STRING_NEEDLES) {
+      if (!s.includes(word)) continue;
+      if (category === STRONG) return 2;
+      level = 1;
+    }
+    return level;
+  },
 };
 
 const SKIM_POLICY: SkimPolicy = {

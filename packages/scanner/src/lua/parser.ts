@@ -777,8 +777,8 @@ export class Parser {
    * With a watch list, `own` receives the facts of the body itself and `functions` those of
    * the functions nested in it (parents -1 mean `own`).
    */
-  parseLazyBody(own: FunctionFacts | null): Statement[] {
-    if (own !== null && this.watch !== null) {
+  parseLazyBody(own: FunctionFacts): Statement[] {
+    if (this.watch !== null) {
       this.fnTop = own;
       this.fnTopIndex = -1;
     }

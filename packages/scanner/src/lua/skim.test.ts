@@ -175,7 +175,9 @@ describe('skim', () => {
     expect(mayMention(skim, wordHash('MyAddon'))).toBe(true);
     expect(mayMention(skim, wordHash('RunString'))).toBe(false);
     expect(wordOffsets(src, 'MyAddon.run')).toEqual([src.indexOf('MyAddon.run')]);
-    expect(wordOffsets(src, 'run')).toEqual([src.indexOf('run(')]);
+    // A bare name is not matched where it is a field: `MyAddon.run` is no call of `run`.
+    expect(wordOffsets(src, 'run')).toEqual([]);
+    expect(wordOffsets('x = a .. run(1) + b:run()', 'run')).toEqual([7]);
     expect(wordOffsets(src, 'helper')).toHaveLength(2);
   });
 

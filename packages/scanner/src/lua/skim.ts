@@ -113,18 +113,31 @@ export function mayMention(skim: Skim, h: number): boolean {
 
 /**
  * Offsets where `name` appears as a whole identifier in `text` (a superset of its uses: in
- * strings and comments too), at most `max` of them.
+ * strings and comments too), at most `max` of them. A bare name (no `.` or `:`) is not
+ * matched where it is a field (`x.Remove`, `x:Remove`): a call by path is never a call of the
+ * bare name, and common method names would otherwise match everywhere.
  */
 export function wordOffsets(text: string, name: string, max = 10_000): number[] {
   const out: number[] = [];
+  const bare = !/[.:]/.test(name);
   let at = text.indexOf(name);
   while (at >= 0 && out.length < max) {
     const before = at > 0 ? text.charCodeAt(at - 1) : 32;
     const after = text.charCodeAt(at + name.length);
-    if (IDENT_PART[before] !== 1 && !(IDENT_PART[after] === 1)) out.push(at);
+    if (IDENT_PART[before] !== 1 && !(IDENT_PART[after] === 1) && !(bare && isFieldAt(text, at)))
+      out.push(at);
     at = text.indexOf(name, at + name.length);
   }
   return out;
+}
+
+/** Whether the identifier at `at` follows `.` or `:` (spaces allowed; `..` is concatenation). */
+function isFieldAt(text: string, at: number): boolean {
+  let i = at - 1;
+  while (i >= 0 && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i--;
+  const c = i >= 0 ? text.charCodeAt(i) : 0;
+  if (c === 58) return text.charCodeAt(i - 1) !== 58; // `::label::` is no method
+  return c === 46 && text.charCodeAt(i - 1) !== 46;
 }
 
 /** A watch list compiled for the skim: names by hash, string needles by their first 4 bytes. */

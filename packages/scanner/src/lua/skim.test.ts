@@ -177,7 +177,7 @@ describe('skim', () => {
     expect(wordOffsets(src, 'MyAddon.run')).toEqual([src.indexOf('MyAddon.run')]);
     // A bare name is not matched where it is a field: `MyAddon.run` is no call of `run`.
     expect(wordOffsets(src, 'run')).toEqual([]);
-    expect(wordOffsets('x = a .. run(1) + b:run()', 'run')).toEqual([7]);
+    expect(wordOffsets('x = a .. run(1) + b:run()', 'run')).toEqual([9]);
     expect(wordOffsets(src, 'helper')).toHaveLength(2);
   });
 

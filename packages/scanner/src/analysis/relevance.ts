@@ -305,47 +305,52 @@ export class Relevance {
   finish(): void {
     this.skippable.clear();
     this.names.clear();
-    for (const a of this.aliases) this.names.add(a);
-    // Sink-carrying functions, then (fixpoint) every function calling one of them by name.
     const names = this.names;
-    const sink: Uint8Array[] = this.all.map((fs) => {
-      const r = new Uint8Array(fs.length);
-      for (let i = 0; i < fs.length; i++) if (fs[i]!.sink) r[i] = 1;
-      return r;
-    });
-    let changed = true;
-    for (let round = 0; changed && round < 50; round++) {
-      changed = false;
-      for (let k = 0; k < this.all.length; k++) {
-        const fs = this.all[k]!;
-        const r = sink[k]!;
-        if (round > 0) {
-          for (let i = 0; i < fs.length; i++) {
-            if (r[i]) continue;
-            const calls = fs[i]!.calls;
-            for (let j = 0; j < calls.length; j++) {
-              if (names.has(calls[j]!)) {
-                r[i] = 1;
-                break;
-              }
-            }
-          }
-        }
-        // Children come after their parent: one backward pass carries it to the parents.
-        for (let i = fs.length - 1; i >= 0; i--)
-          if (r[i] && fs[i]!.parent >= 0) r[fs[i]!.parent] = 1;
-        for (let i = 0; i < fs.length; i++) {
-          const name = fs[i]!.name;
-          if (r[i] && name !== undefined && !names.has(name)) {
-            names.add(name);
-            changed = true;
-          }
+    const all = this.all;
+    // Relevant functions: those carrying a sink, their parents, and (by name, addon-wide)
+    // their callers. A worklist visits each function and each call once; callers are found
+    // through an index of who calls each path.
+    const relevant: Uint8Array[] = all.map((fs) => new Uint8Array(fs.length));
+    const callers = new Map<string, number[]>();
+    for (let k = 0; k < all.length; k++) {
+      const fs = all[k]!;
+      for (let i = 0; i < fs.length; i++) {
+        const calls = fs[i]!.calls;
+        for (let j = 0; j < calls.length; j++) {
+          const list = callers.get(calls[j]!);
+          // (file, function) pairs packed flat.
+          if (list) list.push(k, i);
+          else callers.set(calls[j]!, [k, i]);
         }
       }
     }
-    for (let k = 0; k < this.all.length; k++) {
-      const fs = this.all[k]!;
-      const r = sink[k]!;
+    const queue: number[] = [];
+    const mark = (k: number, i: number): void => {
+      if (relevant[k]![i]) return;
+      relevant[k]![i] = 1;
+      queue.push(k, i);
+    };
+    const addName = (name: string): void => {
+      if (names.has(name)) return;
+      names.add(name);
+      const list = callers.get(name);
+      if (list) for (let j = 0; j < list.length; j += 2) mark(list[j]!, list[j + 1]!);
+    };
+    for (const a of this.aliases) addName(a);
+    for (let k = 0; k < all.length; k++) {
+      const fs = all[k]!;
+      for (let i = 0; i < fs.length; i++) if (fs[i]!.sink) mark(k, i);
+    }
+    while (queue.length > 0) {
+      const i = queue.pop()!;
+      const k = queue.pop()!;
+      const f = all[k]![i]!;
+      if (f.parent >= 0) mark(k, f.parent);
+      if (f.name !== undefined) addName(f.name);
+    }
+    for (let k = 0; k < all.length; k++) {
+      const fs = all[k]!;
+      const r = relevant[k]!;
       // Watched functions run; so do their parents, which create and register them.
       for (let i = fs.length - 1; i >= 0; i--)
         if ((r[i] || fs[i]!.watched) && fs[i]!.parent >= 0) r[fs[i]!.parent] = 1;

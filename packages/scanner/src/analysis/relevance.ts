@@ -162,6 +162,7 @@ const META = 64; // detours, registry, anti-analysis, redefinitions of watched A
 const ID_LITERAL = 128; // hard-coded SteamIDs
 const URL = 256; // URLs and other watched words in strings
 const NET_WRITE = 512; // writes back to the network
+const KNOWN_NAME = 1024; // a known backdoor or exploitable net message or command name
 
 const CATEGORIES = new Map<string, number>([
   ...[
@@ -220,7 +221,9 @@ const STRING_NEEDLES: ReadonlyArray<readonly [string, number]> = [
 /** Whether a function mentioning these categories is worth a tree (see above). */
 function worthATree(mask: number): boolean {
   if (mask & (STRONG | DECODE | META | ID_LITERAL | DATA | ACTION | NET_WRITE)) return true;
-  return (mask & SOURCE) !== 0 && (mask & IDENTITY) !== 0;
+  // A known name counts where something registers it: the rules judge receivers and
+  // commands. As plain data (a language file's "something") it cannot make a finding.
+  return (mask & SOURCE) !== 0 && (mask & (IDENTITY | KNOWN_NAME)) !== 0;
 }
 
 export const FUNCTION_WATCH: FunctionWatch = {
@@ -255,7 +258,8 @@ const skimWatches = new WeakMap<ThreatIntel, SkimWatch>();
 
 /**
  * SKIM_WATCH plus the intel's net-message and command names as string literals: code that
- * names a known backdoor or exploitable receiver gets a tree wherever it stands.
+ * names a known backdoor or exploitable receiver and registers a receiver or command gets a
+ * tree wherever it stands.
  */
 export function skimWatchFor(intel: ThreatIntel): SkimWatch {
   let watch = skimWatches.get(intel);
@@ -267,7 +271,7 @@ export function skimWatchFor(intel: ThreatIntel): SkimWatch {
     ];
     watch = compileSkimWatch(FUNCTION_WATCH, {
       ...SKIM_POLICY,
-      literals: names.map((n) => [n, STRONG] as const),
+      literals: names.map((n) => [n, KNOWN_NAME] as const),
     });
     skimWatches.set(intel, watch);
   }

@@ -108,7 +108,7 @@ describe('skim', () => {
     expect(skimLua('print("hello")\nlocal x = {1, 2}', SKIM_WATCH).watched).toBe(false);
   });
 
-  it('judges a whole file: worth a tree for its top level, its functions or a known name', () => {
+  it('judges a whole file: worth a tree for its top level, its functions or a registered known name', () => {
     // A URL or a SteamID lookup alone is mentioned, not worth a tree; a registration is.
     const url = skimLua(
       'local url = "https://example.invalid"\nprint(LocalPlayer():SteamID())',
@@ -117,12 +117,15 @@ describe('skim', () => {
     expect([url.watched, url.worth]).toEqual([true, false]);
     expect(skimLua('concommand.Remove("host_writeid")', SKIM_WATCH).worth).toBe(true);
     expect(skimLua('local function f() RunString(x) end', SKIM_WATCH).worth).toBe(true);
-    // A known backdoor net name, in any case, counts wherever it stands.
-    const named = 'local M = {}\nfunction M.start() util.AddNetworkString("_BlackSmurf") end';
+    // A known backdoor net name, in any case, counts where a receiver is registered…
+    const named = 'local M = {}\nfunction M.start() net.Receive("_BlackSmurf", function() end) end';
     expect(skimLua(named, SKIM_WATCH).worth).toBe(false);
-    const withIntel = skimLua(named, skimWatchFor(loadThreatIntel()));
+    const intelWatch = skimWatchFor(loadThreatIntel());
+    const withIntel = skimLua(named, intelWatch);
     expect(withIntel.worth).toBe(true);
     expect([...withIntel.functions.values()][0]!.watched).toBe(true);
+    // …not as plain data, such as a language file's string.
+    expect(skimLua('L.smurf_title = "_BlackSmurf"', intelWatch).worth).toBe(false);
   });
 
   it('calls a file unbalanced when the parser would report an error', () => {

@@ -4,6 +4,7 @@
 // Pipeline: archive → analysis → rules → score → report, under one time budget.
 import type { Language, ScannedFile, ScanResult, ScanType } from '@sentinelle/contracts';
 import { analyzeAddon, type AddonAnalysis } from './analysis/index.js';
+import { countLineBreaks, countLines, lineBreaks } from './lines.js';
 import {
   readArchive,
   ScanCancelledError,
@@ -108,34 +109,8 @@ const LISTED_KINDS: Partial<Record<EntryKind, ScannedFile['kind']>> = {
   map: 'map',
 };
 
-function countLines(bytes: Uint8Array): number {
-  if (bytes.length === 0) return 0;
-  let lines = 1;
-  // An indexed loop: the iterator form costs ~25× more, seconds on a few hundred MiB of skipped Lua.
-  for (let i = 0; i < bytes.length; i++) if (bytes[i] === 10) lines++;
-  return lines;
-}
-
 function isLuaEntry(entry: ArchiveEntry): boolean {
   return (entry.kind === 'lua' || entry.kind === 'lua_in_asset') && entry.bytes !== undefined;
-}
-
-/**
- * Counts the line breaks of `bytes` as the analysis splits lines (LF, CRLF or a lone CR), up
- * to `limit` of them: `at` is the offset of the limit-th break, or -1 when there are fewer.
- */
-function lineBreaks(bytes: Uint8Array, limit: number): { count: number; at: number } {
-  // One indexed pass: two native indexOf calls per line cost more than the loop on ordinary
-  // code (~30 bytes a line); a newline bomb still stops at `limit`.
-  let count = 0;
-  const n = bytes.length;
-  for (let i = 0; i < n; i++) {
-    const b = bytes[i];
-    if (b !== 10 && b !== 13) continue;
-    if (++count >= limit) return { count, at: i };
-    if (b === 13 && bytes[i + 1] === 10) i++;
-  }
-  return { count, at: -1 };
 }
 
 /**
@@ -148,10 +123,14 @@ function capLuaLines(
   entries: ArchiveEntry[],
   maxLines: number,
 ): { entries: ArchiveEntry[]; cut: boolean } {
+  // A file has at most one line more than it has bytes: most addons are decided unread.
+  let most = 0;
+  for (const entry of entries) if (isLuaEntry(entry)) most += entry.bytes!.length + 1;
+  if (most <= maxLines) return { entries, cut: false };
   const lua = entries
     .map((entry, index) => ({ entry, index }))
     .filter(({ entry }) => isLuaEntry(entry))
-    .map((l) => ({ ...l, lines: lineBreaks(l.entry.bytes!, maxLines + 1).count + 1 }));
+    .map((l) => ({ ...l, lines: countLineBreaks(l.entry.bytes!, maxLines + 1) + 1 }));
   if (lua.reduce((sum, l) => sum + l.lines, 0) <= maxLines) return { entries, cut: false };
   const capped: Array<ArchiveEntry | undefined> = [...entries];
   let remaining = maxLines;

@@ -103,11 +103,12 @@ export function analyzeAddon(entries: ArchiveEntry[], options: AnalyzeOptions): 
     if (record.skim.worth || obfuscated || !record.skim.balanced)
       parseRecord(record, relevance, obfuscated || !record.skim.balanced, obfuscated);
   }
-  relevance.finish();
+  relevance.settleNames();
   if (!settleRelevance(records, relevance, options.isCancelled)) {
     analysis.cancelled = true;
     return analysis;
   }
+  relevance.finish();
 
   emulator.skippable = relevance.skippable;
   // Files with nothing worth a tree are loaded when code that runs calls a function they define.
@@ -316,7 +317,7 @@ function settleRelevance(
       if (parseLazyCallers(record, offsets, relevance)) changed = true;
     }
     if (!changed) return true;
-    relevance.finish();
+    relevance.settleNames();
   }
   return true;
 }

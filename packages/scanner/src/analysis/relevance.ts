@@ -307,7 +307,25 @@ export class Relevance {
 
   /** Computes (again, from scratch) `names` and `skippable` over everything added so far. */
   finish(): void {
+    const relevant = this.settleNames();
     this.skippable.clear();
+    const all = this.all;
+    for (let k = 0; k < all.length; k++) {
+      const fs = all[k]!;
+      const r = relevant[k]!;
+      // Watched functions run; so do their parents, which create and register them.
+      for (let i = fs.length - 1; i >= 0; i--)
+        if ((r[i] || fs[i]!.watched) && fs[i]!.parent >= 0) r[fs[i]!.parent] = 1;
+      for (let i = 0; i < fs.length; i++)
+        if (!r[i] && !fs[i]!.watched) this.skippable.add(fs[i]!.node);
+    }
+  }
+
+  /**
+   * Computes (again, from scratch) `names` only, which is all the addon-wide search for
+   * callers needs between rounds; returns which functions are relevant.
+   */
+  settleNames(): Uint8Array[] {
     this.names.clear();
     const names = this.names;
     const all = this.all;
@@ -352,14 +370,6 @@ export class Relevance {
       if (f.parent >= 0) mark(k, f.parent);
       if (f.name !== undefined) addName(f.name);
     }
-    for (let k = 0; k < all.length; k++) {
-      const fs = all[k]!;
-      const r = relevant[k]!;
-      // Watched functions run; so do their parents, which create and register them.
-      for (let i = fs.length - 1; i >= 0; i--)
-        if ((r[i] || fs[i]!.watched) && fs[i]!.parent >= 0) r[fs[i]!.parent] = 1;
-      for (let i = 0; i < fs.length; i++)
-        if (!r[i] && !fs[i]!.watched) this.skippable.add(fs[i]!.node);
-    }
+    return relevant;
   }
 }

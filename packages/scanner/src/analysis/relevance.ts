@@ -147,6 +147,20 @@ const WATCHED_DEFINITIONS = [
   'funck',
 ];
 
+/**
+ * Generic definition names and the library tables where redefining them is a detour the rules
+ * judge (`function hook.Add(…)` hides hooks); on any other table (`PANEL:Add`, `ITEM.Start`)
+ * they are ordinary methods.
+ */
+const DEFINITION_BASES = new Map<string, readonly string[]>([
+  ['Add', ['hook', 'concommand']],
+  ['Start', ['net']],
+  ['Receive', ['net']],
+  ['Read', ['file']],
+  ['Fetch', ['http']],
+  ['Post', ['http']],
+]);
+
 // What the skim sorts watched things into. A function gets a tree (and may be emulated) when
 // its own body can make or feed a finding: a sink, a decoder, a literal identity, an override
 // or detour, a file/SQL/destructive action or a write to the network (judged by the context
@@ -163,6 +177,7 @@ const ID_LITERAL = 128; // hard-coded SteamIDs
 const URL = 256; // URLs and other watched words in strings
 const NET_WRITE = 512; // writes back to the network
 const KNOWN_NAME = 1024; // a known backdoor or exploitable net message or command name
+const METATABLE = 2048; // metatable lookups: a detour needs a watched redefinition as well
 
 const CATEGORIES = new Map<string, number>([
   ...[
@@ -196,9 +211,8 @@ const CATEGORIES = new Map<string, number>([
     'MountGMA',
   ].map((n) => [n, ACTION] as const),
   ...['char', 'bxor', 'Base64Decode', 'Decompress', 'reverse'].map((n) => [n, DECODE] as const),
-  ...['rawset', 'FindMetaTable', 'debug', 'jit', 'dump', 'steamworks'].map(
-    (n) => [n, META] as const,
-  ),
+  ...['rawset', 'debug', 'jit', 'dump', 'steamworks'].map((n) => [n, META] as const),
+  ['FindMetaTable', METATABLE],
 ]);
 
 /**
@@ -249,6 +263,7 @@ const SKIM_POLICY: SkimPolicy = {
   definitionCategory: META,
   worth: worthATree,
   registrationCategory: SOURCE,
+  definitionBases: DEFINITION_BASES,
 };
 
 /** FUNCTION_WATCH compiled for the skim; names without a category above are strong. */

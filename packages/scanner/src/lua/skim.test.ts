@@ -108,6 +108,26 @@ describe('skim', () => {
     expect(skimLua('print("hello")\nlocal x = {1, 2}', SKIM_WATCH).watched).toBe(false);
   });
 
+  it('counts generic redefinitions only on their libraries, and a metatable only with one', () => {
+    const worth = (src: string) => skimLua(src, SKIM_WATCH).worth;
+    // `hook.Add` replaced hides hooks; `PANEL:Add` is an ordinary method.
+    expect(worth('function hook.Add(event, id, fn) end')).toBe(true);
+    expect(worth('hook . Add = function() end')).toBe(true);
+    expect(worth('net.Receive = function() end')).toBe(true);
+    expect(worth('function PANEL:Add(child) end')).toBe(false);
+    expect(worth('ITEM.Start = function() end')).toBe(false);
+    // As strings: a button label is no redefinition, `meta["IsAdmin"]` is one.
+    expect(worth('local b = vgui.Create("DButton") b:SetText("Add")')).toBe(false);
+    expect(worth('meta["IsAdmin"] = function() return true end')).toBe(true);
+    // A metatable lookup alone is not worth a tree; with a watched redefinition it is.
+    expect(worth('local PLAYER = FindMetaTable("Player")\nfunction PLAYER:GetLevel() end')).toBe(
+      false,
+    );
+    expect(
+      worth('local PLAYER = FindMetaTable("Player")\nfunction PLAYER:IsAdmin() return true end'),
+    ).toBe(true);
+  });
+
   it('judges a whole file: worth a tree for its top level, its functions or a registered known name', () => {
     // A URL or a SteamID lookup alone is mentioned, not worth a tree; a registration is.
     const url = skimLua(

@@ -162,6 +162,13 @@ export interface SkimWatch {
   definitions: ReadonlySet<string>;
   /** Hashes of the definitions, to judge short string literals without slicing them. */
   definitionHashes: ReadonlySet<number>;
+  /**
+   * Generic definition names (`Add`, `Start`…) with the libraries where redefining them counts
+   * (`hook.Add`, not `PANEL:Add`); they never count as string literals.
+   */
+  definitionBases: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Hashes of the names in `definitionBases`. */
+  genericDefinitionHashes: ReadonlySet<number>;
   /** Quick reject for definitions, by the low 16 bits of their hashes. */
   definitionFilter: Uint32Array;
   /** Needles looked for inside string literals, by the 32-bit key of their first 4 bytes. */
@@ -198,6 +205,8 @@ export interface SkimPolicy {
   registrationCategory: number;
   /** Whole string literals (net message names…) that count, compared lower-cased. */
   literals?: ReadonlyArray<readonly [string, number]>;
+  /** Definitions that count only on these library tables (see SkimWatch.definitionBases). */
+  definitionBases?: ReadonlyMap<string, readonly string[]>;
 }
 
 /** Compiles a FunctionWatch and the policy sorting it into categories for the skim. */
@@ -228,6 +237,12 @@ export function compileSkimWatch(watch: FunctionWatch, policy: SkimPolicy): Skim
   }
   const definitions = watch.definitions ?? new Set<string>();
   const definitionHashes = new Set([...definitions].map((d) => fnv(d, 0, d.length)));
+  const definitionBases = new Map<string, ReadonlySet<string>>();
+  for (const [name, bases] of policy.definitionBases ?? [])
+    definitionBases.set(name, new Set(bases));
+  const genericDefinitionHashes = new Set(
+    [...definitionBases.keys()].map((d) => fnv(d, 0, d.length)),
+  );
   const literals = literalHashes(policy.literals ?? []);
   const literalFilter = newFilter();
   for (const h of literals.keys()) setFilter(literalFilter, h);
@@ -238,6 +253,8 @@ export function compileSkimWatch(watch: FunctionWatch, policy: SkimPolicy): Skim
     nameFilter,
     definitions,
     definitionHashes,
+    definitionBases,
+    genericDefinitionHashes,
     definitionFilter,
     needles: byKey,
     needleFilter,
@@ -416,12 +433,11 @@ class Skimmer {
     const found = to - from >= 5 ? this.needlesIn(from, to) : 0;
     if (found !== 0) this.markWatched(0, found);
     // `meta["IsAdmin"] = …` redefines as surely as `meta.IsAdmin = …`.
-    else if (
-      to - from >= 3 &&
-      to - from <= 24 &&
-      this.watch.definitionHashes.has(fnvBytes(this.src, from, to))
-    )
-      this.markWatched(0, this.watch.definitionCategory);
+    else if (to - from >= 3 && to - from <= 24) {
+      const h = fnvBytes(this.src, from, to);
+      if (this.watch.definitionHashes.has(h) && !this.watch.genericDefinitionHashes.has(h))
+        this.markWatched(0, this.watch.definitionCategory);
+    }
   }
 
   /** Position after a long bracket `[==[ … ]==]` whose opening `[` is at p with `level` `=`. */
@@ -439,6 +455,23 @@ class Skimmer {
       isString && closeAt - contentStart >= 5 ? this.needlesIn(contentStart, closeAt) : 0;
     if (found !== 0) this.markWatched(0, found);
     return Math.min(n, closeAt + closer.length);
+  }
+
+  /**
+   * Whether the field name starting at `s` (after `.` or `:`) hangs off one of the library
+   * tables where redefining `name` counts: the identifier just before the separator.
+   */
+  private onLibrary(s: number, name: string): boolean {
+    const src = this.src;
+    let j = s - 1;
+    while (j >= 0 && (src[j] === 32 || src[j] === 9)) j--;
+    if (j < 0 || (src[j] !== 46 && src[j] !== 58)) return false;
+    j--;
+    while (j >= 0 && (src[j] === 32 || src[j] === 9)) j--;
+    const end = j + 1;
+    while (j >= 0 && IDENT_PART[src[j]!] === 1) j--;
+    const base = src.toString('latin1', j + 1, end);
+    return this.watch.definitionBases.get(name)?.has(base) ?? false;
   }
 
   /** Level of a long bracket opening at p (`[`, `=`*, `[`), or -1 if there is none. */
@@ -592,7 +625,9 @@ class Skimmer {
             if (
               defining &&
               watch.definitionHashes.has(hu) &&
-              watch.definitions.has(src.toString('latin1', s, p))
+              watch.definitions.has(src.toString('latin1', s, p)) &&
+              (!watch.genericDefinitionHashes.has(hu) ||
+                this.onLibrary(s, src.toString('latin1', s, p)))
             ) {
               // The enclosing function defines it; the definition's own body is judged too.
               this.markWatched(inFunctionName ? 1 : 0, watch.definitionCategory);

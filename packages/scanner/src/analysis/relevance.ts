@@ -67,7 +67,7 @@ const WATCHED: Array<[string, number]> = [
   // indirect access, then decoders
   ['_G', S],
   ['_R', S],
-  ['getfenv', S | G],
+  ['getfenv', S], // and debug.getfenv
   ['setfenv', S | G],
   ['getregistry', S | F],
   ['rawget', S | G],
@@ -109,8 +109,11 @@ const WATCHED: Array<[string, number]> = [
   // detours, registry, anti-analysis
   ['rawset', G],
   ['FindMetaTable', G],
-  ['debug', L],
-  ['jit', L],
+  // (the debug and jit functions the rules judge, not the libraries: `debug.traceback` as an
+  // error handler and `jit.os` are everyday code)
+  ['getinfo', F],
+  ['funck', F],
+  ['funcinfo', F],
   ['dump', F],
   // remote griefing
   ['PlayURL', F],
@@ -211,7 +214,9 @@ const CATEGORIES = new Map<string, number>([
     'MountGMA',
   ].map((n) => [n, ACTION] as const),
   ...['char', 'bxor', 'Base64Decode', 'Decompress', 'reverse'].map((n) => [n, DECODE] as const),
-  ...['rawset', 'debug', 'jit', 'dump', 'steamworks'].map((n) => [n, META] as const),
+  ...['rawset', 'getinfo', 'funck', 'funcinfo', 'dump', 'steamworks'].map(
+    (n) => [n, META] as const,
+  ),
   ['FindMetaTable', METATABLE],
 ]);
 

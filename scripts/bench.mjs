@@ -116,7 +116,7 @@ class ScanPool {
   }
 
   /** Scans every path once, the largest first so no worker is left with a big one at the end. */
-  scan(paths, quiet) {
+  scan(paths) {
     return new Promise((resolve) => {
       const results = [];
       const queue = [...paths];
@@ -137,10 +137,6 @@ class ScanPool {
         running++;
         worker.on('message', (msg) => {
           results.push(msg);
-          if (!quiet)
-            process.stderr.write(
-              `  ${msg.error ? 'failed ' : 'scanned'} ${basename(msg.path)} in ${(msg.ms / 1000).toFixed(2)} s\n`,
-            );
           next(worker);
         });
         next(worker);
@@ -194,21 +190,19 @@ async function benchFolder(folder) {
   // its heaps, which takes a few scans of the corpus (the pass time keeps falling over the
   // first four or five). The first (cold) pass and five warm-up passes are printed, then the
   // median of three timed passes is the figure reported.
-  const coldStarted = performance.now();
-  await pool.scan(order, true);
-  const coldMs = performance.now() - coldStarted;
+  // Each pass prints its time as it ends (the per-addon times are in the table below).
+  const pass = async (label) => {
+    const t = performance.now();
+    const passResults = await pool.scan(order);
+    const ms = performance.now() - t;
+    process.stderr.write(`  ${label} pass: ${(ms / 1000).toFixed(2)} s\n`);
+    return { ms, results: passResults };
+  };
+  const coldMs = (await pass('cold')).ms;
   const warmups = [];
-  for (let i = 0; i < 5; i++) {
-    const t = performance.now();
-    await pool.scan(order, true);
-    warmups.push(performance.now() - t);
-  }
+  for (let i = 0; i < 5; i++) warmups.push((await pass('warm-up')).ms);
   const timed = [];
-  for (let i = 0; i < 3; i++) {
-    const t = performance.now();
-    const passResults = await pool.scan(order, true);
-    timed.push({ ms: performance.now() - t, results: passResults });
-  }
+  for (let i = 0; i < 3; i++) timed.push(await pass('timed'));
   const median = [...timed].sort((a, b) => a.ms - b.ms)[1];
   const results = median.results;
   const wallMs = median.ms;

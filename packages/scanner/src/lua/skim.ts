@@ -622,12 +622,11 @@ class Skimmer {
             // `function a.b:IsAdmin()` defines inside the enclosing function; `a.IsAdmin = f`
             // inside the current one.
             const defining = inFunctionName || (next === 61 && this.at(q + 1) !== 61);
+            const name =
+              defining && watch.definitionHashes.has(hu) ? src.toString('latin1', s, p) : '';
             if (
-              defining &&
-              watch.definitionHashes.has(hu) &&
-              watch.definitions.has(src.toString('latin1', s, p)) &&
-              (!watch.genericDefinitionHashes.has(hu) ||
-                this.onLibrary(s, src.toString('latin1', s, p)))
+              watch.definitions.has(name) &&
+              (!watch.genericDefinitionHashes.has(hu) || this.onLibrary(s, name))
             ) {
               // The enclosing function defines it; the definition's own body is judged too.
               this.markWatched(inFunctionName ? 1 : 0, watch.definitionCategory);

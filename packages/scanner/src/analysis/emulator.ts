@@ -866,6 +866,7 @@ export class Emulator {
       if (!baseV.name.includes('.') && !baseV.name.includes(':')) {
         const t = new LuaTable();
         t.apiName = baseV.name;
+        if (baseV.free) t.free = true;
         t.set(key, value);
         this.globals.set(str(baseV.name), { k: 'table', t });
       }

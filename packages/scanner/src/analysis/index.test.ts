@@ -135,6 +135,25 @@ describe('analyzeAddon', () => {
     expect(run?.ctx.some((f) => f.kind === 'handler' && f.name === 'sync_cfg')).toBe(true);
   });
 
+  it('loads it too when the namespace table already holds other fields', () => {
+    // cfg.lua runs first and gives Lib (created in a file the game loads earlier) a field, so
+    // Lib is a table by the time sv_main calls Lib.OnNet: its missing key still means
+    // "defined in a file not loaded yet".
+    const analysis = analyzeAddon(
+      entries({
+        'lua/autorun/server/cfg.lua': 'Lib.config = file.Read("lib.txt", "DATA")',
+        'lua/autorun/server/lib.lua':
+          'function Lib.OnNet(receive, name, fn)\n  receive(name, function(len, ply) fn(len, ply) end)\nend',
+        'lua/autorun/server/sv_main.lua':
+          'Lib.OnNet(net.Receive, "sync_cfg", function(len, ply)\n  print(net.ReadString())\nend)',
+      }),
+      { intel },
+    );
+    expect(analysis.files.find((f) => f.path.endsWith('lib.lua'))!.parse).toBe('ok');
+    const receive = analysis.calls.find((c) => c.api === 'net.Receive');
+    expect(receive?.file).toBe('lua/autorun/server/sv_main.lua');
+  });
+
   it('emulates a handler that only reads, when it hands the data to a helper that queries SQL', () => {
     // The handler alone (a net read) is not worth a tree; calling Store.save, which holds SQL,
     // makes it relevant by the path it calls.

@@ -188,6 +188,8 @@ interface LuaFileRecord {
   ran?: boolean;
   /** Function facts of the parsed file (grows as lazy bodies are parsed). */
   functions?: FunctionFacts[];
+  /** The file's index in the relevance, once parsed. */
+  relevanceIndex?: number;
 }
 
 function skimFile(entry: ArchiveEntry, watch: SkimWatch): LuaFileRecord {
@@ -269,8 +271,9 @@ function parseRecord(
   if (!parsed) return;
   record.body = body;
   record.functions = parsed.functions ?? [];
-  relevance.add(record.functions, everything);
+  record.relevanceIndex = relevance.add(record.functions, everything);
   relevance.addAliases(parsed.aliases);
+  relevance.addAliases(parsed.localAliases, record.relevanceIndex);
 }
 
 /**
@@ -286,10 +289,11 @@ function settleRelevance(
 ): boolean {
   // Names only ever get added: each file is searched once per name, in order of discovery.
   // A path (`a.b:c`) is looked for as written; the Bloom filter is asked about its first
-  // and last names.
+  // and last names. Local paths are looked for in their own file only.
   const known: Array<{ name: string; first: number; last: number }> = [];
   const knownSet = new Set<string>();
   const searched = new Map<LuaFileRecord, number>();
+  const searchedLocal = new Map<LuaFileRecord, Set<string>>();
   for (let round = 0; round < 50; round++) {
     for (const name of relevance.names) {
       if (knownSet.has(name)) continue;
@@ -300,14 +304,28 @@ function settleRelevance(
     let changed = false;
     for (const record of records) {
       if (isCancelled?.()) return false;
-      const from = searched.get(record) ?? 0;
-      if (from === known.length) continue;
-      searched.set(record, known.length);
       const offsets: number[] = [];
-      for (let k = from; k < known.length; k++) {
-        const { name, first, last } = known[k]!;
-        if (!mayMention(record.skim, first) || !mayMention(record.skim, last)) continue;
-        for (const at of wordOffsets(record.file.text, name)) offsets.push(at);
+      const locals =
+        record.relevanceIndex === undefined
+          ? undefined
+          : relevance.localNames.get(record.relevanceIndex);
+      if (locals !== undefined) {
+        let done = searchedLocal.get(record);
+        if (!done) searchedLocal.set(record, (done = new Set<string>()));
+        for (const name of locals) {
+          if (done.has(name)) continue;
+          done.add(name);
+          for (const at of wordOffsets(record.file.text, name)) offsets.push(at);
+        }
+      }
+      const from = searched.get(record) ?? 0;
+      if (from !== known.length) {
+        searched.set(record, known.length);
+        for (let k = from; k < known.length; k++) {
+          const { name, first, last } = known[k]!;
+          if (!mayMention(record.skim, first) || !mayMention(record.skim, last)) continue;
+          for (const at of wordOffsets(record.file.text, name)) offsets.push(at);
+        }
       }
       if (offsets.length === 0) continue;
       if (!record.body) {
@@ -337,8 +355,9 @@ function parseLazyCallers(record: LuaFileRecord, offsets: number[], relevance: R
     const from = node.lazy.offset;
     const to = node.loc.end.offset;
     if (!offsets.some((at) => at >= from && at < to)) continue;
-    const { own, functions: nested, aliases } = parseLazy(node, FUNCTION_WATCH);
+    const { own, functions: nested, aliases, localAliases } = parseLazy(node, FUNCTION_WATCH);
     relevance.addAliases(aliases);
+    relevance.addAliases(localAliases, record.relevanceIndex);
     facts.watched = own.watched;
     facts.sink = own.sink;
     facts.calls = own.calls;

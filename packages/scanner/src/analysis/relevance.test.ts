@@ -63,9 +63,29 @@ describe('relevance', () => {
       'local t = { go = function() http.Fetch("u") end }\nt.x = function() end',
       { watch: FUNCTION_WATCH },
     ).functions!;
+    // A table constructor's key names no path a caller could use (`t.go`, `x.go`…).
     expect(facts.map((f) => [f.name, f.sink])).toEqual([
-      ['go', true],
+      [undefined, true],
       ['t.x', false],
     ]);
+  });
+  it('links callers of a local function or a local table field in its own file only', () => {
+    const names = relevantNames([
+      [
+        'local PANEL = {}',
+        'function PANEL:Run(s) RunString(s) end',
+        'local function helper(s) RunConsoleCommand(s) end',
+        'function inFile() PANEL:Run("x") helper("y") end',
+      ].join('\n'),
+      'function elsewhere() PANEL:Run("x") helper("y") end',
+    ]);
+    expect(names.sort()).toEqual(['Run', 'helper', 'inFile']);
+  });
+  it('takes a table declared local after the function for the global it then was', () => {
+    const names = relevantNames([
+      'function PANEL:Run(s) RunString(s) end\nlocal PANEL = {}',
+      'function elsewhere() PANEL:Run("x") end',
+    ]);
+    expect(names.sort()).toEqual(['Run', 'elsewhere']);
   });
 });

@@ -308,21 +308,41 @@ export class Relevance {
   private readonly all: FunctionFacts[][] = [];
   /** Functions the emulator may skip. Nodes not in it (payload code…) are always relevant. */
   readonly skippable = new Set<FunctionDeclaration>();
-  /** Names of the functions that carry a sink or call one by name (after `finish`). */
+  /**
+   * Paths of the functions that carry a sink or call one by path, which any file may call
+   * (after `settleNames`).
+   */
   readonly names = new Set<string>();
+  /** The same for local paths (`FunctionFacts.local`), by the file (index of `add`) they live in. */
+  readonly localNames = new Map<number, Set<string>>();
 
-  /** Names calling which is as good as calling a sink (`local fetch = http.Fetch`). */
+  /** Paths calling which is as good as calling a sink (`fetch = http.Fetch`). */
   private readonly aliases = new Set<string>();
+  /** Local variables of one file holding a sink (`local fetch = http.Fetch`). */
+  private readonly localAliases = new Map<number, Set<string>>();
 
-  addAliases(paths: readonly string[] | undefined): void {
-    for (const p of paths ?? []) this.aliases.add(p);
+  /** Adds aliases, of the file `file` only when they are local variables. */
+  addAliases(paths: readonly string[] | undefined, file?: number): void {
+    if (!paths) return;
+    for (const p of paths) {
+      if (file === undefined) this.aliases.add(p);
+      else {
+        const set = this.localAliases.get(file) ?? new Set<string>();
+        set.add(p);
+        this.localAliases.set(file, set);
+      }
+    }
   }
 
-  /** Adds a file's function facts; the list may grow later (lazy bodies parsed on demand). */
-  add(functions: FunctionFacts[] | undefined, everything: boolean): void {
-    if (!functions) return;
-    if (everything) for (const f of functions) f.watched = f.sink = true;
-    this.all.push(functions);
+  /**
+   * Adds a file's function facts; the list may grow later (lazy bodies parsed on demand).
+   * Returns the file's index, which `localNames` and `addAliases` refer to.
+   */
+  add(functions: FunctionFacts[] | undefined, everything: boolean): number {
+    const list = functions ?? [];
+    if (everything) for (const f of list) f.watched = f.sink = true;
+    this.all.push(list);
+    return this.all.length - 1;
   }
 
   /** Computes (again, from scratch) `names` and `skippable` over everything added so far. */
@@ -342,16 +362,18 @@ export class Relevance {
   }
 
   /**
-   * Computes (again, from scratch) `names` only, which is all the addon-wide search for
-   * callers needs between rounds; returns which functions are relevant.
+   * Computes (again, from scratch) `names` and `localNames` only, which is all the
+   * addon-wide search for callers needs between rounds; returns which functions are relevant.
    */
   settleNames(): Uint8Array[] {
     this.names.clear();
+    this.localNames.clear();
     const names = this.names;
+    const localNames = this.localNames;
     const all = this.all;
-    // Relevant functions: those carrying a sink, their parents, and (by name, addon-wide)
-    // their callers. A worklist visits each function and each call once; callers are found
-    // through an index of who calls each path.
+    // Relevant functions: those carrying a sink, their parents, and (by path) their callers:
+    // addon-wide for a global path, in the same file for a local one. A worklist visits each
+    // function and each call once; callers are found through an index of who calls each path.
     const relevant: Uint8Array[] = all.map((fs) => new Uint8Array(fs.length));
     const callers = new Map<string, number[]>();
     for (let k = 0; k < all.length; k++) {
@@ -378,7 +400,17 @@ export class Relevance {
       const list = callers.get(name);
       if (list) for (let j = 0; j < list.length; j += 2) mark(list[j]!, list[j + 1]!);
     };
+    const addLocalName = (name: string, file: number): void => {
+      let set = localNames.get(file);
+      if (!set) localNames.set(file, (set = new Set<string>()));
+      if (set.has(name)) return;
+      set.add(name);
+      const list = callers.get(name);
+      if (list)
+        for (let j = 0; j < list.length; j += 2) if (list[j] === file) mark(file, list[j + 1]!);
+    };
     for (const a of this.aliases) addName(a);
+    for (const [file, set] of this.localAliases) for (const a of set) addLocalName(a, file);
     for (let k = 0; k < all.length; k++) {
       const fs = all[k]!;
       for (let i = 0; i < fs.length; i++) if (fs[i]!.sink) mark(k, i);
@@ -388,7 +420,9 @@ export class Relevance {
       const k = queue.pop()!;
       const f = all[k]![i]!;
       if (f.parent >= 0) mark(k, f.parent);
-      if (f.name !== undefined) addName(f.name);
+      if (f.name === undefined) continue;
+      if (f.local) addLocalName(f.name, k);
+      else addName(f.name);
     }
     return relevant;
   }

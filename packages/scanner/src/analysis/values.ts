@@ -100,6 +100,11 @@ export class LuaTable {
   readonly hash = new Map<string | number | object, Value>();
   /** Set for an addon global that shadows an API table: missing keys read as API refs. */
   apiName?: string;
+  /**
+   * The global it shadows is one the engine does not provide (`pace = pace or {}`): its
+   * missing keys may be functions of a file not loaded yet, like a free global.
+   */
+  free?: boolean;
   /** Next free array index (1-based) tracked for `#t` and `t[#t+1]`. */
   border = 0;
 
@@ -108,8 +113,11 @@ export class LuaTable {
     if (k === undefined) return UNKNOWN;
     const v = this.hash.get(k);
     if (v) return v;
-    if (this.apiName && key.k === 'str')
-      return { k: 'api', name: apiName(this.apiName + '.', key.v), via: 'direct' };
+    if (this.apiName && key.k === 'str') {
+      const ref: ApiValue = { k: 'api', name: apiName(this.apiName + '.', key.v), via: 'direct' };
+      if (this.free) ref.free = true;
+      return ref;
+    }
     return NIL;
   }
 

@@ -347,8 +347,10 @@ export interface ParseResult {
   truncated?: boolean;
   /** Per-function facts, in source order of the `function` keyword; set when `watch` was given. */
   functions?: FunctionFacts[];
-  /** Paths assigned a sink name (`local rs = RunString`); set when `watch` was given. */
+  /** Paths assigned a sink name (`rs = RunString`); set when `watch` was given. */
   aliases?: string[];
+  /** Local variables assigned a sink name (`local rs = RunString`): only this file sees them. */
+  localAliases?: string[];
 }
 
 /** What the parser notes about each function for the analysis to decide what to emulate. */
@@ -358,6 +360,12 @@ export interface FunctionFacts {
   parent: number;
   /** The path the function is declared or assigned under (`a.b:foo` for `function a.b:foo()`). */
   name?: string;
+  /**
+   * Only this file can call it by that path: a local (`local function f`, `local f =
+   * function`) or a field of a local table declared before it at the top level (`function
+   * PANEL:Init()` after `local PANEL = {}`).
+   */
+  local?: boolean;
   /** Its body (nested functions included) mentions a watched name or string. */
   watched: boolean;
   /** …one of which is a sink name (`FunctionWatch.sinks`): its callers matter too. */

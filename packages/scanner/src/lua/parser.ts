@@ -191,6 +191,10 @@ export class Parser {
   skim: Skim | null = null;
   /** Variables and fields assigned a sink (with a watch list): callers of them are relevant. */
   readonly aliases: string[] = [];
+  /** The same for local variables, which only the file itself can call. */
+  readonly localAliases: string[] = [];
+  /** Names declared `local` so far at the top level of the chunk (with a watch list). */
+  private readonly topLocals = new Set<string>();
 
   constructor(
     private readonly lexer: Lexer,
@@ -252,9 +256,15 @@ export class Parser {
 
   /**
    * Names an anonymous function assigned to a variable or field (`x.y = function`), and notes
-   * sink aliases (`local rs, fetch = RunString, http.Fetch`).
+   * sink aliases (`local rs, fetch = RunString, http.Fetch`). `targets` are `local` variables,
+   * plain targets of an assignment, or the key of a table constructor's field, which names
+   * no path a caller could use (`{ run = function … }` is called as `t.run`, whatever `t`).
    */
-  private nameFunctions(targets: readonly Expression[], values: readonly Expression[]): void {
+  private nameFunctions(
+    targets: readonly Expression[],
+    values: readonly Expression[],
+    how: 'local' | 'assign' | 'field',
+  ): void {
     if (this.watch === null) return;
     for (let i = 0; i < values.length && i < targets.length; i++) {
       const v = values[i]!;
@@ -263,19 +273,23 @@ export class Parser {
         v.type === 'MemberExpression' ||
         v.type === 'IndexExpression'
       ) {
+        if (how === 'field') continue;
         const last = calleeName(v);
         const flags = last === undefined ? undefined : this.watch.names.get(last);
         const alias = pathName(targets[i]!);
         if (flags !== undefined && flags & WATCH_SINK && alias !== undefined)
-          this.aliases.push(alias);
+          (how === 'local' ? this.localAliases : this.aliases).push(alias);
         continue;
       }
-      if (v.type !== 'FunctionDeclaration') continue;
+      if (v.type !== 'FunctionDeclaration' || how === 'field') continue;
       const facts = this.fnIndex.get(v);
       const name = calleeName(targets[i]!);
       if (!facts || name === undefined) continue;
       const path = pathName(targets[i]!);
-      if (path !== undefined) facts.name ??= path;
+      if (path !== undefined && facts.name === undefined) {
+        facts.name = path;
+        if (how === 'local' || this.isLocalPath(path)) facts.local = true;
+      }
       if (
         targets[i]!.type !== 'Identifier' &&
         this.fnTop !== null &&
@@ -283,6 +297,14 @@ export class Parser {
       )
         this.fnTop.watched = true;
     }
+  }
+
+  /** Whether a path (`PANEL:Init`) starts with a local declared at the top level so far. */
+  private isLocalPath(path: string): boolean {
+    if (this.topLocals.size === 0) return false;
+    let end = 0;
+    while (end < path.length && path.charCodeAt(end) !== 46 && path.charCodeAt(end) !== 58) end++;
+    return end < path.length && this.topLocals.has(path.slice(0, end));
   }
 
   private peek(): Token {
@@ -591,7 +613,7 @@ export class Parser {
       while (this.acceptPunct(',')) variables.push(this.assignable(this.parseSuffixedExpression()));
       this.expectPunct('=', 'in assignment');
       const init = this.parseExpressionList();
-      this.nameFunctions(variables, init);
+      this.nameFunctions(variables, init, 'assign');
       return { type: 'AssignmentStatement', variables, init, loc: this.locFrom(start) };
     }
     if (
@@ -628,13 +650,17 @@ export class Parser {
       const fnTok = this.tok;
       this.next();
       const name = this.expectName("after 'local function'");
+      if (this.watch !== null && this.fnTop === null) this.topLocals.add(name.name);
       return this.parseFunctionBody(start, name, true, fnTok);
     }
     const variables: Identifier[] = [this.expectName("after 'local'")];
     while (this.acceptPunct(',')) variables.push(this.expectName("after ','"));
     let init: Expression[] = [];
     if (this.acceptPunct('=')) init = this.parseExpressionList();
-    this.nameFunctions(variables, init);
+    this.nameFunctions(variables, init, 'local');
+    // (In scope from the next statement on, as in Lua: `local x = x` reads the global.)
+    if (this.watch !== null && this.fnTop === null)
+      for (const v of variables) this.topLocals.add(v.name);
     const node: LocalStatement = {
       type: 'LocalStatement',
       variables,
@@ -693,7 +719,10 @@ export class Parser {
       calls: [],
     };
     const path = identifier ? pathName(identifier) : undefined;
-    if (path !== undefined) facts.name = path;
+    if (path !== undefined) {
+      facts.name = path;
+      if (isLocal || this.isLocalPath(path)) facts.local = true;
+    }
     this.fnTopIndex = this.functions.length;
     this.functions.push(facts);
     this.fnTop = facts;
@@ -1162,7 +1191,7 @@ export class Parser {
           this.next();
           const value = this.parseExpression();
           const key = this.identifierFrom(t);
-          this.nameFunctions([key], [value]);
+          this.nameFunctions([key], [value], 'field');
           fields.push({ type: 'TableKeyString', key, value, loc: this.locFrom(fieldStart) });
         } else {
           const value = this.parseExpression();
@@ -1262,6 +1291,7 @@ export function parseLua(source: Uint8Array | string, options: ParseOptions = {}
   if (options.watch) {
     result.functions = keptFunctions(parser.functions);
     result.aliases = parser.aliases;
+    result.localAliases = parser.localAliases;
   }
   if (diagnostics.total > errors.length) result.errorCount = diagnostics.total;
   if (parser.truncated || lexer.commentsDropped > 0) result.truncated = true;
@@ -1284,10 +1314,17 @@ export function functionBody(node: FunctionDeclaration): Statement[] {
 export function parseLazy(
   node: FunctionDeclaration,
   watch: FunctionWatch | null,
-): { body: Statement[]; own: FunctionFacts; functions: FunctionFacts[]; aliases: string[] } {
+): {
+  body: Statement[];
+  own: FunctionFacts;
+  functions: FunctionFacts[];
+  aliases: string[];
+  localAliases: string[];
+} {
   const lazy = node.lazy;
   const own: FunctionFacts = { node, parent: -1, watched: false, sink: false, calls: [] };
-  if (lazy === undefined) return { body: node.body, own, functions: [], aliases: [] };
+  if (lazy === undefined)
+    return { body: node.body, own, functions: [], aliases: [], localAliases: [] };
   delete node.lazy;
   const diagnostics = new Diagnostics(50);
   const lexer = new Lexer(lazy.src, diagnostics, lazy.offset, false);
@@ -1308,5 +1345,6 @@ export function parseLazy(
     own,
     functions: watch ? keptFunctions(parser.functions) : [],
     aliases: parser.aliases,
+    localAliases: parser.localAliases,
   };
 }

@@ -201,7 +201,26 @@ describe('skim', () => {
     // A bare name is not matched where it is a field: `MyAddon.run` is no call of `run`.
     expect(wordOffsets(src, 'run')).toEqual([]);
     expect(wordOffsets('x = a .. run(1) + b:run()', 'run')).toEqual([9]);
-    expect(wordOffsets(src, 'helper')).toHaveLength(2);
+    // The definition is not a use; the comment is (a superset is fine).
+    expect(wordOffsets(src, 'helper')).toEqual([src.lastIndexOf('helper')]);
+  });
+
+  it('does not take definitions or assignment targets for uses', () => {
+    const src = [
+      'function PANEL:Init() end',
+      'local function grant(p) end',
+      'MyAddon.f = function() end',
+      'MyAddon.f = MyAddon.f or grant',
+      'if MyAddon.f == nil then grant(1) end',
+      'concommand.Add("x", PANEL:Init)',
+    ].join('\n');
+    const at = (needle: string, from = 0) => src.indexOf(needle, from);
+    expect(wordOffsets(src, 'PANEL:Init')).toEqual([at('PANEL:Init', 10)]);
+    expect(wordOffsets(src, 'grant')).toEqual([at('grant', 60), at('grant(1)')]);
+    // The second line's target is skipped, its value is a use; so is the comparison.
+    expect(wordOffsets(src, 'MyAddon.f')).toEqual([at('MyAddon.f or'), at('MyAddon.f ==')]);
+    // A name that merely ends in "function" is no keyword.
+    expect(wordOffsets('myfunction grant', 'grant')).toEqual([11]);
   });
 
   it('counts the code identifiers and the machine-made ones', () => {

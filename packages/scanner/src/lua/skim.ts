@@ -112,10 +112,12 @@ export function mayMention(skim: Skim, h: number): boolean {
 }
 
 /**
- * Offsets where `name` appears as a whole identifier in `text` (a superset of its uses: in
- * strings and comments too), at most `max` of them. A bare name (no `.` or `:`) is not
- * matched where it is a field (`x.Remove`, `x:Remove`): a call by path is never a call of the
- * bare name, and common method names would otherwise match everywhere.
+ * Offsets where `name` is used in `text` (a superset of its uses: in strings and comments
+ * too), at most `max` of them. A bare name (no `.` or `:`) is not matched where it is a
+ * field (`x.Remove`, `x:Remove`): a call by path is never a call of the bare name, and common
+ * method names would otherwise match everywhere. Definitions (`function PANEL:Init`) and
+ * assignment targets (`x.f = …`) are not uses: they neither call nor pass the function, and
+ * engine callbacks such as `PANEL:Init` are defined in hundreds of files.
  */
 export function wordOffsets(text: string, name: string, max = 10_000): number[] {
   const out: number[] = [];
@@ -123,12 +125,37 @@ export function wordOffsets(text: string, name: string, max = 10_000): number[] 
   let at = text.indexOf(name);
   while (at >= 0 && out.length < max) {
     const before = at > 0 ? text.charCodeAt(at - 1) : 32;
-    const after = text.charCodeAt(at + name.length);
-    if (IDENT_PART[before] !== 1 && !(IDENT_PART[after] === 1) && !(bare && isFieldAt(text, at)))
+    const end = at + name.length;
+    if (
+      IDENT_PART[before] !== 1 &&
+      IDENT_PART[text.charCodeAt(end)] !== 1 &&
+      !(bare && isFieldAt(text, at)) &&
+      !isDefinitionAt(text, at) &&
+      !isAssignedAt(text, end)
+    )
       out.push(at);
-    at = text.indexOf(name, at + name.length);
+    at = text.indexOf(name, end);
   }
   return out;
+}
+
+/** Whether the name at `at` follows the `function` keyword (`function a.b()`). */
+function isDefinitionAt(text: string, at: number): boolean {
+  let i = at - 1;
+  if (i < 0 || !isSpace(text.charCodeAt(i))) return false;
+  while (i >= 0 && isSpace(text.charCodeAt(i))) i--;
+  return i >= 7 && text.startsWith('function', i - 7) && IDENT_PART[text.charCodeAt(i - 8)] !== 1;
+}
+
+/** Whether the name ending at `end` is assigned (`x.f = …`, not `x.f == …`). */
+function isAssignedAt(text: string, end: number): boolean {
+  let i = end;
+  while (i < text.length && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++;
+  return text.charCodeAt(i) === 61 && text.charCodeAt(i + 1) !== 61;
+}
+
+function isSpace(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13;
 }
 
 /** Whether the identifier at `at` follows `.` or `:` (spaces allowed; `..` is concatenation). */

@@ -27,6 +27,20 @@ describe('security_tampering', () => {
     });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
+  it('probing for a security addon is noted', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'if file.Exists("gac/settings.txt", "DATA") or file.Exists("addons/cac", "GAME") then return end',
+    });
+    expect(findings.filter((f) => f.pattern.startsWith('probe for'))).toHaveLength(2);
+  });
+  it('a cache file is no security addon', () => {
+    const findings = check(rule, {
+      'lua/autorun/client/cl_x.lua':
+        'if file.Exists("pac3_cache/index.txt", "DATA") then print(file.Read("pac3_cache/index.txt", "DATA")) end',
+    });
+    expect(findings).toEqual([]);
+  });
   it('no detour', () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_x.lua': 'hook.Add("Think", "x", function() end)',

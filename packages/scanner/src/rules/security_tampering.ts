@@ -9,8 +9,9 @@ const DETOUR_TARGETS =
   /^(http\.Fetch|http\.Post|HTTP|RunString|RunStringEx|CompileString|net\.Receive|net\.Start|concommand\.Add|hook\.Add|debug\.getinfo|file\.Read|jit\.util\.funck)$/;
 const RIVALS =
   /kpanel|lkpanel|gvacdoor|cipher-panel|xvacdoor|g-hub|gblk|smart-overwrite|stage[12]\.php|backdoor\.php|evo\.php|backdoor_key|gpanel|ghax|anatik|xendoor|exodosium/gi;
+// Short names stand alone (`gac/`, `cac_config`): as bare substrings they match `pac3_cache`.
 const SECURITY_ADDONS =
-  /say_no_to_exploits|\bsnte\b|nova|backdoor.?shield|\bbs\b|gac|glorified|cac|prometheus|gextension|hac/i;
+  /say_no_to_exploits|backdoor.?shield|glorified|prometheus|gextension|(?<![a-z])nova|(?<![a-z])(?:snte|bs|gac|cac|hac)(?![a-z])/i;
 
 export const rule: Rule = {
   meta: {

@@ -26,8 +26,6 @@ export interface Token {
   glua: boolean;
   /** String: the literal used \ddd, \xNN, \u{…} or \z escapes. */
   escaped: boolean;
-  /** Number: the numeric value (NaN for a malformed numeral). */
-  numericValue: number;
   /**
    * The parser's cached start/end positions, shared by every node that starts or ends at
    * this token so that a big tree does not hold millions of identical small objects.
@@ -139,6 +137,37 @@ export function parseNumeral(text: string): number {
   // (e.g. "Infinity", "0b1"), so check the shape first.
   if (!/^(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text)) return NaN;
   return Number(text);
+}
+
+function isDecimalDigits(text: string): boolean {
+  for (let k = 0; k < text.length; k++) {
+    const d = text.charCodeAt(k) - 48;
+    if (d < 0 || d > 9) return false;
+  }
+  return true;
+}
+
+/** The value of a Number token's text, as LuaJIT reads it (NaN for a malformed numeral). */
+export function numeralValue(raw: string): number {
+  // Fast path: plain decimal integers, the bulk of numeric tables in payloads.
+  if (raw.length < 16 && isDecimalDigits(raw)) {
+    let v = 0;
+    for (let k = 0; k < raw.length; k++) v = v * 10 + (raw.charCodeAt(k) - 48);
+    return v;
+  }
+  let body = raw;
+  // LuaJIT suffixes: LL / ULL (64-bit integers) and i (imaginary).
+  const lower = raw.length > 1 ? raw.toLowerCase() : raw;
+  if (lower.endsWith('ull')) body = raw.slice(0, -3);
+  else if (lower.endsWith('ll')) body = raw.slice(0, -2);
+  else if (lower.endsWith('i')) body = raw.slice(0, -1);
+  const value = parseNumeral(body);
+  if (body !== raw && body.length > 0 && (lower.endsWith('ll') || lower.endsWith('ull'))) {
+    const hex = lower.startsWith('0x');
+    // 64-bit integer literals take no fraction or exponent.
+    if (body.includes('.') || (!hex && /[eE]/.test(body)) || (hex && /[pP]/.test(body))) return NaN;
+  }
+  return value;
 }
 
 /** Comments kept per file; a file with more is a generated or hostile payload anyway. */
@@ -390,7 +419,6 @@ export class Lexer {
       endColumn: this.pos - this.lineStart + 1,
       glua: false,
       escaped: false,
-      numericValue: 0,
       startPosition: null,
       endPosition: null,
     };
@@ -581,37 +609,13 @@ export class Lexer {
     }
     this.pos = p;
     const raw = src.slice(offset, p);
-    // Fast path: plain decimal integers, the bulk of numeric tables in payloads.
-    if (p - offset < 16) {
-      let v = 0;
-      let k = offset;
-      for (; k < p; k++) {
-        const d = src.charCodeAt(k) - 48;
-        if (d < 0 || d > 9) break;
-        v = v * 10 + d;
-      }
-      if (k === p) {
-        const t = this.make('Number', raw, line, column, offset);
-        t.numericValue = v;
-        return t;
-      }
+    // The value is not kept on the token: a numeric field that sometimes holds a double made
+    // V8 migrate every number token's object to a new shape (the parser asks numeralValue).
+    if (p - offset >= 16 || !isDecimalDigits(raw)) {
+      if (Number.isNaN(numeralValue(raw)))
+        this.error(`malformed number near '${raw.slice(0, 40)}'`, offset);
     }
-    let body = raw;
-    // LuaJIT suffixes: LL / ULL (64-bit integers) and i (imaginary).
-    const lower = raw.length > 1 ? raw.toLowerCase() : raw;
-    if (lower.endsWith('ull')) body = raw.slice(0, -3);
-    else if (lower.endsWith('ll')) body = raw.slice(0, -2);
-    else if (lower.endsWith('i')) body = raw.slice(0, -1);
-    let value = parseNumeral(body);
-    if (body !== raw && body.length > 0 && (lower.endsWith('ll') || lower.endsWith('ull'))) {
-      // 64-bit integer literals take no fraction or exponent.
-      if (body.includes('.') || (!hex && /[eE]/.test(body)) || (hex && /[pP]/.test(body)))
-        value = NaN;
-    }
-    const t = this.make('Number', raw, line, column, offset);
-    t.numericValue = value;
-    if (Number.isNaN(value)) this.error(`malformed number near '${raw.slice(0, 40)}'`, offset);
-    return t;
+    return this.make('Number', raw, line, column, offset);
   }
 
   private readQuoted(quote: number, line: number, column: number, offset: number): Token {

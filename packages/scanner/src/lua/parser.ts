@@ -26,7 +26,7 @@ import type {
   VarargLiteral,
 } from './ast.js';
 import { WATCH_FIELD, WATCH_GLOBAL, WATCH_LIBRARY, WATCH_SINK } from './ast.js';
-import { Diagnostics, Lexer, type Token } from './lexer.js';
+import { Diagnostics, Lexer, numeralValue, type Token } from './lexer.js';
 import type { Skim } from './skim.js';
 import { isAscii } from 'node:buffer';
 import { decodeSource, hasUtf8Bom, scanEncoding } from './source.js';
@@ -1010,7 +1010,7 @@ export class Parser {
         this.next();
         return {
           type: 'NumericLiteral',
-          value: t.numericValue,
+          value: numeralValue(t.value),
           raw: t.value,
           loc: this.locFrom(start),
         };

@@ -316,6 +316,14 @@ export class Relevance {
   /** The same for local paths (`FunctionFacts.local`), by the file (index of `add`) they live in. */
   readonly localNames = new Map<number, Set<string>>();
 
+  /**
+   * Who calls each path: (file, function) pairs packed flat. Kept between rounds and
+   * extended with what was parsed since (see callersIndex).
+   */
+  private callers = new Map<string, number[]>();
+  /** The `calls` array of each function as indexed, per file. */
+  private indexedCalls: string[][][] = [];
+
   /** Paths calling which is as good as calling a sink (`fetch = http.Fetch`). */
   private readonly aliases = new Set<string>();
   /** Local variables of one file holding a sink (`local fetch = http.Fetch`). */
@@ -362,6 +370,41 @@ export class Relevance {
   }
 
   /**
+   * The callers index, brought up to date: functions added since the last round are indexed,
+   * and so are the calls of lazy bodies parsed since (their facts get a new `calls` array,
+   * empty before). Rebuilt whole in the unexpected case that indexed calls changed.
+   */
+  private callersIndex(): Map<string, number[]> {
+    const all = this.all;
+    for (let pass = 0; pass < 2; pass++) {
+      let stale = false;
+      for (let k = 0; k < all.length && !stale; k++) {
+        const fs = all[k]!;
+        const seen = (this.indexedCalls[k] ??= []);
+        for (let i = 0; i < fs.length; i++) {
+          const calls = fs[i]!.calls;
+          const before = seen[i];
+          if (before === calls) continue;
+          if (before !== undefined && before.length > 0) {
+            stale = true;
+            break;
+          }
+          seen[i] = calls;
+          for (let j = 0; j < calls.length; j++) {
+            const list = this.callers.get(calls[j]!);
+            if (list) list.push(k, i);
+            else this.callers.set(calls[j]!, [k, i]);
+          }
+        }
+      }
+      if (!stale) break;
+      this.callers = new Map();
+      this.indexedCalls = [];
+    }
+    return this.callers;
+  }
+
+  /**
    * Computes (again, from scratch) `names` and `localNames` only, which is all the
    * addon-wide search for callers needs between rounds; returns which functions are relevant.
    */
@@ -375,19 +418,7 @@ export class Relevance {
     // addon-wide for a global path, in the same file for a local one. A worklist visits each
     // function and each call once; callers are found through an index of who calls each path.
     const relevant: Uint8Array[] = all.map((fs) => new Uint8Array(fs.length));
-    const callers = new Map<string, number[]>();
-    for (let k = 0; k < all.length; k++) {
-      const fs = all[k]!;
-      for (let i = 0; i < fs.length; i++) {
-        const calls = fs[i]!.calls;
-        for (let j = 0; j < calls.length; j++) {
-          const list = callers.get(calls[j]!);
-          // (file, function) pairs packed flat.
-          if (list) list.push(k, i);
-          else callers.set(calls[j]!, [k, i]);
-        }
-      }
-    }
+    const callers = this.callersIndex();
     const queue: number[] = [];
     const mark = (k: number, i: number): void => {
       if (relevant[k]![i]) return;

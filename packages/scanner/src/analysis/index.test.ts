@@ -115,6 +115,21 @@ describe('analyzeAddon', () => {
     expect(analysis.calls.find((c) => c.api === 'RunString')?.line).toBe(3);
   });
 
+  it('does not link other files to what a file that does not compile defines', () => {
+    const analysis = analyzeAddon(
+      entries({
+        'lua/autorun/server/broken.lua': 'function Lib.run(s) RunString(s) end\nlocal x = = 1',
+        'lua/autorun/server/other.lua': 'function other(ply) Lib.run(ply:Nick()) end',
+      }),
+      { intel },
+    );
+    const parse = Object.fromEntries(analysis.files.map((f) => [f.path, f.parse]));
+    expect(parse).toEqual({
+      'lua/autorun/server/broken.lua': 'recovered',
+      'lua/autorun/server/other.lua': 'skimmed',
+    });
+  });
+
   it('loads a quiet file when running code calls a function it defines', () => {
     // lib.lua has nothing worth a tree: it is read only when the wrapper is called, and the
     // registration is reported where the addon names the message.

@@ -271,8 +271,13 @@ function parseRecord(
   if (!parsed) return;
   record.body = body;
   record.functions = parsed.functions ?? [];
+  // The game does not load a file that does not compile: no other file can call what it
+  // defines (a README sniffed as Lua "defines" `function name should…`), so its paths link
+  // callers in the file itself only.
+  const broken = parsed.errors.length > 0;
+  if (broken) for (const f of record.functions) if (f.name !== undefined) f.local = true;
   record.relevanceIndex = relevance.add(record.functions, everything);
-  relevance.addAliases(parsed.aliases);
+  relevance.addAliases(parsed.aliases, broken ? record.relevanceIndex : undefined);
   relevance.addAliases(parsed.localAliases, record.relevanceIndex);
 }
 
@@ -345,6 +350,8 @@ function parseLazyCallers(record: LuaFileRecord, offsets: number[], relevance: R
   const functions = record.functions;
   if (!functions) return false;
   let changed = false;
+  // (See parseRecord: what a file that does not compile defines is only its own.)
+  const broken = record.file.parseErrors > 0;
   // Lazy bodies never nest (their inner functions were not parsed), so one pass suffices.
   const count = functions.length;
   for (let i = 0; i < count; i++) {
@@ -356,7 +363,7 @@ function parseLazyCallers(record: LuaFileRecord, offsets: number[], relevance: R
     const to = node.loc.end.offset;
     if (!offsets.some((at) => at >= from && at < to)) continue;
     const { own, functions: nested, aliases, localAliases } = parseLazy(node, FUNCTION_WATCH);
-    relevance.addAliases(aliases);
+    relevance.addAliases(aliases, broken ? record.relevanceIndex : undefined);
     relevance.addAliases(localAliases, record.relevanceIndex);
     facts.watched = own.watched;
     facts.sink = own.sink;
@@ -364,6 +371,7 @@ function parseLazyCallers(record: LuaFileRecord, offsets: number[], relevance: R
     const base = functions.length;
     for (const f of nested) {
       f.parent = f.parent < 0 ? i : base + f.parent;
+      if (broken && f.name !== undefined) f.local = true;
       functions.push(f);
     }
     changed = true;

@@ -181,7 +181,12 @@ async function benchFolder(folder) {
     process.exit(2);
   }
   const size = availableParallelism();
-  console.log(`Scanning ${items.length} addons from ${folder} with ${size} workers…`);
+  // One worker per core, as the server runs its pool; `npm run bench` and `npm start` pass
+  // --single-threaded-gc so that V8's garbage-collector threads do not compete with them.
+  const flags = process.execArgv.filter((a) => a.startsWith('--')).join(' ') || 'none';
+  console.log(
+    `Scanning ${items.length} addons from ${folder} with ${size} workers (node flags: ${flags})…`,
+  );
   const pool = new ScanPool(size);
   await pool.ready;
   // Largest first: the pool then ends with small addons on both workers.

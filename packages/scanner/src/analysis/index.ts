@@ -16,7 +16,7 @@ import {
   wordOffsets,
 } from '../lua/index.js';
 import { isAscii } from 'node:buffer';
-import { hasUtf8Bom, scanEncoding } from '../lua/source.js';
+import { type EncodingFacts, hasUtf8Bom, scanEncoding } from '../lua/source.js';
 import { Emulator, type FileContext } from './emulator.js';
 import { realmOfPath } from './realm.js';
 import { FUNCTION_WATCH, Relevance, skimWatchFor } from './relevance.js';
@@ -181,6 +181,8 @@ interface LuaFileRecord {
   /** The file's bytes: what the skim read, and what the parser must read for the same offsets. */
   bytes: Uint8Array;
   skim: Skim;
+  /** What the skim's pass found about the bytes' encoding (the parser reuses it). */
+  encoding: EncodingFacts;
   fc: FileContext;
   /** The parsed top level, once parsed. */
   body?: Statement[];
@@ -234,7 +236,7 @@ function skimFile(entry: ArchiveEntry, watch: SkimWatch): LuaFileRecord {
     budget: budgetFor(bytes.byteLength),
     exhausted: false,
   };
-  return { file, bytes, skim, fc };
+  return { file, bytes, skim, encoding, fc };
 }
 
 /**
@@ -250,9 +252,13 @@ function parseRecord(
   const file = record.file;
   let parsed: ParseResult | undefined;
   try {
+    // The skim already decoded the text and scanned its encoding.
+    const decoded = { text: file.text, encoding: record.encoding };
     parsed = parseLua(
       record.bytes,
-      whole ? { watch: FUNCTION_WATCH } : { watch: FUNCTION_WATCH, skim: record.skim },
+      whole
+        ? { watch: FUNCTION_WATCH, decoded }
+        : { watch: FUNCTION_WATCH, skim: record.skim, decoded },
     );
   } catch {
     parsed = undefined;

@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { decodeSource, scanEncoding } from './source.js';
 import {
   forEachToken,
   parseLua,
@@ -538,5 +539,20 @@ describe.runIf(existsSync(samplesRoot))('sample addons', () => {
       });
     }
     expect(problems).toEqual([]);
+  });
+});
+
+describe('decoded sources', () => {
+  it('gives the same tree and facts from a text the caller already decoded', () => {
+    const bytes = new TextEncoder().encode(
+      '\uFEFFlocal s = "caf\u00e9\u200b" -- note\nif s != "" then print(s) end',
+    );
+    const text = decodeSource(bytes);
+    const plain = parseLua(bytes);
+    const reused = parseLua(bytes, { decoded: { text, encoding: scanEncoding(text, 3) } });
+    expect(plain.facts.invisibleCharCount).toBe(1);
+    expect(reused.chunk).toEqual(plain.chunk);
+    expect(reused.facts).toEqual(plain.facts);
+    expect(reused.errors).toEqual(plain.errors);
   });
 });

@@ -29,7 +29,7 @@ import { WATCH_FIELD, WATCH_GLOBAL, WATCH_LIBRARY, WATCH_SINK } from './ast.js';
 import { Diagnostics, Lexer, numeralValue, type Token } from './lexer.js';
 import type { Skim } from './skim.js';
 import { isAscii } from 'node:buffer';
-import { decodeSource, hasUtf8Bom, scanEncoding } from './source.js';
+import { decodeSource, type EncodingFacts, hasUtf8Bom, scanEncoding } from './source.js';
 
 export interface ParseOptions {
   /** Deepest nesting of blocks and expressions before the parser skips the rest (default 200). */
@@ -49,6 +49,11 @@ export interface ParseOptions {
    * left lazy (`FunctionDeclaration.lazy`); the lexical facts come from it too.
    */
   skim?: Skim;
+  /**
+   * The same source already decoded by `decodeSource` (one char per byte) with its encoding
+   * facts, when the caller has them: the bytes are then neither copied nor scanned again.
+   */
+  decoded?: { text: string; encoding: EncodingFacts };
 }
 
 export const DEFAULT_MAX_TOKENS = 1_000_000;
@@ -1241,12 +1246,13 @@ function keptFunctions(all: FunctionFacts[]): FunctionFacts[] {
 
 /** Parses GLua source (bytes or text) into a syntax tree; never throws on any input. */
 export function parseLua(source: Uint8Array | string, options: ParseOptions = {}): ParseResult {
-  const text = decodeSource(source);
+  const text = options.decoded?.text ?? decodeSource(source);
   const hasBom = hasUtf8Bom(text);
   const encoding =
-    typeof source !== 'string' && isAscii(source)
+    options.decoded?.encoding ??
+    (typeof source !== 'string' && isAscii(source)
       ? { invalidUtf8: false, invisibleCharCount: 0 }
-      : scanEncoding(text, hasBom ? 3 : 0);
+      : scanEncoding(text, hasBom ? 3 : 0));
   const diagnostics = new Diagnostics(options.maxErrors ?? 500);
   const lexer = new Lexer(text, diagnostics, hasBom ? 3 : 0);
   const maxDepth = Math.max(1, Math.min(options.maxDepth ?? DEFAULT_MAX_DEPTH, HARD_MAX_DEPTH));

@@ -210,13 +210,13 @@ export function stringOfKey(k: string | number | object): string | undefined {
 
 /** A lexical scope of the emulator; closures capture it by reference, as Lua does. */
 export class Scope {
-  readonly vars = new Map<string, { value: Value; assigned: number }>();
+  /** Locals declared in this block; most blocks (an `if` body, a loop) declare none. */
+  private vars: Map<string, { value: Value; assigned: number }> | null = null;
   constructor(readonly parent: Scope | null) {}
 
   lookup(name: string): { value: Value; assigned: number } | undefined {
-    const own = this.vars.get(name);
-    if (own) return own;
-    for (let s = this.parent; s; s = s.parent) {
+    for (let s: Scope | null = this; s; s = s.parent) {
+      if (s.vars === null) continue;
       const v = s.vars.get(name);
       if (v) return v;
     }
@@ -224,7 +224,7 @@ export class Scope {
   }
 
   declare(name: string, value: Value): void {
-    this.vars.set(name, { value, assigned: 1 });
+    (this.vars ??= new Map()).set(name, { value, assigned: 1 });
   }
 }
 

@@ -81,6 +81,15 @@ describe('relevance', () => {
     ]);
     expect(names.sort()).toEqual(['Run', 'helper', 'inFile']);
   });
+  it('takes a local for a local only in the block that declares it', () => {
+    const names = relevantNames([
+      'if SERVER then local PANEL = {} end\nfunction PANEL:Run(s) RunString(s) end',
+      'if SERVER then local M = {}\nfunction M.go(s) RunString(s) end end',
+      'function viaPanel() PANEL:Run("x") end\nfunction viaM() M.go("y") end',
+    ]);
+    // PANEL:Run is the global PANEL's (the local ended with its block); M.go is the local M's.
+    expect(names.sort()).toEqual(['Run', 'go', 'viaPanel']);
+  });
   it('takes a table declared local after the function for the global it then was', () => {
     const names = relevantNames([
       'function PANEL:Run(s) RunString(s) end\nlocal PANEL = {}',

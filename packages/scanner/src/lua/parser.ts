@@ -198,8 +198,12 @@ export class Parser {
   readonly aliases: string[] = [];
   /** The same for local variables, which only the file itself can call. */
   readonly localAliases: string[] = [];
-  /** Names declared `local` so far at the top level of the chunk (with a watch list). */
-  private readonly topLocals = new Set<string>();
+  /**
+   * Names declared `local` so far in the blocks open outside every function (the chunk, an
+   * `if SERVER then` around definitions…), innermost last; null until a block declares one.
+   * Only kept with a watch list.
+   */
+  private readonly topScopes: Array<Set<string> | null> = [];
 
   constructor(
     private readonly lexer: Lexer,
@@ -304,12 +308,21 @@ export class Parser {
     }
   }
 
-  /** Whether a path (`PANEL:Init`) starts with a local declared at the top level so far. */
+  /**
+   * Whether a path (`PANEL:Init`) starts with a local declared before it in a block still
+   * open outside every function.
+   */
   private isLocalPath(path: string): boolean {
-    if (this.topLocals.size === 0) return false;
     let end = 0;
     while (end < path.length && path.charCodeAt(end) !== 46 && path.charCodeAt(end) !== 58) end++;
-    return end < path.length && this.topLocals.has(path.slice(0, end));
+    if (end === path.length) return false;
+    let root: string | undefined;
+    for (const scope of this.topScopes) {
+      if (scope === null) continue;
+      root ??= path.slice(0, end);
+      if (scope.has(root)) return true;
+    }
+    return false;
   }
 
   private peek(): Token {
@@ -509,6 +522,23 @@ export class Parser {
   }
 
   private parseBlockInto(body: Statement[]): void {
+    const scoped = this.watch !== null && this.fnTop === null;
+    if (scoped) this.topScopes.push(null);
+    try {
+      this.parseStatementsInto(body);
+    } finally {
+      if (scoped) this.topScopes.pop();
+    }
+  }
+
+  /** Notes a local declared outside every function, for isLocalPath. */
+  private declareTopLocal(name: string): void {
+    if (this.watch === null || this.fnTop !== null || this.topScopes.length === 0) return;
+    const last = this.topScopes.length - 1;
+    (this.topScopes[last] ??= new Set<string>()).add(name);
+  }
+
+  private parseStatementsInto(body: Statement[]): void {
     if (++this.depth > this.maxDepth) {
       const s = this.startOf(this.tok);
       this.tooDeep();
@@ -655,7 +685,7 @@ export class Parser {
       const fnTok = this.tok;
       this.next();
       const name = this.expectName("after 'local function'");
-      if (this.watch !== null && this.fnTop === null) this.topLocals.add(name.name);
+      this.declareTopLocal(name.name);
       return this.parseFunctionBody(start, name, true, fnTok);
     }
     const variables: Identifier[] = [this.expectName("after 'local'")];
@@ -664,8 +694,7 @@ export class Parser {
     if (this.acceptPunct('=')) init = this.parseExpressionList();
     this.nameFunctions(variables, init, 'local');
     // (In scope from the next statement on, as in Lua: `local x = x` reads the global.)
-    if (this.watch !== null && this.fnTop === null)
-      for (const v of variables) this.topLocals.add(v.name);
+    for (const v of variables) this.declareTopLocal(v.name);
     const node: LocalStatement = {
       type: 'LocalStatement',
       variables,

@@ -215,9 +215,10 @@ export class Scope {
   constructor(readonly parent: Scope | null) {}
 
   lookup(name: string): { value: Value; assigned: number } | undefined {
-    for (let s: Scope | null = this; s; s = s.parent) {
-      if (s.vars === null) continue;
-      const v = s.vars.get(name);
+    const own = this.vars?.get(name);
+    if (own) return own;
+    for (let s = this.parent; s; s = s.parent) {
+      const v = s.vars?.get(name);
       if (v) return v;
     }
     return undefined;

@@ -101,8 +101,8 @@ export class LuaTable {
   /** Set for an addon global that shadows an API table: missing keys read as API refs. */
   apiName?: string;
   /**
-   * The global it shadows is one the engine does not provide (`pace = pace or {}`): its
-   * missing keys may be functions of a file not loaded yet, like a free global.
+   * The global it shadows is one the engine does not provide (`pace.x = …` with `pace` never
+   * defined): its missing keys may be functions of a file not loaded yet, like a free global.
    */
   free?: boolean;
   /** Next free array index (1-based) tracked for `#t` and `t[#t+1]`. */

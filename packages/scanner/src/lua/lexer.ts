@@ -139,21 +139,18 @@ export function parseNumeral(text: string): number {
   return Number(text);
 }
 
-function isDecimalDigits(text: string): boolean {
-  for (let k = 0; k < text.length; k++) {
-    const d = text.charCodeAt(k) - 48;
-    if (d < 0 || d > 9) return false;
-  }
-  return true;
-}
-
 /** The value of a Number token's text, as LuaJIT reads it (NaN for a malformed numeral). */
 export function numeralValue(raw: string): number {
   // Fast path: plain decimal integers, the bulk of numeric tables in payloads.
-  if (raw.length < 16 && isDecimalDigits(raw)) {
+  if (raw.length < 16) {
     let v = 0;
-    for (let k = 0; k < raw.length; k++) v = v * 10 + (raw.charCodeAt(k) - 48);
-    return v;
+    let k = 0;
+    for (; k < raw.length; k++) {
+      const d = raw.charCodeAt(k) - 48;
+      if (d < 0 || d > 9) break;
+      v = v * 10 + d;
+    }
+    if (k === raw.length) return v;
   }
   let body = raw;
   // LuaJIT suffixes: LL / ULL (64-bit integers) and i (imaginary).
@@ -611,10 +608,8 @@ export class Lexer {
     const raw = src.slice(offset, p);
     // The value is not kept on the token: a numeric field that sometimes holds a double made
     // V8 migrate every number token's object to a new shape (the parser asks numeralValue).
-    if (p - offset >= 16 || !isDecimalDigits(raw)) {
-      if (Number.isNaN(numeralValue(raw)))
-        this.error(`malformed number near '${raw.slice(0, 40)}'`, offset);
-    }
+    if (Number.isNaN(numeralValue(raw)))
+      this.error(`malformed number near '${raw.slice(0, 40)}'`, offset);
     return this.make('Number', raw, line, column, offset);
   }
 

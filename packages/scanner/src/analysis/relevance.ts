@@ -320,9 +320,9 @@ export class Relevance {
    * Who calls each path: (file, function) pairs packed flat. Kept between rounds and
    * extended with what was parsed since (see callersIndex).
    */
-  private callers = new Map<string, number[]>();
+  private readonly callers = new Map<string, number[]>();
   /** The `calls` array of each function as indexed, per file. */
-  private indexedCalls: string[][][] = [];
+  private readonly indexedCalls: string[][][] = [];
 
   /** Paths calling which is as good as calling a sink (`fetch = http.Fetch`). */
   private readonly aliases = new Set<string>();
@@ -372,34 +372,24 @@ export class Relevance {
   /**
    * The callers index, brought up to date: functions added since the last round are indexed,
    * and so are the calls of lazy bodies parsed since (their facts get a new `calls` array,
-   * empty before). Rebuilt whole in the unexpected case that indexed calls changed.
+   * empty before). Entries are never removed; one left by a replaced array could only make a
+   * function relevant, never skippable.
    */
   private callersIndex(): Map<string, number[]> {
     const all = this.all;
-    for (let pass = 0; pass < 2; pass++) {
-      let stale = false;
-      for (let k = 0; k < all.length && !stale; k++) {
-        const fs = all[k]!;
-        const seen = (this.indexedCalls[k] ??= []);
-        for (let i = 0; i < fs.length; i++) {
-          const calls = fs[i]!.calls;
-          const before = seen[i];
-          if (before === calls) continue;
-          if (before !== undefined && before.length > 0) {
-            stale = true;
-            break;
-          }
-          seen[i] = calls;
-          for (let j = 0; j < calls.length; j++) {
-            const list = this.callers.get(calls[j]!);
-            if (list) list.push(k, i);
-            else this.callers.set(calls[j]!, [k, i]);
-          }
+    for (let k = 0; k < all.length; k++) {
+      const fs = all[k]!;
+      const seen = (this.indexedCalls[k] ??= []);
+      for (let i = 0; i < fs.length; i++) {
+        const calls = fs[i]!.calls;
+        if (seen[i] === calls) continue;
+        seen[i] = calls;
+        for (let j = 0; j < calls.length; j++) {
+          const list = this.callers.get(calls[j]!);
+          if (list) list.push(k, i);
+          else this.callers.set(calls[j]!, [k, i]);
         }
       }
-      if (!stale) break;
-      this.callers = new Map();
-      this.indexedCalls = [];
     }
     return this.callers;
   }

@@ -293,13 +293,13 @@ export class Emulator {
         id.identifier.name === 'PlayerSay' &&
         args.length >= 2
       ) {
-        args[1] = this.taintValue('chat', 'PlayerSay text', fc, fn.node.loc.start.line);
+        args[1] = this.taintValue('chat', 'PlayerSay text', fc, fn.node.line);
         ctx = [
           this.frame(
             'handler',
             'PlayerSay',
             fc,
-            fn.node.loc.start.line,
+            fn.node.line,
             'hook.Add:PlayerSay',
             'PlayerSay',
           ),
@@ -470,11 +470,11 @@ export class Emulator {
               this.isAdminCheckFn(scope),
             );
             if (cls.guard)
-              this.ctx = [...this.ctx, this.frame('guard', cls.guard, fc, st.loc.start.line)];
+              this.ctx = [...this.ctx, this.frame('guard', cls.guard, fc, st.line)];
             if (cls.trigger)
-              this.ctx = [...this.ctx, this.frame('trigger', cls.trigger, fc, st.loc.start.line)];
+              this.ctx = [...this.ctx, this.frame('trigger', cls.trigger, fc, st.line)];
             if (cls.config)
-              this.ctx = [...this.ctx, this.frame('config', cls.config, fc, st.loc.start.line)];
+              this.ctx = [...this.ctx, this.frame('config', cls.config, fc, st.line)];
           }
         }
       }
@@ -636,7 +636,7 @@ export class Emulator {
         const cls = classifyCondition(clause.condition, () => false);
         if (!cls.config) return this.execBlock(clause.body, new Scope(scope), fc);
         const saved = this.ctx;
-        this.ctx = [...this.ctx, this.frame('config', cls.config, fc, clause.loc.start.line)];
+        this.ctx = [...this.ctx, this.frame('config', cls.config, fc, clause.line)];
         try {
           return this.execBlock(clause.body, new Scope(scope), fc);
         } finally {
@@ -651,11 +651,11 @@ export class Emulator {
       );
       const saved = this.ctx;
       if (cls.guard)
-        this.ctx = [...this.ctx, this.frame('guard', cls.guard, fc, clause.loc.start.line)];
+        this.ctx = [...this.ctx, this.frame('guard', cls.guard, fc, clause.line)];
       if (cls.trigger)
-        this.ctx = [...this.ctx, this.frame('trigger', cls.trigger, fc, clause.loc.start.line)];
+        this.ctx = [...this.ctx, this.frame('trigger', cls.trigger, fc, clause.line)];
       if (cls.config)
-        this.ctx = [...this.ctx, this.frame('config', cls.config, fc, clause.loc.start.line)];
+        this.ctx = [...this.ctx, this.frame('config', cls.config, fc, clause.line)];
       // `if CLIENT then … end` in a shared file: the branch runs in that realm only.
       let branchFc = fc;
       const realmCond = realmOfCondition(clause.condition);
@@ -806,7 +806,7 @@ export class Emulator {
       const current = this.globals.get(str(target.name));
       if (CORE_GLOBALS.has(target.name) && value.k === 'fn') {
         this.out.overrides.push({
-          ...this.base(fc, target.loc.start.line),
+          ...this.base(fc, target.line),
           target: target.name,
           fn: value.node,
         });
@@ -831,7 +831,7 @@ export class Emulator {
         CORE_GLOBALS.has(baseV.t.apiName.split('.')[0]!)
       ) {
         this.out.overrides.push({
-          ...this.base(fc, target.loc.start.line),
+          ...this.base(fc, target.line),
           target: `${baseV.t.apiName}.${key.v}`,
           fn: value.node,
         });
@@ -856,7 +856,7 @@ export class Emulator {
           return;
         }
         this.out.overrides.push({
-          ...this.base(fc, target.loc.start.line),
+          ...this.base(fc, target.line),
           target: baseV.name === '_G' ? keyText : targetName,
           ...(value.k === 'fn' ? { fn: value.node } : {}),
         });
@@ -909,7 +909,7 @@ export class Emulator {
     this.tick(fc);
     switch (e.type) {
       case 'StringLiteral':
-        return e.escaped ? this.note(str(e.value, 'escape'), fc, e.loc.start.line) : str(e.value);
+        return e.escaped ? this.note(str(e.value, 'escape'), fc, e.line) : str(e.value);
       case 'NumericLiteral':
         return num(e.value);
       case 'BooleanLiteral':
@@ -935,14 +935,14 @@ export class Emulator {
           this.evalExpr(e.base, scope, fc),
           str(e.identifier.name),
           fc,
-          e.loc.start.line,
+          e.line,
           false,
         );
       case 'IndexExpression': {
         const b = this.evalExpr(e.base, scope, fc);
         const k = this.evalExpr(e.index, scope, fc);
         const keyDecoded = e.index.type !== 'StringLiteral' || e.index.escaped;
-        return this.index(b, k, fc, e.loc.start.line, keyDecoded);
+        return this.index(b, k, fc, e.line, keyDecoded);
       }
       case 'UnaryExpression': {
         const v = this.evalExpr(e.argument, scope, fc);
@@ -1011,7 +1011,7 @@ export class Emulator {
           (e.left.type === 'StringLiteral' && e.right.type === 'StringLiteral'
             ? 'concat'
             : undefined);
-        return this.note(str(ls + rs, dec || undefined, taint), fc, e.loc.start.line);
+        return this.note(str(ls + rs, dec || undefined, taint), fc, e.line);
       }
       const partial = (partialText(l) + partialText(r)).slice(0, 2000);
       const u: Value = { k: 'unk', partial };
@@ -1196,7 +1196,7 @@ export class Emulator {
     let callee: Value;
     let args: Value[];
     let self: Value | undefined;
-    const line = e.loc.start.line;
+    const line = e.line;
     const baseExpr = e.base;
     if (baseExpr.type === 'MemberExpression' && baseExpr.indexer === ':') {
       self = this.evalExpr(baseExpr.base, scope, fc);
@@ -1314,7 +1314,7 @@ export class Emulator {
     const allKnown = args.length > 0 && args.every((a) => a.k !== 'unk');
     if (!allKnown) {
       const sig =
-        fn.node.loc.start.offset +
+        fn.node.offset +
         ':' +
         fc.path +
         ':' +
@@ -1684,7 +1684,7 @@ export class Emulator {
             'net.Receive',
             n,
           );
-          frame.fnOffset = cb.node.loc.start.offset;
+          frame.fnOffset = cb.node.offset;
           if (n !== undefined && this.exhaustiveNetName(n)) frame.exhaustive = true;
           this.defer(cb, [UNKNOWN, UNKNOWN], fc, [...this.ctx, frame]);
         }

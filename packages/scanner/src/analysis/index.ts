@@ -366,7 +366,7 @@ function parseLazyCallers(record: LuaFileRecord, offsets: number[], relevance: R
     if (node.lazy === undefined) continue;
     // The body only: a function's own name (`function ENT:Init()`) is no call.
     const from = node.lazy.offset;
-    const to = node.loc.end.offset;
+    const to = node.endOffset;
     if (!offsets.some((at) => at >= from && at < to)) continue;
     const { own, functions: nested, aliases, localAliases } = parseLazy(node, FUNCTION_WATCH);
     relevance.addAliases(aliases, broken ? record.relevanceIndex : undefined);

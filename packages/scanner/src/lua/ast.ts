@@ -1,6 +1,6 @@
 // The GLua syntax tree. Shaped like luaparse's (a widely known Lua AST) so that the parser
-// and the analysis agree on one vocabulary; every node carries its 1-based line and column
-// and byte offsets into the source.
+// and the analysis agree on one vocabulary; every node carries its 1-based start line and
+// byte offsets into the source.
 
 export interface Position {
   line: number;
@@ -14,8 +14,17 @@ export interface Loc {
   end: Position;
 }
 
+/**
+ * Where a node is, as plain numbers on the node: position objects per node were a third of
+ * the tree's memory, and trees live for a whole scan (see docs/decisions.md).
+ */
 interface NodeBase {
-  loc: Loc;
+  /** 1-based line of the node's first byte. */
+  line: number;
+  /** Byte offset of the node's first byte. */
+  offset: number;
+  /** Byte offset just past its last byte. */
+  endOffset: number;
 }
 
 export type Statement =

@@ -1,6 +1,6 @@
 // The GLua lexer: turns the one-char-per-byte source text into tokens on demand, decoding
 // every string escape and long bracket, and noting GLua's C-style spellings as it goes.
-import type { Comment, ParseError, Position } from './ast.js';
+import type { Comment, ParseError } from './ast.js';
 
 export type TokenKind = 'Name' | 'Keyword' | 'String' | 'Number' | 'Punct' | 'Invalid' | 'EOF';
 
@@ -19,19 +19,12 @@ export interface Token {
   offset: number;
   /** Byte offset just past the last byte. */
   end: number;
-  /** Line and column just past the last byte. */
+  /** Line of the last byte (a long string spans lines). */
   endLine: number;
-  endColumn: number;
   /** The source used GLua's C-style spelling (`!=`, `&&`, `||`, `!`). */
   glua: boolean;
   /** String: the literal used \ddd, \xNN, \u{…} or \z escapes. */
   escaped: boolean;
-  /**
-   * The parser's cached start/end positions, shared by every node that starts or ends at
-   * this token so that a big tree does not hold millions of identical small objects.
-   */
-  startPosition: Position | null;
-  endPosition: Position | null;
 }
 
 /** Collects syntax errors, dropping exact repeats and capping the list for garbage input. */
@@ -413,11 +406,8 @@ export class Lexer {
       offset,
       end: this.pos,
       endLine: this.line,
-      endColumn: this.pos - this.lineStart + 1,
       glua: false,
       escaped: false,
-      startPosition: null,
-      endPosition: null,
     };
   }
 

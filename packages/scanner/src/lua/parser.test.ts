@@ -249,25 +249,19 @@ describe('expressions', () => {
 });
 
 describe('positions', () => {
-  it('gives every node a 1-based start and an exclusive end with byte offsets', () => {
+  it('gives every node a 1-based start line and an exclusive end with byte offsets', () => {
     const source = 'local x = 1\nif x then\n  print("hi", x + 2)\nend';
     const result = clean(source);
     const [local, ifs] = result.chunk.body;
-    expect(local!.loc).toEqual({
-      start: { line: 1, column: 1, offset: 0 },
-      end: { line: 1, column: 12, offset: 11 },
-    });
-    expect(ifs!.loc.start).toEqual({ line: 2, column: 1, offset: 12 });
-    expect(ifs!.loc.end).toEqual({ line: 4, column: 4, offset: source.length });
+    expect(local).toMatchObject({ line: 1, offset: 0, endOffset: 11 });
+    expect(ifs).toMatchObject({ line: 2, offset: 12, endOffset: source.length });
     const seen: string[] = [];
     walk(result.chunk, (node) => {
       if (node.type === 'BinaryExpression' || node.type === 'StringLiteral') {
-        seen.push(
-          `${node.type}@${node.loc.start.line}:${node.loc.start.column}-${source.slice(node.loc.start.offset, node.loc.end.offset)}`,
-        );
+        seen.push(`${node.type}@${node.line}-${source.slice(node.offset, node.endOffset)}`);
       }
     });
-    expect(seen).toEqual(['StringLiteral@3:9-"hi"', 'BinaryExpression@3:15-x + 2']);
+    expect(seen).toEqual(['StringLiteral@3-"hi"', 'BinaryExpression@3-x + 2']);
   });
 
   it('walks every node once, parents first', () => {
@@ -337,9 +331,9 @@ describe('error recovery', () => {
   it('uses ErrorExpression where an expression is missing', () => {
     const result = parseLua('if then foo() end');
     expect(result.errors).toHaveLength(1);
-    const at = { line: 1, column: 3, offset: 2 };
+    // Empty, right after the last consumed token (`if`), inside its parent.
     expect(result.chunk.body[0]).toMatchObject({
-      clauses: [{ condition: { loc: { start: at, end: at } } }],
+      clauses: [{ condition: { line: 1, offset: 2, endOffset: 2 } }],
     });
     expect(result.chunk.body[0]).toMatchObject({
       type: 'IfStatement',
@@ -523,18 +517,16 @@ describe.runIf(existsSync(samplesRoot))('sample addons', () => {
         if (c === 13 && text.charCodeAt(i + 1) === 10) i++;
         if (c === 10 || c === 13) lineStarts.push(i + 1);
       }
-      const consistent = (p: { line: number; column: number; offset: number }) =>
-        lineStarts[p.line - 1]! + p.column - 1 === p.offset;
+      // The line holds the offset: it starts at or before it, and the next line after it.
+      const consistent = (line: number, offset: number) =>
+        lineStarts[line - 1]! <= offset &&
+        (line === lineStarts.length || lineStarts[line]! > offset);
       walk(parseLua(text).chunk, (node, parent) => {
-        const { start, end } = node.loc;
-        if (!consistent(start) || !consistent(end) || start.offset > end.offset)
-          problems.push(`${file} ${node.type}`);
-        if (
-          parent &&
-          (start.offset < parent.loc.start.offset || end.offset > parent.loc.end.offset)
-        )
+        const { line, offset, endOffset } = node;
+        if (!consistent(line, offset) || offset > endOffset) problems.push(`${file} ${node.type}`);
+        if (parent && (offset < parent.offset || endOffset > parent.endOffset))
           problems.push(`${file} ${node.type} outside ${parent.type}`);
-        if (node.type === 'Identifier' && text.slice(start.offset, end.offset) !== node.name)
+        if (node.type === 'Identifier' && text.slice(offset, endOffset) !== node.name)
           problems.push(`${file} ${node.name}`);
       });
     }

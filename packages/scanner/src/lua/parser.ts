@@ -15,10 +15,8 @@ import type {
   IndexExpression,
   LexicalFacts,
   LocalStatement,
-  Loc,
   MemberExpression,
   ParseResult,
-  Position,
   Statement,
   StringLiteral,
   TableConstructorExpression,
@@ -69,6 +67,9 @@ class StatementAbort {
 
 /** Thrown when the token budget is spent; unwinds the whole parse, caught in parseChunk. */
 class BudgetExceeded {}
+
+/** Where a node starts: the token it starts at, or a node it starts with. */
+type Start = Pick<Token, 'line' | 'offset'>;
 
 // Binary operator priorities of Lua 5.1 (left, right); unary operators bind at 8.
 const UNARY_PRIORITY = 8;
@@ -376,42 +377,23 @@ export class Parser {
     throw new StatementAbort(message);
   }
 
-  private startOf(t: Token): Position {
-    let p = t.startPosition;
-    if (p === null) {
-      p = { line: t.line, column: t.column, offset: t.offset };
-      t.startPosition = p;
-    }
-    return p;
-  }
+  // Node positions are three numbers on the node (see NodeBase): a node starts at a token
+  // or at another node (`Start`) and ends at the last consumed token. When nothing was
+  // consumed since its start (an error placeholder), the node is empty and sits right after
+  // the last consumed token, inside its parent.
 
-  private endOf(t: Token): Position {
-    let p = t.endPosition;
-    if (p === null) {
-      p = { line: t.endLine, column: t.endColumn, offset: t.end };
-      t.endPosition = p;
-    }
-    return p;
-  }
-
-  /** Loc from a start position to the end of the last consumed token. */
-  private locFrom(start: Position): Loc {
+  private lineFrom(start: Start): number {
     const p = this.prev;
-    // When nothing was consumed since start (an error placeholder), the node is empty and
-    // sits right after the last consumed token, inside its parent.
-    if (p.end < start.offset) {
-      const at = this.endOf(p);
-      return { start: at, end: at };
-    }
-    return { start, end: this.endOf(p) };
+    return p.end < start.offset ? p.endLine : start.line;
+  }
+
+  private offsetFrom(start: Start): number {
+    const p = this.prev;
+    return p.end < start.offset ? p.end : start.offset;
   }
 
   private identifierFrom(t: Token): Identifier {
-    return {
-      type: 'Identifier',
-      name: t.value,
-      loc: { start: this.startOf(t), end: this.endOf(t) },
-    };
+    return { type: 'Identifier', name: t.value, line: t.line, offset: t.offset, endOffset: t.end };
   }
 
   private expectName(context: string): Identifier {
@@ -475,7 +457,7 @@ export class Parser {
   // ---- blocks and statements -----------------------------------------------------------
 
   parseChunk(): Chunk {
-    const start = this.startOf(this.tok);
+    const start = this.tok;
     const body: Statement[] = [];
     try {
       for (;;) {
@@ -483,13 +465,15 @@ export class Parser {
         if (this.tok.kind === 'EOF') break;
         // A stray 'end'/'until'/'else' at top level: report it, skip it, carry on.
         const t = this.tok;
-        const s = this.startOf(t);
+        const s = t;
         this.errorAt(t, `unexpected ${describe(t)}`);
         this.next();
         body.push({
           type: 'ErrorStatement',
           message: `unexpected ${describe(t)}`,
-          loc: this.locFrom(s),
+          line: this.lineFrom(s),
+          offset: this.offsetFrom(s),
+          endOffset: this.prev.end,
         });
       }
     } catch (e) {
@@ -508,10 +492,9 @@ export class Parser {
     return {
       type: 'Chunk',
       body,
-      loc: {
-        start,
-        end: { line: this.tok.line, column: this.tok.column, offset: this.tok.offset },
-      },
+      line: start.line,
+      offset: start.offset,
+      endOffset: this.tok.offset,
     };
   }
 
@@ -540,10 +523,16 @@ export class Parser {
 
   private parseStatementsInto(body: Statement[]): void {
     if (++this.depth > this.maxDepth) {
-      const s = this.startOf(this.tok);
+      const s = this.tok;
       this.tooDeep();
       this.skipNested(false);
-      body.push({ type: 'ErrorStatement', message: 'nesting too deep', loc: this.locFrom(s) });
+      body.push({
+        type: 'ErrorStatement',
+        message: 'nesting too deep',
+        line: this.lineFrom(s),
+        offset: this.offsetFrom(s),
+        endOffset: this.prev.end,
+      });
       this.depth--;
       return;
     }
@@ -562,13 +551,15 @@ export class Parser {
       }
       if (this.tok === t) {
         // Nothing was consumed: drop the token so the loop always progresses.
-        const s = this.startOf(t);
+        const s = t;
         this.errorAt(t, `unexpected ${describe(t)}`);
         this.next();
         body.push({
           type: 'ErrorStatement',
           message: `unexpected ${describe(t)}`,
-          loc: this.locFrom(s),
+          line: this.lineFrom(s),
+          offset: this.offsetFrom(s),
+          endOffset: this.prev.end,
         });
       }
     }
@@ -577,7 +568,7 @@ export class Parser {
 
   /** Skips to a plausible statement start and returns the placeholder for what was skipped. */
   private recover(from: Token, message: string): Statement {
-    const start = this.startOf(from);
+    const start = from;
     let first = true;
     for (;;) {
       const t = this.tok;
@@ -589,7 +580,13 @@ export class Parser {
       first = false;
       this.next();
     }
-    return { type: 'ErrorStatement', message, loc: this.locFrom(start) };
+    return {
+      type: 'ErrorStatement',
+      message,
+      line: this.lineFrom(start),
+      offset: this.offsetFrom(start),
+      endOffset: this.prev.end,
+    };
   }
 
   private parseStatement(): Statement {
@@ -609,39 +606,67 @@ export class Parser {
         case 'repeat':
           return this.parseRepeat();
         case 'do': {
-          const s = this.startOf(t);
+          const s = t;
           this.next();
           const body = this.parseBlock();
           this.expectKeyword('end', t);
-          return { type: 'DoStatement', body, loc: this.locFrom(s) };
+          return {
+            type: 'DoStatement',
+            body,
+            line: this.lineFrom(s),
+            offset: this.offsetFrom(s),
+            endOffset: this.prev.end,
+          };
         }
         case 'return':
           return this.parseReturn();
         case 'break':
           this.next();
-          return { type: 'BreakStatement', loc: this.locFrom(this.startOf(t)) };
+          return {
+            type: 'BreakStatement',
+            line: this.lineFrom(t),
+            offset: this.offsetFrom(t),
+            endOffset: this.prev.end,
+          };
         case 'continue':
           this.next();
-          return { type: 'ContinueStatement', loc: this.locFrom(this.startOf(t)) };
+          return {
+            type: 'ContinueStatement',
+            line: this.lineFrom(t),
+            offset: this.offsetFrom(t),
+            endOffset: this.prev.end,
+          };
         default:
           break;
       }
     } else if (t.kind === 'Name' && t.value === 'goto' && this.peek().kind === 'Name') {
       this.next();
       const label = this.expectName("after 'goto'");
-      return { type: 'GotoStatement', label, loc: this.locFrom(this.startOf(t)) };
+      return {
+        type: 'GotoStatement',
+        label,
+        line: this.lineFrom(t),
+        offset: this.offsetFrom(t),
+        endOffset: this.prev.end,
+      };
     } else if (t.kind === 'Punct' && t.value === '::') {
       this.next();
       const label = this.expectName('in label');
       this.expectPunct('::', 'to close the label');
-      return { type: 'LabelStatement', label, loc: this.locFrom(this.startOf(t)) };
+      return {
+        type: 'LabelStatement',
+        label,
+        line: this.lineFrom(t),
+        offset: this.offsetFrom(t),
+        endOffset: this.prev.end,
+      };
     }
     return this.parseExpressionStatement();
   }
 
   private parseExpressionStatement(): Statement {
     const first = this.tok;
-    const start = this.startOf(first);
+    const start = first;
     const target = this.parseSuffixedExpression();
     if (this.isPunct('=') || this.isPunct(',')) {
       const variables: AssignmentStatement['variables'] = [this.assignable(target)];
@@ -649,7 +674,14 @@ export class Parser {
       this.expectPunct('=', 'in assignment');
       const init = this.parseExpressionList();
       this.nameFunctions(variables, init, 'assign');
-      return { type: 'AssignmentStatement', variables, init, loc: this.locFrom(start) };
+      return {
+        type: 'AssignmentStatement',
+        variables,
+        init,
+        line: this.lineFrom(start),
+        offset: this.offsetFrom(start),
+        endOffset: this.prev.end,
+      };
     }
     if (
       target.type === 'CallExpression' ||
@@ -659,7 +691,9 @@ export class Parser {
       const node: CallStatement = {
         type: 'CallStatement',
         expression: target,
-        loc: this.locFrom(start),
+        line: this.lineFrom(start),
+        offset: this.offsetFrom(start),
+        endOffset: this.prev.end,
       };
       return node;
     }
@@ -679,7 +713,7 @@ export class Parser {
 
   private parseLocal(): Statement {
     const localTok = this.tok;
-    const start = this.startOf(localTok);
+    const start = localTok;
     this.next();
     if (this.isKeyword('function')) {
       const fnTok = this.tok;
@@ -699,17 +733,19 @@ export class Parser {
       type: 'LocalStatement',
       variables,
       init,
-      loc: this.locFrom(start),
+      line: this.lineFrom(start),
+      offset: this.offsetFrom(start),
+      endOffset: this.prev.end,
     };
     return node;
   }
 
   private parseFunctionStatement(): Statement {
     const fnTok = this.tok;
-    const start = this.startOf(fnTok);
+    const start = fnTok;
     this.next();
     let name: Identifier | MemberExpression = this.expectName("after 'function'");
-    const nameStart = name.loc.start;
+    const nameStart: Start = name;
     while (this.isPunct('.') || this.isPunct(':')) {
       const indexer = this.tok.value as '.' | ':';
       this.next();
@@ -719,7 +755,9 @@ export class Parser {
         indexer,
         identifier,
         base: name,
-        loc: this.locFrom(nameStart),
+        line: this.lineFrom(nameStart),
+        offset: this.offsetFrom(nameStart),
+        endOffset: this.prev.end,
       };
       if (indexer === ':') break;
     }
@@ -728,7 +766,7 @@ export class Parser {
 
   /** Parameters and body, from '(' to 'end'. */
   private parseFunctionBody(
-    start: Position,
+    start: Start,
     identifier: Identifier | MemberExpression | null,
     isLocal: boolean,
     fnTok: Token,
@@ -776,7 +814,7 @@ export class Parser {
   }
 
   private parseFunctionRest(
-    start: Position,
+    start: Start,
     identifier: Identifier | MemberExpression | null,
     isLocal: boolean,
     fnTok: Token,
@@ -794,7 +832,9 @@ export class Parser {
           parameters.push({
             type: 'VarargLiteral',
             raw: '...',
-            loc: this.locFrom(this.startOf(t)),
+            line: this.lineFrom(t),
+            offset: this.offsetFrom(t),
+            endOffset: this.prev.end,
           });
           break;
         } else {
@@ -814,7 +854,7 @@ export class Parser {
         src: this.src,
         offset: close.end,
         line: close.endLine,
-        lineStart: close.end - close.endColumn + 1,
+        lineStart: close.offset - close.column + 1,
       };
       this.lexer.pos = skimmed.end - 3;
       this.lexer.line = skimmed.endLine;
@@ -829,7 +869,9 @@ export class Parser {
       isLocal,
       parameters,
       body,
-      loc: this.locFrom(start),
+      line: this.lineFrom(start),
+      offset: this.offsetFrom(start),
+      endOffset: this.prev.end,
     };
     if (lazy) node.lazy = lazy;
     return node;
@@ -852,7 +894,7 @@ export class Parser {
 
   private parseIf(): Statement {
     const ifTok = this.tok;
-    const start = this.startOf(ifTok);
+    const start = ifTok;
     const clauses: IfClauseNode[] = [];
     let clauseStart = start;
     let kind: IfClauseNode['type'] = 'IfClause';
@@ -861,46 +903,80 @@ export class Parser {
       const condition = this.parseExpression();
       this.expectKeyword('then', ifTok);
       const body = this.parseBlock();
-      clauses.push({ type: kind, condition, body, loc: this.locFrom(clauseStart) });
+      clauses.push({
+        type: kind,
+        condition,
+        body,
+        line: this.lineFrom(clauseStart),
+        offset: this.offsetFrom(clauseStart),
+        endOffset: this.prev.end,
+      });
       if (!this.isKeyword('elseif')) break;
-      clauseStart = this.startOf(this.tok);
+      clauseStart = this.tok;
       kind = 'ElseifClause';
       this.next();
     }
     if (this.isKeyword('else')) {
-      const elseStart = this.startOf(this.tok);
+      const elseStart = this.tok;
       this.next();
       const body = this.parseBlock();
-      clauses.push({ type: 'ElseClause', condition: null, body, loc: this.locFrom(elseStart) });
+      clauses.push({
+        type: 'ElseClause',
+        condition: null,
+        body,
+        line: this.lineFrom(elseStart),
+        offset: this.offsetFrom(elseStart),
+        endOffset: this.prev.end,
+      });
     }
     this.expectKeyword('end', ifTok);
-    return { type: 'IfStatement', clauses, loc: this.locFrom(start) };
+    return {
+      type: 'IfStatement',
+      clauses,
+      line: this.lineFrom(start),
+      offset: this.offsetFrom(start),
+      endOffset: this.prev.end,
+    };
   }
 
   private parseWhile(): Statement {
     const whileTok = this.tok;
-    const start = this.startOf(whileTok);
+    const start = whileTok;
     this.next();
     const condition = this.parseExpression();
     this.expectKeyword('do', whileTok);
     const body = this.parseBlock();
     this.expectKeyword('end', whileTok);
-    return { type: 'WhileStatement', condition, body, loc: this.locFrom(start) };
+    return {
+      type: 'WhileStatement',
+      condition,
+      body,
+      line: this.lineFrom(start),
+      offset: this.offsetFrom(start),
+      endOffset: this.prev.end,
+    };
   }
 
   private parseRepeat(): Statement {
     const repeatTok = this.tok;
-    const start = this.startOf(repeatTok);
+    const start = repeatTok;
     this.next();
     const body = this.parseBlock();
     this.expectKeyword('until', repeatTok);
     const condition = this.parseExpression();
-    return { type: 'RepeatStatement', condition, body, loc: this.locFrom(start) };
+    return {
+      type: 'RepeatStatement',
+      condition,
+      body,
+      line: this.lineFrom(start),
+      offset: this.offsetFrom(start),
+      endOffset: this.prev.end,
+    };
   }
 
   private parseFor(): Statement {
     const forTok = this.tok;
-    const start = this.startOf(forTok);
+    const start = forTok;
     this.next();
     const first = this.expectName("after 'for'");
     if (this.acceptPunct('=')) {
@@ -918,7 +994,9 @@ export class Parser {
         end: to,
         step,
         body,
-        loc: this.locFrom(start),
+        line: this.lineFrom(start),
+        offset: this.offsetFrom(start),
+        endOffset: this.prev.end,
       };
     }
     const variables = [first];
@@ -928,16 +1006,30 @@ export class Parser {
     this.expectKeyword('do', forTok);
     const body = this.parseBlock();
     this.expectKeyword('end', forTok);
-    return { type: 'ForGenericStatement', variables, iterators, body, loc: this.locFrom(start) };
+    return {
+      type: 'ForGenericStatement',
+      variables,
+      iterators,
+      body,
+      line: this.lineFrom(start),
+      offset: this.offsetFrom(start),
+      endOffset: this.prev.end,
+    };
   }
 
   private parseReturn(): Statement {
-    const start = this.startOf(this.tok);
+    const start = this.tok;
     this.next();
     let args: Expression[] = [];
     if (!isBlockEnd(this.tok) && !this.isPunct(';')) args = this.parseExpressionList();
     this.acceptPunct(';');
-    return { type: 'ReturnStatement', arguments: args, loc: this.locFrom(start) };
+    return {
+      type: 'ReturnStatement',
+      arguments: args,
+      line: this.lineFrom(start),
+      offset: this.offsetFrom(start),
+      endOffset: this.prev.end,
+    };
   }
 
   // ---- expressions ---------------------------------------------------------------------
@@ -955,12 +1047,18 @@ export class Parser {
   /** Operators binding tighter than `limit`, Lua's precedence climbing. */
   private parseSubExpression(limit: number): Expression {
     const t = this.tok;
-    const start = this.startOf(t);
+    const start = t;
     if (++this.depth > this.maxDepth) {
       this.tooDeep();
       this.skipNested(true);
       this.depth--;
-      return { type: 'ErrorExpression', message: 'nesting too deep', loc: this.locFrom(start) };
+      return {
+        type: 'ErrorExpression',
+        message: 'nesting too deep',
+        line: this.lineFrom(start),
+        offset: this.offsetFrom(start),
+        endOffset: this.prev.end,
+      };
     }
     let left: Expression;
     if (
@@ -973,7 +1071,9 @@ export class Parser {
         type: 'UnaryExpression',
         operator: t.value as 'not' | '-' | '#',
         argument,
-        loc: this.locFrom(start),
+        line: this.lineFrom(start),
+        offset: this.offsetFrom(start),
+        endOffset: this.prev.end,
       };
       if (t.glua) left.glua = true;
     } else {
@@ -1004,7 +1104,9 @@ export class Parser {
             operator: op.value as '..' | '^',
             left: l,
             right,
-            loc: { start: l.loc.start, end: right.loc.end },
+            line: l.line,
+            offset: l.offset,
+            endOffset: right.endOffset,
           };
         }
         left = right;
@@ -1018,7 +1120,9 @@ export class Parser {
           operator: op.value as 'and' | 'or',
           left,
           right,
-          loc: this.locFrom(start),
+          line: this.lineFrom(start),
+          offset: this.offsetFrom(start),
+          endOffset: this.prev.end,
         };
       } else {
         const node: BinaryExpression = {
@@ -1026,7 +1130,9 @@ export class Parser {
           operator: op.value as BinaryExpression['operator'],
           left,
           right,
-          loc: this.locFrom(start),
+          line: this.lineFrom(start),
+          offset: this.offsetFrom(start),
+          endOffset: this.prev.end,
         };
         left = node;
       }
@@ -1038,7 +1144,7 @@ export class Parser {
 
   private parseSimpleExpression(): Expression {
     const t = this.tok;
-    const start = this.startOf(t);
+    const start = t;
     switch (t.kind) {
       case 'Number':
         this.next();
@@ -1046,7 +1152,9 @@ export class Parser {
           type: 'NumericLiteral',
           value: numeralValue(t.value),
           raw: t.value,
-          loc: this.locFrom(start),
+          line: this.lineFrom(start),
+          offset: this.offsetFrom(start),
+          endOffset: this.prev.end,
         };
       case 'String':
         this.next();
@@ -1055,7 +1163,13 @@ export class Parser {
         switch (t.value) {
           case 'nil':
             this.next();
-            return { type: 'NilLiteral', raw: 'nil', loc: this.locFrom(start) };
+            return {
+              type: 'NilLiteral',
+              raw: 'nil',
+              line: this.lineFrom(start),
+              offset: this.offsetFrom(start),
+              endOffset: this.prev.end,
+            };
           case 'true':
           case 'false':
             this.next();
@@ -1063,7 +1177,9 @@ export class Parser {
               type: 'BooleanLiteral',
               value: t.value === 'true',
               raw: t.value,
-              loc: this.locFrom(start),
+              line: this.lineFrom(start),
+              offset: this.offsetFrom(start),
+              endOffset: this.prev.end,
             };
           case 'function':
             this.next();
@@ -1075,7 +1191,13 @@ export class Parser {
       case 'Punct':
         if (t.value === '...') {
           this.next();
-          return { type: 'VarargLiteral', raw: '...', loc: this.locFrom(start) };
+          return {
+            type: 'VarargLiteral',
+            raw: '...',
+            line: this.lineFrom(start),
+            offset: this.offsetFrom(start),
+            endOffset: this.prev.end,
+          };
         }
         if (t.value === '{') return this.parseTable();
         break;
@@ -1091,7 +1213,9 @@ export class Parser {
       value: t.value,
       raw: this.src.slice(t.offset, t.end),
       escaped: t.escaped,
-      loc: { start: this.startOf(t), end: this.endOf(t) },
+      line: t.line,
+      offset: t.offset,
+      endOffset: t.end,
     };
   }
 
@@ -1102,23 +1226,31 @@ export class Parser {
       return this.identifierFrom(t);
     }
     if (t.kind === 'Punct' && t.value === '(') {
-      const start = this.startOf(t);
+      const start = t;
       this.next();
       const expression = this.parseExpression();
       this.expectPunct(')', 'to close the parenthesis');
-      return { type: 'ParenthesizedExpression', expression, loc: this.locFrom(start) };
+      return {
+        type: 'ParenthesizedExpression',
+        expression,
+        line: this.lineFrom(start),
+        offset: this.offsetFrom(start),
+        endOffset: this.prev.end,
+      };
     }
     // Not an expression: leave the token for the statement level to judge.
     this.errorAt(t, `unexpected ${describe(t)} in expression`);
     return {
       type: 'ErrorExpression',
       message: `unexpected ${describe(t)}`,
-      loc: this.locFrom(this.startOf(t)),
+      line: this.lineFrom(t),
+      offset: this.offsetFrom(t),
+      endOffset: this.prev.end,
     };
   }
 
   private parseSuffixedExpression(): Expression {
-    const start = this.startOf(this.tok);
+    const start = this.tok;
     let base = this.parsePrimaryExpression();
     if (base.type === 'ErrorExpression') return base;
     for (;;) {
@@ -1133,7 +1265,9 @@ export class Parser {
               indexer: '.',
               identifier,
               base,
-              loc: this.locFrom(start),
+              line: this.lineFrom(start),
+              offset: this.offsetFrom(start),
+              endOffset: this.prev.end,
             };
             continue;
           }
@@ -1141,7 +1275,14 @@ export class Parser {
             this.next();
             const index = this.parseExpression();
             this.expectPunct(']', 'to close the index');
-            base = { type: 'IndexExpression', base, index, loc: this.locFrom(start) };
+            base = {
+              type: 'IndexExpression',
+              base,
+              index,
+              line: this.lineFrom(start),
+              offset: this.offsetFrom(start),
+              endOffset: this.prev.end,
+            };
             continue;
           }
           case ':': {
@@ -1152,7 +1293,9 @@ export class Parser {
               indexer: ':',
               identifier,
               base,
-              loc: this.locFrom(start),
+              line: this.lineFrom(start),
+              offset: this.offsetFrom(start),
+              endOffset: this.prev.end,
             };
             base = this.parseCallArguments(callee, start, true);
             continue;
@@ -1173,7 +1316,7 @@ export class Parser {
     }
   }
 
-  private parseCallArguments(base: Expression, start: Position, method: boolean): Expression {
+  private parseCallArguments(base: Expression, start: Start, method: boolean): Expression {
     const t = this.tok;
     if (t.kind === 'String') {
       this.next();
@@ -1182,20 +1325,36 @@ export class Parser {
         type: 'StringCallExpression',
         base,
         argument: this.stringFrom(t),
-        loc: this.locFrom(start),
+        line: this.lineFrom(start),
+        offset: this.offsetFrom(start),
+        endOffset: this.prev.end,
       };
     }
     if (this.fnTop !== null && t.kind === 'Punct' && (t.value === '{' || t.value === '('))
       this.fnTop.calls.push(callName(base));
     if (t.kind === 'Punct' && t.value === '{') {
       const table = this.parseTable();
-      return { type: 'TableCallExpression', base, arguments: table, loc: this.locFrom(start) };
+      return {
+        type: 'TableCallExpression',
+        base,
+        arguments: table,
+        line: this.lineFrom(start),
+        offset: this.offsetFrom(start),
+        endOffset: this.prev.end,
+      };
     }
     if (t.kind === 'Punct' && t.value === '(') {
       this.next();
       const args = this.isPunct(')') ? [] : this.parseExpressionList();
       this.expectPunct(')', 'to close the argument list');
-      return { type: 'CallExpression', base, arguments: args, loc: this.locFrom(start) };
+      return {
+        type: 'CallExpression',
+        base,
+        arguments: args,
+        line: this.lineFrom(start),
+        offset: this.offsetFrom(start),
+        endOffset: this.prev.end,
+      };
     }
     if (method) this.abort(`function arguments expected near ${describe(t)}`);
     return base;
@@ -1203,7 +1362,7 @@ export class Parser {
 
   private parseTable(): TableConstructorExpression {
     const open = this.tok;
-    const start = this.startOf(open);
+    const start = open;
     this.next();
     const fields: TableField[] = [];
     if (++this.depth > this.maxDepth) {
@@ -1212,24 +1371,44 @@ export class Parser {
     } else {
       while (!this.isPunct('}')) {
         const t = this.tok;
-        const fieldStart = this.startOf(t);
+        const fieldStart = t;
         if (t.kind === 'Punct' && t.value === '[') {
           this.next();
           const key = this.parseExpression();
           this.expectPunct(']', 'to close the key');
           this.expectPunct('=', 'after the key');
           const value = this.parseExpression();
-          fields.push({ type: 'TableKey', key, value, loc: this.locFrom(fieldStart) });
+          fields.push({
+            type: 'TableKey',
+            key,
+            value,
+            line: this.lineFrom(fieldStart),
+            offset: this.offsetFrom(fieldStart),
+            endOffset: this.prev.end,
+          });
         } else if (t.kind === 'Name' && this.peek().kind === 'Punct' && this.peek().value === '=') {
           this.next();
           this.next();
           const value = this.parseExpression();
           const key = this.identifierFrom(t);
           this.nameFunctions([key], [value], 'field');
-          fields.push({ type: 'TableKeyString', key, value, loc: this.locFrom(fieldStart) });
+          fields.push({
+            type: 'TableKeyString',
+            key,
+            value,
+            line: this.lineFrom(fieldStart),
+            offset: this.offsetFrom(fieldStart),
+            endOffset: this.prev.end,
+          });
         } else {
           const value = this.parseExpression();
-          fields.push({ type: 'TableValue', value, loc: this.locFrom(fieldStart) });
+          fields.push({
+            type: 'TableValue',
+            value,
+            line: this.lineFrom(fieldStart),
+            offset: this.offsetFrom(fieldStart),
+            endOffset: this.prev.end,
+          });
           if (this.tok === t) break; // not an expression at all: stop, '}' is reported below
         }
         if (!this.acceptPunct(',') && !this.acceptPunct(';')) break;
@@ -1240,7 +1419,13 @@ export class Parser {
       const where = open.line !== this.tok.line ? ` (to close '{' at line ${open.line})` : '';
       this.errorAt(this.tok, `'}' expected${where} near ${describe(this.tok)}`);
     } else this.next();
-    return { type: 'TableConstructorExpression', fields, loc: this.locFrom(start) };
+    return {
+      type: 'TableConstructorExpression',
+      fields,
+      line: this.lineFrom(start),
+      offset: this.offsetFrom(start),
+      endOffset: this.prev.end,
+    };
   }
 }
 
@@ -1301,8 +1486,7 @@ export function parseLua(source: Uint8Array | string, options: ParseOptions = {}
     // of never throwing, and say so in the errors.
     const message = e instanceof Error ? e.message : String(e);
     diagnostics.report(`parser stopped: ${message}`, lexer.line, 1, lexer.pos);
-    const origin = { line: 1, column: 1, offset: 0 };
-    chunk = { type: 'Chunk', body: [], loc: { start: origin, end: origin } };
+    chunk = { type: 'Chunk', body: [], line: 1, offset: 0, endOffset: 0 };
   }
   // The lexer measures lines as it goes; make sure it has seen the whole source (the skim
   // has, when bodies were skipped).

@@ -51,8 +51,8 @@ describe('skim', () => {
       expect(skim.functions.size).toBe(fns.length);
       // Keyed by the `function` keyword (`local function` nodes start at `local`).
       for (const fn of fns) {
-        const keyword = src.indexOf('function', fn.loc.start.offset);
-        expect(skim.functions.get(keyword)?.end).toBe(fn.loc.end.offset);
+        const keyword = src.indexOf('function', fn.offset);
+        expect(skim.functions.get(keyword)?.end).toBe(fn.endOffset);
       }
     }
   });

@@ -47,7 +47,7 @@ export const rule: Rule = {
       const inside =
         handler?.k === 'fn'
           ? ((byFunction ??= eventsByNetHandler(analysis)).get(
-              `${ev.file}:${handler.node.loc.start.offset}`,
+              `${ev.file}:${handler.node.offset}`,
             ) ?? [])
           : [];
       const honeypot = sanctions(inside);

@@ -295,14 +295,7 @@ export class Emulator {
       ) {
         args[1] = this.taintValue('chat', 'PlayerSay text', fc, fn.node.line);
         ctx = [
-          this.frame(
-            'handler',
-            'PlayerSay',
-            fc,
-            fn.node.line,
-            'hook.Add:PlayerSay',
-            'PlayerSay',
-          ),
+          this.frame('handler', 'PlayerSay', fc, fn.node.line, 'hook.Add:PlayerSay', 'PlayerSay'),
         ];
       }
       this.invokeTop(fn, args, ctx, fc);
@@ -469,12 +462,10 @@ export class Emulator {
               this.isLiteralIdTable(scope),
               this.isAdminCheckFn(scope),
             );
-            if (cls.guard)
-              this.ctx = [...this.ctx, this.frame('guard', cls.guard, fc, st.line)];
+            if (cls.guard) this.ctx = [...this.ctx, this.frame('guard', cls.guard, fc, st.line)];
             if (cls.trigger)
               this.ctx = [...this.ctx, this.frame('trigger', cls.trigger, fc, st.line)];
-            if (cls.config)
-              this.ctx = [...this.ctx, this.frame('config', cls.config, fc, st.line)];
+            if (cls.config) this.ctx = [...this.ctx, this.frame('config', cls.config, fc, st.line)];
           }
         }
       }
@@ -650,12 +641,10 @@ export class Emulator {
         this.isAdminCheckFn(scope),
       );
       const saved = this.ctx;
-      if (cls.guard)
-        this.ctx = [...this.ctx, this.frame('guard', cls.guard, fc, clause.line)];
+      if (cls.guard) this.ctx = [...this.ctx, this.frame('guard', cls.guard, fc, clause.line)];
       if (cls.trigger)
         this.ctx = [...this.ctx, this.frame('trigger', cls.trigger, fc, clause.line)];
-      if (cls.config)
-        this.ctx = [...this.ctx, this.frame('config', cls.config, fc, clause.line)];
+      if (cls.config) this.ctx = [...this.ctx, this.frame('config', cls.config, fc, clause.line)];
       // `if CLIENT then … end` in a shared file: the branch runs in that realm only.
       let branchFc = fc;
       const realmCond = realmOfCondition(clause.condition);

@@ -1795,7 +1795,7 @@ export class Emulator {
   rescan(code: string, carrier: string, realm: Realm, fc: FileContext, line: number): void {
     let parsed;
     try {
-      parsed = parseLua(Buffer.from(code.slice(0, MAX_STRING), 'latin1'));
+      parsed = parseLua(Buffer.from(code.slice(0, MAX_STRING), 'latin1'), { comments: false });
     } catch {
       return;
     }

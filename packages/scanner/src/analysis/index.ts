@@ -252,13 +252,13 @@ function parseRecord(
   const file = record.file;
   let parsed: ParseResult | undefined;
   try {
-    // The skim already decoded the text and scanned its encoding.
+    // The skim already decoded the text and scanned its encoding; no rule reads comments.
     const decoded = { text: file.text, encoding: record.encoding };
     parsed = parseLua(
       record.bytes,
       whole
-        ? { watch: FUNCTION_WATCH, decoded }
-        : { watch: FUNCTION_WATCH, skim: record.skim, decoded },
+        ? { watch: FUNCTION_WATCH, decoded, comments: false }
+        : { watch: FUNCTION_WATCH, skim: record.skim, decoded, comments: false },
     );
   } catch {
     parsed = undefined;

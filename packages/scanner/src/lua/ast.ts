@@ -81,8 +81,7 @@ export interface StringLiteral extends NodeBase {
   type: 'StringLiteral';
   /** The decoded bytes as a latin1 string (one char per byte), all escapes applied. */
   value: string;
-  /** The literal as written in the source, quotes or long brackets included. */
-  raw: string;
+  // (The literal as written, quotes included, is the source from offset to endOffset.)
   /** True when the literal used escapes (\ddd, \xNN, \u{…}, \z) to hide bytes. */
   escaped: boolean;
 }

@@ -235,6 +235,16 @@ describe('GLua syntax', () => {
     });
   });
 
+  it('can skip keeping comments while still counting them and tracking lines', () => {
+    const source = 'x = 1 // line\n/* block\nover lines */ y = 2 --[[ long\n]] -- lua\nz = 3';
+    const result = parseLua(source, { comments: false });
+    expect(result.comments).toEqual([]);
+    expect(result.facts.cCommentCount).toBe(2);
+    expect(result.errors).toEqual([]);
+    expect(result.chunk.body.map((s) => s.line)).toEqual([1, 3, 5]);
+    expect(parseLua(source).chunk.body.map((s) => s.line)).toEqual([1, 3, 5]);
+  });
+
   it('still divides with a single slash', () => {
     expect(kinds(tokenize('a / b'))).toEqual(['Name:a', 'Punct:/', 'Name:b']);
   });

@@ -173,6 +173,8 @@ export class Lexer {
   cCommentCount = 0;
   /** Comments beyond MAX_COMMENTS are counted here instead of kept, to bound memory. */
   commentsDropped = 0;
+  /** Keep comment objects (the analysis only needs their counts, which are always kept). */
+  keepComments = true;
   /** Longest line seen so far, in bytes; complete once EOF has been returned. */
   longestLineLength = 0;
   private readonly n: number;
@@ -262,7 +264,8 @@ export class Lexer {
    * Reads a long bracket whose opening starts at pos; returns the content, or null when it
    * is never closed (everything to the end of the file is then consumed).
    */
-  private readLongBracket(level: number, what: string): string | null {
+  /** The content of a long bracket (empty when not `wanted`), null when it does not close. */
+  private readLongBracket(level: number, what: string, wanted = true): string | null {
     const openAt = this.pos;
     const openLine = this.line;
     const openColumn = openAt - this.lineStart + 1;
@@ -283,7 +286,7 @@ export class Lexer {
       return null;
     }
     this.pos = closeAt + closer.length;
-    return this.src.slice(contentStart, closeAt);
+    return wanted ? this.src.slice(contentStart, closeAt) : '';
   }
 
   /** Skips whitespace and comments; returns at the first byte of a token (or the end). */
@@ -339,18 +342,25 @@ export class Lexer {
   }
 
   private readLineComment(prefix: number, style: 'lua-line' | 'c-line'): void {
-    const start = this.startLoc();
+    // (A line comment stays on its line: its start is known at the end too.)
     const src = this.src;
+    const startOffset = this.pos;
     let p = this.pos + prefix;
     while (p < this.n) {
       const c = src.charCodeAt(p);
       if (c === 10 || c === 13) break;
       p++;
     }
-    const value = src.slice(this.pos + prefix, p);
+    const from = this.pos + prefix;
     this.pos = p;
     if (style === 'c-line') this.cCommentCount++;
-    this.keepComment({ value, style, loc: { start, end: this.endLoc() } });
+    if (!this.keepComments) return;
+    const start = {
+      line: this.line,
+      column: startOffset - this.lineStart + 1,
+      offset: startOffset,
+    };
+    this.keepComment({ value: src.slice(from, p), style, loc: { start, end: this.endLoc() } });
   }
 
   private readLuaComment(): void {
@@ -361,7 +371,8 @@ export class Lexer {
     }
     const start = this.startLoc();
     this.pos += 2;
-    const value = this.readLongBracket(level, 'comment');
+    const value = this.readLongBracket(level, 'comment', this.keepComments);
+    if (!this.keepComments) return;
     this.keepComment({
       value: value ?? this.src.slice(start.offset + level + 4),
       style: 'lua-block',
@@ -379,6 +390,7 @@ export class Lexer {
     this.pos = unterminated ? this.n : closeAt + 2;
     if (unterminated) this.error('unfinished /* comment', start.offset, start.line, start.column);
     this.cCommentCount++;
+    if (!this.keepComments) return;
     this.keepComment({
       value: this.src.slice(contentStart, closeAt),
       style: 'c-block',

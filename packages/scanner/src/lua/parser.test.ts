@@ -167,16 +167,19 @@ describe('expressions', () => {
     expect(expr('true')).toMatchObject({ type: 'BooleanLiteral', value: true });
     expect(expr('false')).toMatchObject({ type: 'BooleanLiteral', value: false });
     expect(expr('0x10')).toMatchObject({ type: 'NumericLiteral', value: 16, raw: '0x10' });
+    // `x = ` comes first: the literal as written spans offsets 4 to endOffset.
     expect(expr('"\\x41"')).toMatchObject({
       type: 'StringLiteral',
       value: 'A',
-      raw: '"\\x41"',
+      offset: 4,
+      endOffset: 4 + '"\\x41"'.length,
       escaped: true,
     });
     expect(expr('[[x]]')).toMatchObject({
       type: 'StringLiteral',
       value: 'x',
-      raw: '[[x]]',
+      offset: 4,
+      endOffset: 4 + '[[x]]'.length,
       escaped: false,
     });
     expect(firstStatement('function f(...) return ... end')).toMatchObject({

@@ -52,6 +52,8 @@ export interface ParseOptions {
    * facts, when the caller has them: the bytes are then neither copied nor scanned again.
    */
   decoded?: { text: string; encoding: EncodingFacts };
+  /** Keep the comments in `ParseResult.comments` (default true; their counts are always kept). */
+  comments?: boolean;
 }
 
 export const DEFAULT_MAX_TOKENS = 1_000_000;
@@ -869,11 +871,12 @@ export class Parser {
       isLocal,
       parameters,
       body,
+      // Always present (undefined once parsed), so that every function node has one shape.
+      lazy,
       line: this.lineFrom(start),
       offset: this.offsetFrom(start),
       endOffset: this.prev.end,
     };
-    if (lazy) node.lazy = lazy;
     return node;
   }
 
@@ -1211,7 +1214,6 @@ export class Parser {
     return {
       type: 'StringLiteral',
       value: t.value,
-      raw: this.src.slice(t.offset, t.end),
       escaped: t.escaped,
       line: t.line,
       offset: t.offset,
@@ -1469,6 +1471,7 @@ export function parseLua(source: Uint8Array | string, options: ParseOptions = {}
       : scanEncoding(text, hasBom ? 3 : 0));
   const diagnostics = new Diagnostics(options.maxErrors ?? 500);
   const lexer = new Lexer(text, diagnostics, hasBom ? 3 : 0);
+  if (options.comments === false) lexer.keepComments = false;
   const maxDepth = Math.max(1, Math.min(options.maxDepth ?? DEFAULT_MAX_DEPTH, HARD_MAX_DEPTH));
   const parser = new Parser(
     lexer,
@@ -1544,9 +1547,10 @@ export function parseLazy(
   const own: FunctionFacts = { node, parent: -1, watched: false, sink: false, calls: [] };
   if (lazy === undefined)
     return { body: node.body, own, functions: [], aliases: [], localAliases: [] };
-  delete node.lazy;
+  node.lazy = undefined;
   const diagnostics = new Diagnostics(50);
   const lexer = new Lexer(lazy.src, diagnostics, lazy.offset, false);
+  lexer.keepComments = false;
   lexer.line = lazy.line;
   lexer.lineStart = lazy.lineStart;
   const parser = new Parser(lexer, diagnostics, DEFAULT_MAX_DEPTH, DEFAULT_MAX_TOKENS);

@@ -64,13 +64,25 @@ export interface FileContext {
   payloadLines?: string[];
   steps: number;
   budget: number;
+  /** The budget ran out: the file was not explored in full (see `shallow`). */
   exhausted: boolean;
+  /**
+   * Past the budget, the rest of the file and its handlers are still walked, shallowly:
+   * loops stop after the iteration under way and functions run once. A padding loop must not
+   * hide the code after it (see tick).
+   */
+  shallow: boolean;
 }
 
 type Signal =
   { type: 'return'; values: Value[] } | { type: 'break' } | { type: 'continue' } | undefined;
 
 class BudgetExceeded extends Error {}
+
+/** The file spent twice its budget, shallow walk included: nothing more of it runs. */
+function stopped(fc: FileContext): boolean {
+  return fc.steps > fc.budget * 2;
+}
 
 function realmOfCondition(e: Expression): Realm | undefined {
   while (e.type === 'ParenthesizedExpression') e = e.expression;
@@ -270,14 +282,14 @@ export class Emulator {
       while (this.deferred.length && guard++ < 100_000) {
         if (isCancelled?.()) return;
         const d = this.deferred.shift()!;
-        if (d.fc.exhausted) continue;
+        if (stopped(d.fc)) continue;
         this.invokeTop(d.fn, d.args, d.ctx, d.fc);
       }
     };
     runDeferred();
     for (let i = 0; i < this.closures.length && guard++ < 200_000; i++) {
       const { fn, fc } = this.closures[i]!;
-      if (this.invoked.has(fn.node) || fc.exhausted) continue;
+      if (this.invoked.has(fn.node) || stopped(fc)) continue;
       const id0 = fn.node.identifier;
       const chatHook =
         id0 && id0.type === 'MemberExpression' && id0.identifier.name === 'PlayerSay';
@@ -321,9 +333,18 @@ export class Emulator {
 
   // ---------------------------------------------------------------- helpers
 
+  /**
+   * Counts steps against the file's budget. Past it the file goes shallow instead of
+   * stopping, so that code after a costly (or deliberately padded) part is still seen; a
+   * shallow walk costs about one step per statement, and twice the budget is the hard stop.
+   */
   private tick(fc: FileContext, n = 1): void {
     fc.steps += n;
-    if (fc.steps > fc.budget) throw new BudgetExceeded();
+    if (fc.steps > fc.budget) {
+      if (stopped(fc)) throw new BudgetExceeded();
+      fc.shallow = true;
+      fc.exhausted = true;
+    }
   }
 
   private lineOf(fc: FileContext, line: number): number {
@@ -493,7 +514,12 @@ export class Emulator {
     scope: Scope,
     fc: FileContext,
     n: number,
+    since: number,
   ): Signal | 'stop' | undefined {
+    // One loop may spend at most half the file's budget (`since`: the steps when it started),
+    // and none iterates again once the file went shallow: what follows the loop matters more
+    // than more of the same iterations.
+    if (n > 1 && (fc.shallow || fc.steps - since > fc.budget / 2)) return 'stop';
     const exitBefore = this.exitSeen;
     const uncertainBefore = this.uncertainSeen;
     this.exitSeen = false;
@@ -545,6 +571,7 @@ export class Emulator {
       case 'IfStatement':
         return this.execIf(st, scope, fc);
       case 'WhileStatement': {
+        const since = fc.steps;
         let n = 0;
         while (n++ < MAX_LOOP) {
           const c = isTruthy(this.evalExpr(st.condition, scope, fc));
@@ -552,17 +579,18 @@ export class Emulator {
           if (c === undefined) {
             return this.uncertainly(() => this.execBlock(st.body, new Scope(scope), fc));
           }
-          const sig = this.iterate(st.body, new Scope(scope), fc, n);
+          const sig = this.iterate(st.body, new Scope(scope), fc, n, since);
           if (sig === 'stop') break;
           if (sig?.type === 'return') return sig;
         }
         return undefined;
       }
       case 'RepeatStatement': {
+        const since = fc.steps;
         let n = 0;
         while (n++ < MAX_LOOP) {
           const inner = new Scope(scope);
-          const sig = this.iterate(st.body, inner, fc, n);
+          const sig = this.iterate(st.body, inner, fc, n, since);
           if (sig === 'stop') break;
           if (sig?.type === 'return') return sig;
           const c = isTruthy(this.evalExpr(st.condition, inner, fc));
@@ -682,11 +710,12 @@ export class Emulator {
       inner.declare(st.variable.name, UNKNOWN);
       return this.uncertainly(() => this.execBlock(st.body, inner, fc));
     }
+    const since = fc.steps;
     let n = 0;
     for (let i = a; s > 0 ? i <= b : i >= b; i += s) {
       const inner = new Scope(scope);
       inner.declare(st.variable.name, num(i));
-      const sig = this.iterate(st.body, inner, fc, ++n);
+      const sig = this.iterate(st.body, inner, fc, ++n, since);
       if (sig === 'stop') break;
       if (sig?.type === 'return') return sig;
     }
@@ -746,13 +775,14 @@ export class Emulator {
       for (const v of st.variables) inner.declare(v.name, t ? { k: 'unk', taint: t } : UNKNOWN);
       return this.uncertainly(() => this.execBlock(st.body, inner, fc));
     }
+    const since = fc.steps;
     let n = 0;
     for (const [k, v] of entries) {
       n++;
       const inner = new Scope(scope);
       if (st.variables[0]) inner.declare(st.variables[0].name, k);
       if (st.variables[1]) inner.declare(st.variables[1].name, v);
-      const sig = this.iterate(st.body, inner, fc, n);
+      const sig = this.iterate(st.body, inner, fc, n, since);
       if (sig === 'stop') break;
       if (sig?.type === 'return') return sig;
     }
@@ -1299,7 +1329,7 @@ export class Emulator {
     this.invoked.add(fn.node);
     const runs = (this.runCount.get(fn.node) ?? 0) + 1;
     this.runCount.set(fn.node, runs);
-    if (runs > 3000) return [UNKNOWN];
+    if (runs > 3000 || (runs > 1 && fc.shallow)) return [UNKNOWN];
     const allKnown = args.length > 0 && args.every((a) => a.k !== 'unk');
     if (!allKnown) {
       const sig =
@@ -1817,6 +1847,7 @@ export class Emulator {
       steps: 0,
       budget: Math.max(20_000, fc.budget - fc.steps),
       exhausted: false,
+      shallow: false,
     };
     const saved = this.ctx;
     this.ctx = [...this.ctx, this.frame('payload', carrier, fc, line, carrier)];

@@ -185,4 +185,35 @@ describe('analyzeAddon', () => {
     expect(taintOfArg(query, 0)?.[0]?.kind).toBe('net');
     expect(query?.ctx.some((f) => f.kind === 'handler' && f.name === 'notes_save')).toBe(true);
   });
+
+  describe('a file whose code outruns the emulation budget', () => {
+    const backdoor =
+      'util.AddNetworkString("sync_cfg")\n' +
+      'net.Receive("sync_cfg", function(len, ply) RunString(net.ReadString()) end)\n';
+    const received = (files: Record<string, string>) => {
+      const analysis = analyzeAddon(entries(files), { intel });
+      const run = analysis.calls.find((c) => c.api === 'RunString');
+      return { analysis, run };
+    };
+
+    it('still sees the code after one loop that would spend the whole budget', () => {
+      const padding =
+        'local pad = {}\nfor a = 0, 255 do\n  for b = 0, 255 do pad[a + b * 256] = a * b end\nend\n';
+      const { analysis, run } = received({ 'lua/autorun/server/sv_cfg.lua': padding + backdoor });
+      expect(taintOfArg(run, 0)?.[0]?.kind).toBe('net');
+      expect(run?.ctx.some((f) => f.kind === 'handler' && f.name === 'sync_cfg')).toBe(true);
+      // One loop takes at most half the budget, so the file is explored in full.
+      expect(analysis.files[0]!.budgetExhausted).toBe(false);
+    });
+
+    it('still sees it after many such loops, walking the rest shallowly', () => {
+      const loops = Array.from(
+        { length: 12 },
+        (_, i) => `local pad${i} = {}\nfor a = 0, 65535 do pad${i}[a] = a * ${i} end\n`,
+      ).join('');
+      const { analysis, run } = received({ 'lua/autorun/server/sv_cfg.lua': loops + backdoor });
+      expect(taintOfArg(run, 0)?.[0]?.kind).toBe('net');
+      expect(analysis.files[0]!.budgetExhausted).toBe(true);
+    });
+  });
 });

@@ -161,6 +161,7 @@ export function analyzeAddon(entries: ArchiveEntry[], options: AnalyzeOptions): 
       steps: 0,
       budget: budgetFor(map.mapEntities.length),
       exhausted: false,
+      shallow: false,
     };
     for (const ent of luaRunEntities(map.mapEntities)) {
       if (ent.code) emulator.rescan(ent.code, ent.classname, 'server', fc, ent.line);
@@ -235,6 +236,7 @@ function skimFile(entry: ArchiveEntry, watch: SkimWatch): LuaFileRecord {
     steps: 0,
     budget: budgetFor(bytes.byteLength),
     exhausted: false,
+    shallow: false,
   };
   return { file, bytes, skim, encoding, fc };
 }

@@ -79,6 +79,11 @@ type Signal =
 
 class BudgetExceeded extends Error {}
 
+/** A value's text when it is a known string (a handler or command name). */
+function constName(v: Value | undefined): string | undefined {
+  return v ? asString(v) : undefined;
+}
+
 /** The file spent twice its budget, shallow walk included: nothing more of it runs. */
 function stopped(fc: FileContext): boolean {
   return fc.steps > fc.budget * 2;
@@ -541,17 +546,18 @@ export class Emulator {
     switch (st.type) {
       case 'LocalStatement': {
         const values = this.evalList(st.init, scope, fc);
-        st.variables.forEach((v, i) => {
-          const val = values[i] ?? NIL;
-          scope.declare(v.name, this.aliasOf(val, v.name, st.init[i]));
-        });
+        const variables = st.variables;
+        for (let i = 0; i < variables.length; i++) {
+          const name = variables[i]!.name;
+          scope.declare(name, this.aliasOf(values[i] ?? NIL, name, st.init[i]));
+        }
         return undefined;
       }
       case 'AssignmentStatement': {
         const values = this.evalList(st.init, scope, fc);
-        st.variables.forEach((target, i) =>
-          this.assign(target, values[i] ?? NIL, scope, fc, st.init[i]),
-        );
+        const variables = st.variables;
+        for (let i = 0; i < variables.length; i++)
+          this.assign(variables[i]!, values[i] ?? NIL, scope, fc, st.init[i]);
         return undefined;
       }
       case 'CallStatement':
@@ -896,23 +902,27 @@ export class Emulator {
 
   private evalList(exprs: readonly Expression[], scope: Scope, fc: FileContext): Value[] {
     const out: Value[] = [];
-    exprs.forEach((e, i) => {
+    const last = exprs.length - 1;
+    for (let i = 0; i <= last; i++) {
+      const e = exprs[i]!;
       if (
-        i === exprs.length - 1 &&
+        i === last &&
         (e.type === 'CallExpression' ||
           e.type === 'StringCallExpression' ||
           e.type === 'TableCallExpression' ||
           e.type === 'VarargLiteral')
       ) {
+        // The last expression gives all its values (Lua's multiple results).
         const vs =
           e.type === 'VarargLiteral'
             ? scope.lookup('...')?.value.k === 'table'
               ? this.varargs(scope)
               : [UNKNOWN]
             : this.evalCall(e, scope, fc);
-        out.push(...vs.slice(0, 100_000));
+        if (vs.length === 1) out.push(vs[0]!);
+        else out.push(...vs.slice(0, 100_000));
       } else out.push(this.evalExpr(e, scope, fc));
-    });
+    }
     return out;
   }
 
@@ -1255,7 +1265,8 @@ export class Emulator {
     if (e.type === 'CallExpression') args = this.evalList(e.arguments, scope, fc);
     else if (e.type === 'StringCallExpression') args = [this.evalExpr(e.argument, scope, fc)];
     else args = [this.evalTable(e.arguments, scope, fc)];
-    if (self) args = [self, ...args];
+    // (args is a fresh array of this call)
+    if (self) args.unshift(self);
     return this.callValue(callee, args, fc, line, !!self);
   }
 
@@ -1550,18 +1561,19 @@ export class Emulator {
       !isRecordedApi(name)
     )
       return;
-    const shape = args
-      .slice(0, 6)
-      .map((a) =>
-        a.k === 'str'
-          ? 's' + a.v.slice(0, 40)
-          : a.k === 'unk'
-            ? 'u' + (a.taint?.map((t) => t.kind + t.line).join('+') ?? '')
-            : a.k === 'api'
-              ? a.name
-              : a.k,
-      )
-      .join('|');
+    // What makes two calls the same event: the first arguments' kinds, texts and taints.
+    let shape = '';
+    for (let i = 0; i < args.length && i < 6; i++) {
+      const a = args[i]!;
+      if (i > 0) shape += '|';
+      if (a.k === 'str') shape += 's' + a.v.slice(0, 40);
+      else if (a.k === 'unk') {
+        shape += 'u';
+        if (a.taint)
+          for (let j = 0; j < a.taint.length; j++)
+            shape += (j > 0 ? '+' : '') + a.taint[j]!.kind + a.taint[j]!.line;
+      } else shape += a.k === 'api' ? a.name : a.k;
+    }
     let ctxKey = this.ctxKeys.get(this.ctx);
     if (ctxKey === undefined) {
       ctxKey = this.ctx.map((f) => f.kind[0]! + f.line + (f.name ?? '')).join('/');
@@ -1623,39 +1635,46 @@ export class Emulator {
   }
 
   /** Registers callbacks the engine would call later, with the parameters it would pass. */
-  private dispatchCallbacks(name: string, args: Value[], fc: FileContext, line: number): void {
-    const constName = (v: Value | undefined) => (v ? asString(v) : undefined);
-    const callbackOrSink = (
-      cb: Value | undefined,
-      params: Value[],
-      frame: CtxFrame,
-      sinkArg: number,
-    ) => {
-      if (!cb) return;
-      const ctx = [...this.ctx, frame];
-      if (cb.k === 'fn') this.defer(cb, params, fc, ctx);
-      else if (
-        cb.k === 'api' &&
-        cb.name !== 'print' &&
-        cb.name !== 'PrintTable' &&
-        cb.name !== 'error'
-      ) {
-        // `http.Fetch(url, RunString)`: the sink itself is the callback.
-        const saved = this.ctx;
-        this.ctx = ctx;
-        try {
-          this.callApi({ ...cb, via: 'callback' }, [params[sinkArg] ?? UNKNOWN], fc, line, false);
-        } finally {
-          this.ctx = saved;
-        }
+  /**
+   * Defers a callback the engine would call with `params` under `frame`; a sink API given as
+   * the callback (`http.Fetch(url, RunString)`) is called on `params[sinkArg]` at once.
+   */
+  private callbackOrSink(
+    fc: FileContext,
+    line: number,
+    cb: Value | undefined,
+    params: Value[],
+    frame: CtxFrame,
+    sinkArg: number,
+  ): void {
+    if (!cb) return;
+    const ctx = [...this.ctx, frame];
+    if (cb.k === 'fn') this.defer(cb, params, fc, ctx);
+    else if (
+      cb.k === 'api' &&
+      cb.name !== 'print' &&
+      cb.name !== 'PrintTable' &&
+      cb.name !== 'error'
+    ) {
+      const saved = this.ctx;
+      this.ctx = ctx;
+      try {
+        this.callApi({ ...cb, via: 'callback' }, [params[sinkArg] ?? UNKNOWN], fc, line, false);
+      } finally {
+        this.ctx = saved;
       }
-    };
+    }
+  }
+
+  private dispatchCallbacks(name: string, args: Value[], fc: FileContext, line: number): void {
     switch (name) {
       case 'http.Fetch':
       case 'http.Post': {
         // http.Post(url, parameters, onSuccess, onFailure) has one argument more before its callbacks.
         const onSuccess = name === 'http.Fetch' ? 1 : 2;
-        callbackOrSink(
+        this.callbackOrSink(
+          fc,
+          line,
           args[onSuccess],
           [this.httpBody(args[0], fc, line), UNKNOWN, UNKNOWN, UNKNOWN],
           this.frame('handler', `${name} success`, fc, line, name),
@@ -1671,7 +1690,9 @@ export class Emulator {
         const req = args[0];
         if (req?.k !== 'table') return;
         const body = this.httpBody(req.t.get(str('url')), fc, line);
-        callbackOrSink(
+        this.callbackOrSink(
+          fc,
+          line,
           req.t.get(str('success')),
           [UNKNOWN, body, UNKNOWN],
           this.frame('handler', `${name} success`, fc, line, name),

@@ -467,14 +467,13 @@ export class Parser {
         if (this.tok.kind === 'EOF') break;
         // A stray 'end'/'until'/'else' at top level: report it, skip it, carry on.
         const t = this.tok;
-        const s = t;
         this.errorAt(t, `unexpected ${describe(t)}`);
         this.next();
         body.push({
           type: 'ErrorStatement',
           message: `unexpected ${describe(t)}`,
-          line: this.lineFrom(s),
-          offset: this.offsetFrom(s),
+          line: this.lineFrom(t),
+          offset: this.offsetFrom(t),
           endOffset: this.prev.end,
         });
       }
@@ -553,14 +552,13 @@ export class Parser {
       }
       if (this.tok === t) {
         // Nothing was consumed: drop the token so the loop always progresses.
-        const s = t;
         this.errorAt(t, `unexpected ${describe(t)}`);
         this.next();
         body.push({
           type: 'ErrorStatement',
           message: `unexpected ${describe(t)}`,
-          line: this.lineFrom(s),
-          offset: this.offsetFrom(s),
+          line: this.lineFrom(t),
+          offset: this.offsetFrom(t),
           endOffset: this.prev.end,
         });
       }
@@ -570,7 +568,6 @@ export class Parser {
 
   /** Skips to a plausible statement start and returns the placeholder for what was skipped. */
   private recover(from: Token, message: string): Statement {
-    const start = from;
     let first = true;
     for (;;) {
       const t = this.tok;
@@ -585,8 +582,8 @@ export class Parser {
     return {
       type: 'ErrorStatement',
       message,
-      line: this.lineFrom(start),
-      offset: this.offsetFrom(start),
+      line: this.lineFrom(from),
+      offset: this.offsetFrom(from),
       endOffset: this.prev.end,
     };
   }
@@ -608,15 +605,14 @@ export class Parser {
         case 'repeat':
           return this.parseRepeat();
         case 'do': {
-          const s = t;
           this.next();
           const body = this.parseBlock();
           this.expectKeyword('end', t);
           return {
             type: 'DoStatement',
             body,
-            line: this.lineFrom(s),
-            offset: this.offsetFrom(s),
+            line: this.lineFrom(t),
+            offset: this.offsetFrom(t),
             endOffset: this.prev.end,
           };
         }
@@ -668,7 +664,6 @@ export class Parser {
 
   private parseExpressionStatement(): Statement {
     const first = this.tok;
-    const start = first;
     const target = this.parseSuffixedExpression();
     if (this.isPunct('=') || this.isPunct(',')) {
       const variables: AssignmentStatement['variables'] = [this.assignable(target)];
@@ -680,8 +675,8 @@ export class Parser {
         type: 'AssignmentStatement',
         variables,
         init,
-        line: this.lineFrom(start),
-        offset: this.offsetFrom(start),
+        line: this.lineFrom(first),
+        offset: this.offsetFrom(first),
         endOffset: this.prev.end,
       };
     }
@@ -693,8 +688,8 @@ export class Parser {
       const node: CallStatement = {
         type: 'CallStatement',
         expression: target,
-        line: this.lineFrom(start),
-        offset: this.offsetFrom(start),
+        line: this.lineFrom(first),
+        offset: this.offsetFrom(first),
         endOffset: this.prev.end,
       };
       return node;
@@ -1050,7 +1045,6 @@ export class Parser {
   /** Operators binding tighter than `limit`, Lua's precedence climbing. */
   private parseSubExpression(limit: number): Expression {
     const t = this.tok;
-    const start = t;
     if (++this.depth > this.maxDepth) {
       this.tooDeep();
       this.skipNested(true);
@@ -1058,8 +1052,8 @@ export class Parser {
       return {
         type: 'ErrorExpression',
         message: 'nesting too deep',
-        line: this.lineFrom(start),
-        offset: this.offsetFrom(start),
+        line: this.lineFrom(t),
+        offset: this.offsetFrom(t),
         endOffset: this.prev.end,
       };
     }
@@ -1074,8 +1068,8 @@ export class Parser {
         type: 'UnaryExpression',
         operator: t.value as 'not' | '-' | '#',
         argument,
-        line: this.lineFrom(start),
-        offset: this.offsetFrom(start),
+        line: this.lineFrom(t),
+        offset: this.offsetFrom(t),
         endOffset: this.prev.end,
       };
       if (t.glua) left.glua = true;
@@ -1123,8 +1117,8 @@ export class Parser {
           operator: op.value as 'and' | 'or',
           left,
           right,
-          line: this.lineFrom(start),
-          offset: this.offsetFrom(start),
+          line: this.lineFrom(t),
+          offset: this.offsetFrom(t),
           endOffset: this.prev.end,
         };
       } else {
@@ -1133,8 +1127,8 @@ export class Parser {
           operator: op.value as BinaryExpression['operator'],
           left,
           right,
-          line: this.lineFrom(start),
-          offset: this.offsetFrom(start),
+          line: this.lineFrom(t),
+          offset: this.offsetFrom(t),
           endOffset: this.prev.end,
         };
         left = node;
@@ -1147,7 +1141,6 @@ export class Parser {
 
   private parseSimpleExpression(): Expression {
     const t = this.tok;
-    const start = t;
     switch (t.kind) {
       case 'Number':
         this.next();
@@ -1155,8 +1148,8 @@ export class Parser {
           type: 'NumericLiteral',
           value: numeralValue(t.value),
           raw: t.value,
-          line: this.lineFrom(start),
-          offset: this.offsetFrom(start),
+          line: this.lineFrom(t),
+          offset: this.offsetFrom(t),
           endOffset: this.prev.end,
         };
       case 'String':
@@ -1169,8 +1162,8 @@ export class Parser {
             return {
               type: 'NilLiteral',
               raw: 'nil',
-              line: this.lineFrom(start),
-              offset: this.offsetFrom(start),
+              line: this.lineFrom(t),
+              offset: this.offsetFrom(t),
               endOffset: this.prev.end,
             };
           case 'true':
@@ -1180,13 +1173,13 @@ export class Parser {
               type: 'BooleanLiteral',
               value: t.value === 'true',
               raw: t.value,
-              line: this.lineFrom(start),
-              offset: this.offsetFrom(start),
+              line: this.lineFrom(t),
+              offset: this.offsetFrom(t),
               endOffset: this.prev.end,
             };
           case 'function':
             this.next();
-            return this.parseFunctionBody(start, null, false, t);
+            return this.parseFunctionBody(t, null, false, t);
           default:
             break;
         }
@@ -1197,8 +1190,8 @@ export class Parser {
           return {
             type: 'VarargLiteral',
             raw: '...',
-            line: this.lineFrom(start),
-            offset: this.offsetFrom(start),
+            line: this.lineFrom(t),
+            offset: this.offsetFrom(t),
             endOffset: this.prev.end,
           };
         }
@@ -1228,15 +1221,14 @@ export class Parser {
       return this.identifierFrom(t);
     }
     if (t.kind === 'Punct' && t.value === '(') {
-      const start = t;
       this.next();
       const expression = this.parseExpression();
       this.expectPunct(')', 'to close the parenthesis');
       return {
         type: 'ParenthesizedExpression',
         expression,
-        line: this.lineFrom(start),
-        offset: this.offsetFrom(start),
+        line: this.lineFrom(t),
+        offset: this.offsetFrom(t),
         endOffset: this.prev.end,
       };
     }
@@ -1373,7 +1365,6 @@ export class Parser {
     } else {
       while (!this.isPunct('}')) {
         const t = this.tok;
-        const fieldStart = t;
         if (t.kind === 'Punct' && t.value === '[') {
           this.next();
           const key = this.parseExpression();
@@ -1384,8 +1375,8 @@ export class Parser {
             type: 'TableKey',
             key,
             value,
-            line: this.lineFrom(fieldStart),
-            offset: this.offsetFrom(fieldStart),
+            line: this.lineFrom(t),
+            offset: this.offsetFrom(t),
             endOffset: this.prev.end,
           });
         } else if (t.kind === 'Name' && this.peek().kind === 'Punct' && this.peek().value === '=') {
@@ -1398,8 +1389,8 @@ export class Parser {
             type: 'TableKeyString',
             key,
             value,
-            line: this.lineFrom(fieldStart),
-            offset: this.offsetFrom(fieldStart),
+            line: this.lineFrom(t),
+            offset: this.offsetFrom(t),
             endOffset: this.prev.end,
           });
         } else {
@@ -1407,8 +1398,8 @@ export class Parser {
           fields.push({
             type: 'TableValue',
             value,
-            line: this.lineFrom(fieldStart),
-            offset: this.offsetFrom(fieldStart),
+            line: this.lineFrom(t),
+            offset: this.offsetFrom(t),
             endOffset: this.prev.end,
           });
           if (this.tok === t) break; // not an expression at all: stop, '}' is reported below

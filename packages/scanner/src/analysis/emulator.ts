@@ -1340,8 +1340,12 @@ export class Emulator {
     this.invoked.add(fn.node);
     const runs = (this.runCount.get(fn.node) ?? 0) + 1;
     this.runCount.set(fn.node, runs);
-    if (runs > 3000 || (runs > 1 && fc.shallow)) return [UNKNOWN];
+    if (runs > 1 && fc.shallow) return [UNKNOWN];
     const allKnown = args.length > 0 && args.every((a) => a.k !== 'unk');
+    // Calls with known arguments (decoders, table builders) run each time, up to a cap. The
+    // cap must not stop a later call that carries unknown or attacker data: those run once
+    // per signature (the memo below), however often the function ran before.
+    if (allKnown && runs > 3000) return [UNKNOWN];
     if (!allKnown) {
       const sig =
         fn.node.offset +

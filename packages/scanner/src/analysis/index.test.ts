@@ -206,6 +206,17 @@ describe('analyzeAddon', () => {
       expect(analysis.files[0]!.budgetExhausted).toBe(false);
     });
 
+    it('still runs a helper for attacker data after thousands of harmless calls', () => {
+      const helper =
+        'local function apply(code)\n  if code == nil then return end\n  RunString(code)\nend\n' +
+        'for i = 1, 4000 do apply(nil) end\n' +
+        'util.AddNetworkString("sync_cfg")\n' +
+        'net.Receive("sync_cfg", function(len, ply) apply(net.ReadString()) end)\n';
+      const { run } = received({ 'lua/autorun/server/sv_cfg.lua': helper });
+      expect(taintOfArg(run, 0)?.[0]?.kind).toBe('net');
+      expect(run?.ctx.some((f) => f.kind === 'handler' && f.name === 'sync_cfg')).toBe(true);
+    });
+
     it('still sees it after many such loops, walking the rest shallowly', () => {
       const loops = Array.from(
         { length: 12 },

@@ -68,8 +68,9 @@ export interface FileContext {
   exhausted: boolean;
   /**
    * Past the budget, the rest of the file and its handlers are still walked, shallowly:
-   * loops stop after the iteration under way and functions run once. A padding loop must not
-   * hide the code after it (see tick).
+   * loops stop after the iteration under way, and a function called with known arguments
+   * runs once at most (calls carrying unknown or attacker data still run once per
+   * signature). A padding loop must not hide the code after it (see tick).
    */
   shallow: boolean;
 }
@@ -1340,12 +1341,12 @@ export class Emulator {
     this.invoked.add(fn.node);
     const runs = (this.runCount.get(fn.node) ?? 0) + 1;
     this.runCount.set(fn.node, runs);
-    if (runs > 1 && fc.shallow) return [UNKNOWN];
     const allKnown = args.length > 0 && args.every((a) => a.k !== 'unk');
-    // Calls with known arguments (decoders, table builders) run each time, up to a cap. The
-    // cap must not stop a later call that carries unknown or attacker data: those run once
-    // per signature (the memo below), however often the function ran before.
-    if (allKnown && runs > 3000) return [UNKNOWN];
+    // Calls with known arguments (decoders, table builders) run each time, up to a cap, and
+    // once at most when the file went shallow. Neither limit may stop a later call that
+    // carries unknown or attacker data: those run once per signature (the memo below),
+    // however often the function ran before.
+    if (allKnown && (runs > 3000 || (runs > 1 && fc.shallow))) return [UNKNOWN];
     if (!allKnown) {
       const sig =
         fn.node.offset +

@@ -217,6 +217,19 @@ describe('analyzeAddon', () => {
       expect(run?.ctx.some((f) => f.kind === 'handler' && f.name === 'sync_cfg')).toBe(true);
     });
 
+    it('still runs a helper for attacker data once the file went shallow', () => {
+      // Two half-budget loops use the budget up; the helper then runs once with nil.
+      const helper =
+        'local function apply(code)\n  if code == nil then return end\n  RunString(code)\nend\n' +
+        'local p1, p2 = {}, {}\nfor i = 0, 65535 do p1[i] = i end\nfor i = 0, 65535 do p2[i] = i end\n' +
+        'apply(nil)\n' +
+        'util.AddNetworkString("sync_cfg")\n' +
+        'net.Receive("sync_cfg", function(len, ply) apply(net.ReadString()) end)\n';
+      const { analysis, run } = received({ 'lua/autorun/server/sv_cfg.lua': helper });
+      expect(analysis.files[0]!.budgetExhausted).toBe(true);
+      expect(taintOfArg(run, 0)?.[0]?.kind).toBe('net');
+    });
+
     it('still sees it after many such loops, walking the rest shallowly', () => {
       const loops = Array.from(
         { length: 12 },

@@ -23,6 +23,7 @@ import {
   EXEC_SINKS,
   FILE_WRITE_SINKS,
   PLAYER_METHODS,
+  PRIVILEGE_SINKS,
   SANITIZERS,
   SOURCE_CALLS,
 } from './api.js';
@@ -1550,6 +1551,8 @@ export class Emulator {
   }
 
   private readonly callSeen = new Set<string>();
+  /** Distinct call events recorded before only the strong ones count (see recordCall). */
+  maxCallEvents = 400_000;
   private readonly ctxKeys = new WeakMap<Ctx, string>();
 
   /** Records a call once per distinct (place, callee, argument shape, context). */
@@ -1586,7 +1589,20 @@ export class Emulator {
     }
     const key = `${fc.path}:${fc.depth}:${this.lineOf(fc, line)}:${name}:${api.via}:${shape}:${ctxKey}`;
     if (this.callSeen.has(key)) return;
-    if (this.callSeen.size > 400_000) return;
+    // Distinct events are capped to bound memory. Padding code can make any number of
+    // distinct harmless calls, so past the cap only calls that run code, run console
+    // commands, change ranks or carry attacker data are still recorded, up to a hard cap
+    // four times higher: padding must not crowd a backdoor's call out.
+    const seen = this.callSeen.size;
+    if (seen >= this.maxCallEvents) {
+      if (seen >= this.maxCallEvents * 4) return;
+      const strong =
+        name in EXEC_SINKS ||
+        CONSOLE_SINKS.has(name) ||
+        PRIVILEGE_SINKS.has(name) ||
+        args.some((a) => taintOf(a) !== undefined);
+      if (!strong) return;
+    }
     this.callSeen.add(key);
     // A registration made through another file's wrapper (`lib.OnNet(net.Receive, "x", f)`)
     // is reported where the addon names it: the first call into the wrapper.

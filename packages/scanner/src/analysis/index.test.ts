@@ -240,4 +240,27 @@ describe('analyzeAddon', () => {
       expect(analysis.files[0]!.budgetExhausted).toBe(true);
     });
   });
+
+  it('keeps recording a backdoor once padding filled the cap on distinct call events', () => {
+    const padding = 'for i = 1, 200 do file.Write("pad_" .. i .. ".txt", "x") end\n';
+    const backdoor =
+      'util.AddNetworkString("sync_cfg")\n' +
+      'net.Receive("sync_cfg", function(len, ply)\n' +
+      '  sql.Query("SELECT " .. net.ReadString())\n' +
+      '  RunString(net.ReadString())\n' +
+      'end)\n';
+    const analysis = analyzeAddon(
+      entries({ 'lua/autorun/server/sv_cfg.lua': padding + backdoor }),
+      {
+        intel,
+        maxCallEvents: 50,
+      },
+    );
+    const writes = analysis.calls.filter((c) => c.api === 'file.Write');
+    expect(writes.length).toBeLessThanOrEqual(50);
+    const run = analysis.calls.find((c) => c.api === 'RunString');
+    expect(taintOfArg(run, 0)?.[0]?.kind).toBe('net');
+    const query = analysis.calls.find((c) => c.api === 'sql.Query');
+    expect(taintOfArg(query, 0)?.[0]?.kind).toBe('net');
+  });
 });

@@ -33,6 +33,8 @@ export interface AnalyzeOptions {
   /** How many layers of decoded payload are re-analysed (default 3). */
   maxPayloadDepth?: number;
   isCancelled?: () => boolean;
+  /** Distinct call events kept before only the strong ones count (default 400 000). */
+  maxCallEvents?: number;
 }
 
 function budgetFor(bytes: number): number {
@@ -71,6 +73,7 @@ export function analyzeAddon(entries: ArchiveEntry[], options: AnalyzeOptions): 
     cancelled: false,
   };
   const emulator = new Emulator(analysis, options.maxPayloadDepth ?? 3, analysis.clientFiles);
+  if (options.maxCallEvents !== undefined) emulator.maxCallEvents = options.maxCallEvents;
 
   const luaEntries = entries.filter(
     (e) => (e.kind === 'lua' || e.kind === 'lua_in_asset') && e.bytes,

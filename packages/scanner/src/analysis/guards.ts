@@ -3,6 +3,7 @@
 // that makes a backdoor worse, not safer).
 import type { Expression, Node } from '../lua/ast.js';
 import { functionBody } from '../lua/parser.js';
+import { pushChildren } from '../lua/walk.js';
 
 /** Methods and functions that check a player's rank or permission. */
 const ADMIN_CHECK_NAMES = new Set([
@@ -96,95 +97,6 @@ export interface ConditionClass {
 const CONFIG_NAME = /config|cfg|settings|options/i;
 
 /**
- * Pushes a node's children for the small static walks here (conditions, function bodies), in
- * the order the parser writes their fields; lazy function bodies are not parsed for it. (A
- * switch rather than a walk over the node's keys: conditions are classified on every `if`
- * the emulator runs.)
- */
-function pushChildren(stack: Node[], n: Node): void {
-  switch (n.type) {
-    case 'Chunk':
-    case 'DoStatement':
-      stack.push(...n.body);
-      return;
-    case 'LocalStatement':
-    case 'AssignmentStatement':
-      stack.push(...n.variables, ...n.init);
-      return;
-    case 'CallStatement':
-      stack.push(n.expression);
-      return;
-    case 'FunctionDeclaration':
-      if (n.identifier) stack.push(n.identifier);
-      stack.push(...n.parameters, ...n.body);
-      return;
-    case 'IfStatement':
-      stack.push(...n.clauses);
-      return;
-    case 'IfClause':
-    case 'ElseifClause':
-    case 'ElseClause':
-    case 'WhileStatement':
-    case 'RepeatStatement':
-      if (n.condition) stack.push(n.condition);
-      stack.push(...n.body);
-      return;
-    case 'ForNumericStatement':
-      stack.push(n.variable, n.start, n.end);
-      if (n.step) stack.push(n.step);
-      stack.push(...n.body);
-      return;
-    case 'ForGenericStatement':
-      stack.push(...n.variables, ...n.iterators, ...n.body);
-      return;
-    case 'ReturnStatement':
-      stack.push(...n.arguments);
-      return;
-    case 'GotoStatement':
-    case 'LabelStatement':
-      stack.push(n.label);
-      return;
-    case 'TableConstructorExpression':
-      stack.push(...n.fields);
-      return;
-    case 'TableKey':
-    case 'TableKeyString':
-      stack.push(n.key, n.value);
-      return;
-    case 'TableValue':
-      stack.push(n.value);
-      return;
-    case 'BinaryExpression':
-    case 'LogicalExpression':
-      stack.push(n.left, n.right);
-      return;
-    case 'UnaryExpression':
-      stack.push(n.argument);
-      return;
-    case 'MemberExpression':
-      stack.push(n.identifier, n.base);
-      return;
-    case 'IndexExpression':
-      stack.push(n.base, n.index);
-      return;
-    case 'CallExpression':
-      stack.push(n.base, ...n.arguments);
-      return;
-    case 'TableCallExpression':
-      stack.push(n.base, n.arguments);
-      return;
-    case 'StringCallExpression':
-      stack.push(n.base, n.argument);
-      return;
-    case 'ParenthesizedExpression':
-      stack.push(n.expression);
-      return;
-    default:
-      return;
-  }
-}
-
-/**
  * Looks for admin checks and identity triggers in a condition. `isLiteralIdTable` tells
  * whether an indexed table holds literal SteamIDs (the emulator knows table contents).
  */
@@ -239,7 +151,8 @@ export function classifyCondition(
       const id = isIdentityCall(n.index);
       if (id && isLiteralIdTable(n.base)) out.trigger ??= `table[${id}()]`;
     }
-    if (n.type !== 'FunctionDeclaration') pushChildren(stack, n);
+    // (Lazy bodies stay unparsed: a condition's own code is what is judged.)
+    if (n.type !== 'FunctionDeclaration') pushChildren(stack, n, false);
   }
   return out;
 }
@@ -258,7 +171,7 @@ export function identityTriggersIn(
       const c = classifyCondition(n as Expression, isLiteralIdTable);
       if (c.trigger && !found.includes(c.trigger)) found.push(c.trigger);
     }
-    pushChildren(stack, n);
+    pushChildren(stack, n, false);
   }
   return found;
 }

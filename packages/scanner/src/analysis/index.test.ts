@@ -263,4 +263,18 @@ describe('analyzeAddon', () => {
     const query = analysis.calls.find((c) => c.api === 'sql.Query');
     expect(taintOfArg(query, 0)?.[0]?.kind).toBe('net');
   });
+
+  it('judges a condition holding a table of 150 000 fields (no spread of its children)', () => {
+    const fields = Array(150_000).fill('2').join(',');
+    const analysis = analyzeAddon(
+      entries({
+        'lua/autorun/server/sv_cfg.lua':
+          'util.AddNetworkString("x")\n' +
+          `net.Receive("x", function() if #{${fields}} > 0 then RunString(net.ReadString()) end end)\n`,
+      }),
+      { intel },
+    );
+    const run = analysis.calls.find((c) => c.api === 'RunString');
+    expect(taintOfArg(run, 0)?.[0]?.kind).toBe('net');
+  });
 });

@@ -24,7 +24,7 @@ export {
   type SkimWatch,
   type SkimmedFunction,
 } from './skim.js';
-export { walk, childrenOf, type Visitor } from './walk.js';
+export { walk, childrenOf, pushChildren, type Visitor } from './walk.js';
 
 /** Tokens kept by `tokenize` unless told otherwise: ~250 MB of token objects at most. */
 export const DEFAULT_TOKENIZE_LIMIT = 2_000_000;

@@ -1,81 +1,116 @@
 // A pre-order walk over the syntax tree with each node's parent, iterative so that even a
 // tree built with a raised depth limit cannot overflow the stack.
-import type { IfClauseNode, Node } from './ast.js';
+import type { Node } from './ast.js';
 import { functionBody } from './parser.js';
 
 /** Return false to skip the node's children. */
 export type Visitor = (node: Node, parent: Node | null) => void | boolean;
 
-/** Child nodes in source order. */
-export function childrenOf(node: Node): Node[] {
+function pushAll(stack: Node[], nodes: readonly Node[]): void {
+  // (One by one: `push(...nodes)` throws past about 100 000 arguments, a hostile file's table.)
+  for (let i = 0; i < nodes.length; i++) stack.push(nodes[i]!);
+}
+
+/**
+ * Pushes a node's children onto `stack` in source order. A lazy function body is parsed for
+ * it (see `functionBody`) unless `lazyBodies` is false, when it counts as empty.
+ */
+export function pushChildren(stack: Node[], node: Node, lazyBodies = true): void {
   switch (node.type) {
     case 'Chunk':
-      return node.body;
+    case 'DoStatement':
+      pushAll(stack, node.body);
+      return;
     case 'LocalStatement':
-      return [...node.variables, ...node.init];
     case 'AssignmentStatement':
-      return [...node.variables, ...node.init];
+      pushAll(stack, node.variables);
+      pushAll(stack, node.init);
+      return;
     case 'CallStatement':
-      return [node.expression];
-    case 'FunctionDeclaration': {
-      const list: Node[] = node.identifier ? [node.identifier] : [];
-      return list.concat(node.parameters, functionBody(node));
-    }
+      stack.push(node.expression);
+      return;
+    case 'FunctionDeclaration':
+      if (node.identifier) stack.push(node.identifier);
+      pushAll(stack, node.parameters);
+      pushAll(stack, lazyBodies ? functionBody(node) : node.body);
+      return;
     case 'IfStatement':
-      return node.clauses;
+      pushAll(stack, node.clauses);
+      return;
     case 'IfClause':
     case 'ElseifClause':
-    case 'ElseClause': {
-      const clause: IfClauseNode = node;
-      return clause.condition ? [clause.condition, ...clause.body] : clause.body;
-    }
+    case 'ElseClause':
     case 'WhileStatement':
+      if (node.condition) stack.push(node.condition);
+      pushAll(stack, node.body);
+      return;
     case 'RepeatStatement':
-      return node.type === 'WhileStatement'
-        ? [node.condition, ...node.body]
-        : [...node.body, node.condition];
-    case 'DoStatement':
-      return node.body;
-    case 'ForNumericStatement': {
-      const list: Node[] = [node.variable, node.start, node.end];
-      if (node.step) list.push(node.step);
-      return list.concat(node.body);
-    }
+      pushAll(stack, node.body);
+      stack.push(node.condition);
+      return;
+    case 'ForNumericStatement':
+      stack.push(node.variable, node.start, node.end);
+      if (node.step) stack.push(node.step);
+      pushAll(stack, node.body);
+      return;
     case 'ForGenericStatement':
-      return [...node.variables, ...node.iterators, ...node.body];
+      pushAll(stack, node.variables);
+      pushAll(stack, node.iterators);
+      pushAll(stack, node.body);
+      return;
     case 'ReturnStatement':
-      return node.arguments;
+      pushAll(stack, node.arguments);
+      return;
     case 'GotoStatement':
     case 'LabelStatement':
-      return [node.label];
+      stack.push(node.label);
+      return;
     case 'TableKey':
-      return [node.key, node.value];
     case 'TableKeyString':
-      return [node.key, node.value];
+      stack.push(node.key, node.value);
+      return;
     case 'TableValue':
-      return [node.value];
+      stack.push(node.value);
+      return;
     case 'TableConstructorExpression':
-      return node.fields;
+      pushAll(stack, node.fields);
+      return;
     case 'BinaryExpression':
     case 'LogicalExpression':
-      return [node.left, node.right];
+      stack.push(node.left, node.right);
+      return;
     case 'UnaryExpression':
-      return [node.argument];
+      stack.push(node.argument);
+      return;
     case 'MemberExpression':
-      return [node.base, node.identifier];
+      stack.push(node.base, node.identifier);
+      return;
     case 'IndexExpression':
-      return [node.base, node.index];
+      stack.push(node.base, node.index);
+      return;
     case 'CallExpression':
-      return [node.base, ...node.arguments];
+      stack.push(node.base);
+      pushAll(stack, node.arguments);
+      return;
     case 'TableCallExpression':
-      return [node.base, node.arguments];
+      stack.push(node.base, node.arguments);
+      return;
     case 'StringCallExpression':
-      return [node.base, node.argument];
+      stack.push(node.base, node.argument);
+      return;
     case 'ParenthesizedExpression':
-      return [node.expression];
+      stack.push(node.expression);
+      return;
     default:
-      return [];
+      return;
   }
+}
+
+/** Child nodes in source order. */
+export function childrenOf(node: Node): Node[] {
+  const out: Node[] = [];
+  pushChildren(out, node);
+  return out;
 }
 
 /** Visits `root` and every node below it, parents before children. */

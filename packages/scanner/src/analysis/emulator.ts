@@ -70,8 +70,8 @@ export interface FileContext {
   /**
    * Past the budget, the rest of the file and its handlers are still walked, shallowly:
    * loops stop after the iteration under way, and a function called with known arguments
-   * runs once at most (calls carrying unknown or attacker data still run once per
-   * signature). A padding loop must not hide the code after it (see tick).
+   * runs once at most (calls carrying unknown or attacker data, or a decoded string, still
+   * run once per signature). A padding loop must not hide the code after it (see tick).
    */
   shallow: boolean;
 }
@@ -84,6 +84,12 @@ class BudgetExceeded extends Error {}
 /** A value's text when it is a known string (a handler or command name). */
 function constName(v: Value | undefined): string | undefined {
   return v ? asString(v) : undefined;
+}
+
+/** The first argument that is a string the emulator decoded (not plain text in the source). */
+function decodedArgument(args: readonly Value[]): string | undefined {
+  for (const a of args) if (a.k === 'str' && a.dec !== undefined) return a.v;
+  return undefined;
 }
 
 /** The file spent twice its budget, shallow walk included: nothing more of it runs. */
@@ -1347,7 +1353,15 @@ export class Emulator {
     // once at most when the file went shallow. Neither limit may stop a later call that
     // carries unknown or attacker data: those run once per signature (the memo below),
     // however often the function ran before.
-    if (allKnown && (runs > 3000 || (runs > 1 && fc.shallow))) return [UNKNOWN];
+    if (allKnown && (runs > 3000 || (runs > 1 && fc.shallow))) {
+      // …except for a string the emulator decoded: a hidden payload handed to a runner after
+      // thousands of padding calls still runs, once per distinct payload.
+      const decoded = decodedArgument(args);
+      if (decoded === undefined) return [UNKNOWN];
+      const key = `${fn.node.offset}:${fc.path}:decoded:${decoded.length}:${decoded.slice(0, 200)}`;
+      if (this.memo.has(key)) return [UNKNOWN];
+      this.memo.add(key);
+    }
     if (!allKnown) {
       const sig =
         fn.node.offset +

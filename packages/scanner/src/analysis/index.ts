@@ -363,9 +363,9 @@ function parseLazyCallers(record: LuaFileRecord, offsets: number[], relevance: R
   let changed = false;
   // (See parseRecord: what a file that does not compile defines is only its own.)
   const broken = record.file.parseErrors > 0;
-  // Lazy bodies never nest (their inner functions were not parsed), so one pass suffices.
-  const count = functions.length;
-  for (let i = 0; i < count; i++) {
+  // A body parsed here may leave nested functions lazy; they are appended to the list, and
+  // this loop reaches them too (one holding an offset is parsed in turn).
+  for (let i = 0; i < functions.length; i++) {
     const facts = functions[i]!;
     const node = facts.node;
     if (node.lazy === undefined) continue;

@@ -1,6 +1,7 @@
 // The GLua syntax tree. Shaped like luaparse's (a widely known Lua AST) so that the parser
 // and the analysis agree on one vocabulary; every node carries its 1-based start line and
 // byte offsets into the source.
+import type { Skim } from './skim.js';
 
 export interface Position {
   line: number;
@@ -147,6 +148,11 @@ export interface LazyBody {
   offset: number;
   line: number;
   lineStart: number;
+  /**
+   * The file's skim: when the body is parsed, the functions nested in it that the skim found
+   * unwatched stay lazy in turn.
+   */
+  skim: Skim;
 }
 
 export interface IfClauseNode extends NodeBase {

@@ -852,6 +852,7 @@ export class Parser {
         offset: close.end,
         line: close.endLine,
         lineStart: close.offset - close.column + 1,
+        skim: this.skim!,
       };
       this.lexer.pos = skimmed.end - 3;
       this.lexer.line = skimmed.endLine;
@@ -1556,6 +1557,8 @@ export function parseLazy(
   lexer.lineStart = lazy.lineStart;
   const parser = new Parser(lexer, diagnostics, DEFAULT_MAX_DEPTH, DEFAULT_MAX_TOKENS);
   parser.watch = watch;
+  // Its nested functions the skim found unwatched stay lazy, as they would in the file.
+  parser.skim = lazy.skim;
   let body: Statement[];
   try {
     body = parser.parseLazyBody(own);

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { SKIM_WATCH, skimWatchFor } from '../analysis/relevance.js';
 import { loadThreatIntel } from '../intel/index.js';
 import type { FunctionDeclaration, Node } from './ast.js';
-import { parseLua } from './parser.js';
+import { functionBody, parseLua } from './parser.js';
 import { mayMention, skimLua, wordHash, wordOffsets } from './skim.js';
 import { walk } from './walk.js';
 import { SAMPLES_ROOT } from '../sampleFixtures.js';
@@ -189,6 +189,32 @@ describe('skim', () => {
       expect(fullTree(lazy.chunk), name).toBe(fullTree(full.chunk));
     }
     expect(lazyBodies).toBeGreaterThan(3);
+  });
+
+  it('leaves unwatched functions nested in a lazy body lazy when that body is parsed', () => {
+    const src = [
+      'function Outer()',
+      '  local inner = function() return 1 end',
+      '  timer.Simple(1, function() print(inner()) end)',
+      'end',
+    ].join('\n');
+    const skim = skimLua(src, SKIM_WATCH);
+    const outer = parseLua(src, { skim }).chunk.body[0] as FunctionDeclaration;
+    expect(outer.lazy).toBeDefined();
+    const nested = () => {
+      const out: FunctionDeclaration[] = [];
+      walk({ type: 'Chunk', body: outer.body, line: 1, offset: 0, endOffset: 0 }, (n) => {
+        if (n.type === 'FunctionDeclaration') out.push(n);
+        return n.type !== 'FunctionDeclaration';
+      });
+      return out;
+    };
+    expect(functionBody(outer)).toHaveLength(2);
+    const inner = nested();
+    expect(inner).toHaveLength(2);
+    expect(inner.every((f) => f.lazy !== undefined)).toBe(true);
+    // Read in turn, the whole tree is the one a full parse gives.
+    expect(fullTree(outer)).toBe(fullTree(parseLua(src).chunk.body[0]!));
   });
 
   it('answers which names a file may use, and where', () => {

@@ -673,7 +673,7 @@ export class Parser {
       this.nameFunctions(variables, init, 'assign');
       return {
         type: 'AssignmentStatement',
-        variables: variables.length > 1 ? trimmed(variables) : variables,
+        variables: trimmed(variables, 1),
         init,
         line: this.lineFrom(first),
         offset: this.offsetFrom(first),
@@ -728,7 +728,7 @@ export class Parser {
     for (const v of variables) this.declareTopLocal(v.name);
     const node: LocalStatement = {
       type: 'LocalStatement',
-      variables: variables.length > 1 ? trimmed(variables) : variables,
+      variables: trimmed(variables, 1),
       init,
       line: this.lineFrom(start),
       offset: this.offsetFrom(start),
@@ -1007,7 +1007,7 @@ export class Parser {
     this.expectKeyword('end', forTok);
     return {
       type: 'ForGenericStatement',
-      variables: variables.length > 1 ? trimmed(variables) : variables,
+      variables: trimmed(variables, 1),
       iterators,
       body,
       line: this.lineFrom(start),
@@ -1036,7 +1036,7 @@ export class Parser {
   private parseExpressionList(): Expression[] {
     const list = [this.parseExpression()];
     while (this.acceptPunct(',')) list.push(this.parseExpression());
-    return list.length > 1 ? trimmed(list) : list;
+    return trimmed(list, 1);
   }
 
   parseExpression(): Expression {
@@ -1437,11 +1437,11 @@ export function emptyFacts(): LexicalFacts {
 /**
  * A list the parser built by pushing, cut to its length. V8 grows a pushed array by at least
  * 16 slots, and the tree keeps every list for the whole addon scan: a one-element list would
- * carry 17 slots through each garbage collection, which copies them. (A list written `[x]`
- * is exact until something is pushed onto it.)
+ * carry 17 slots through each garbage collection, which copies them. A list started as
+ * `[first]` is exact until something is pushed onto it: pass `exactUpTo` 1.
  */
-function trimmed<T>(list: T[]): T[] {
-  return list.length > 0 ? list.slice() : list;
+function trimmed<T>(list: T[], exactUpTo = 0): T[] {
+  return list.length > exactUpTo ? list.slice() : list;
 }
 
 /** Drops the facts of functions whose parse was abandoned, renumbering parents. */

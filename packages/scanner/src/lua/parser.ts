@@ -492,7 +492,7 @@ export class Parser {
     }
     return {
       type: 'Chunk',
-      body: trimmed(body),
+      body,
       line: start.line,
       offset: start.offset,
       endOffset: this.tok.offset,
@@ -502,7 +502,7 @@ export class Parser {
   private parseBlock(): Statement[] {
     const body: Statement[] = [];
     this.parseBlockInto(body);
-    return trimmed(body);
+    return body;
   }
 
   private parseBlockInto(body: Statement[]): void {
@@ -673,7 +673,7 @@ export class Parser {
       this.nameFunctions(variables, init, 'assign');
       return {
         type: 'AssignmentStatement',
-        variables: trimmed(variables, 1),
+        variables,
         init,
         line: this.lineFrom(first),
         offset: this.offsetFrom(first),
@@ -728,7 +728,7 @@ export class Parser {
     for (const v of variables) this.declareTopLocal(v.name);
     const node: LocalStatement = {
       type: 'LocalStatement',
-      variables: trimmed(variables, 1),
+      variables,
       init,
       line: this.lineFrom(start),
       offset: this.offsetFrom(start),
@@ -865,7 +865,7 @@ export class Parser {
       type: 'FunctionDeclaration',
       identifier,
       isLocal,
-      parameters: trimmed(parameters),
+      parameters,
       body,
       // Always present (undefined once parsed), so that every function node has one shape.
       lazy,
@@ -931,7 +931,7 @@ export class Parser {
     this.expectKeyword('end', ifTok);
     return {
       type: 'IfStatement',
-      clauses: trimmed(clauses),
+      clauses,
       line: this.lineFrom(start),
       offset: this.offsetFrom(start),
       endOffset: this.prev.end,
@@ -1007,7 +1007,7 @@ export class Parser {
     this.expectKeyword('end', forTok);
     return {
       type: 'ForGenericStatement',
-      variables: trimmed(variables, 1),
+      variables,
       iterators,
       body,
       line: this.lineFrom(start),
@@ -1036,7 +1036,7 @@ export class Parser {
   private parseExpressionList(): Expression[] {
     const list = [this.parseExpression()];
     while (this.acceptPunct(',')) list.push(this.parseExpression());
-    return trimmed(list, 1);
+    return list;
   }
 
   parseExpression(): Expression {
@@ -1415,7 +1415,7 @@ export class Parser {
     } else this.next();
     return {
       type: 'TableConstructorExpression',
-      fields: trimmed(fields),
+      fields,
       line: this.lineFrom(start),
       offset: this.offsetFrom(start),
       endOffset: this.prev.end,
@@ -1432,16 +1432,6 @@ export function emptyFacts(): LexicalFacts {
     hasBom: false,
     invalidUtf8: false,
   };
-}
-
-/**
- * A list the parser built by pushing, cut to its length. V8 grows a pushed array by at least
- * 16 slots, and the tree keeps every list for the whole addon scan: a one-element list would
- * carry 17 slots through each garbage collection, which copies them. A list started as
- * `[first]` is exact until something is pushed onto it: pass `exactUpTo` 1.
- */
-function trimmed<T>(list: T[], exactUpTo = 0): T[] {
-  return list.length > exactUpTo ? list.slice() : list;
 }
 
 /** Drops the facts of functions whose parse was abandoned, renumbering parents. */

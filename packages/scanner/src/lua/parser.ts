@@ -841,10 +841,17 @@ export class Parser {
       }
     }
     this.expectPunct(')', 'to close the parameter list');
-    const skimmed = this.skim?.functions.get(fnTok.offset);
+    const skim = this.skim;
+    const skimmed = skim?.functions.get(fnTok.offset);
     let body: Statement[] = [];
     let lazy: FunctionDeclaration['lazy'];
-    if (skimmed && !skimmed.watched && this.prev.kind === 'Punct' && this.prev.value === ')') {
+    if (
+      skim &&
+      skimmed &&
+      !skimmed.watched &&
+      this.prev.kind === 'Punct' &&
+      this.prev.value === ')'
+    ) {
       // Nothing watched inside: jump to its `end` and keep where the body starts.
       const close = this.prev;
       lazy = {
@@ -852,7 +859,7 @@ export class Parser {
         offset: close.end,
         line: close.endLine,
         lineStart: close.offset - close.column + 1,
-        skim: this.skim!,
+        skim,
       };
       this.lexer.pos = skimmed.end - 3;
       this.lexer.line = skimmed.endLine;

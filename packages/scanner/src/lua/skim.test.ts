@@ -201,16 +201,12 @@ describe('skim', () => {
     const skim = skimLua(src, SKIM_WATCH);
     const outer = parseLua(src, { skim }).chunk.body[0] as FunctionDeclaration;
     expect(outer.lazy).toBeDefined();
-    const nested = () => {
-      const out: FunctionDeclaration[] = [];
-      walk({ type: 'Chunk', body: outer.body, line: 1, offset: 0, endOffset: 0 }, (n) => {
-        if (n.type === 'FunctionDeclaration') out.push(n);
-        return n.type !== 'FunctionDeclaration';
-      });
-      return out;
-    };
     expect(functionBody(outer)).toHaveLength(2);
-    const inner = nested();
+    const inner: FunctionDeclaration[] = [];
+    walk({ type: 'Chunk', body: outer.body, line: 1, offset: 0, endOffset: 0 }, (n) => {
+      if (n.type === 'FunctionDeclaration') inner.push(n);
+      return n.type !== 'FunctionDeclaration';
+    });
     expect(inner).toHaveLength(2);
     expect(inner.every((f) => f.lazy !== undefined)).toBe(true);
     // Read in turn, the whole tree is the one a full parse gives.

@@ -100,11 +100,15 @@ function pad(text, width) {
  * the next path when it is done with one.
  */
 class ScanPool {
-  constructor(size) {
+  /** `resourceLimits`: the scanner's SCAN_THREAD_RESOURCE_LIMITS, as the server's pool uses. */
+  constructor(size, resourceLimits) {
     this.workers = [];
     this.ready = Promise.all(
       Array.from({ length: size }, () => {
-        const worker = new Worker(fileURLToPath(import.meta.url), { workerData: { role: 'scan' } });
+        const worker = new Worker(fileURLToPath(import.meta.url), {
+          workerData: { role: 'scan' },
+          resourceLimits,
+        });
         this.workers.push(worker);
         worker.on('error', (error) => {
           console.error(`worker crashed: ${error.stack ?? error}`);
@@ -187,7 +191,8 @@ async function benchFolder(folder) {
   console.log(
     `Scanning ${items.length} addons from ${folder} with ${size} workers (node flags: ${flags})…`,
   );
-  const pool = new ScanPool(size);
+  const { SCAN_THREAD_RESOURCE_LIMITS } = await import(pathToFileURL(scannerEntry).href);
+  const pool = new ScanPool(size, SCAN_THREAD_RESOURCE_LIMITS);
   await pool.ready;
   // Largest first: the pool then ends with small addons on both workers.
   const order = [...items].sort((a, b) => b.bytes - a.bytes).map((i) => i.path);
@@ -392,21 +397,27 @@ async function writeAssetArchive(path, totalMiB) {
   return (await stat(path)).size;
 }
 
-/** Scans one path in this process and prints JSON: run in a fresh child so peak RSS is the scan's own. */
+/**
+ * Scans one path in a scan worker sized as the server's, and prints JSON: run in a fresh
+ * child so that peak RSS is the scan's own.
+ */
 async function scanOne(path) {
-  const { scanArchive } = await import(pathToFileURL(scannerEntry).href);
+  const { SCAN_THREAD_RESOURCE_LIMITS } = await import(pathToFileURL(scannerEntry).href);
+  const pool = new ScanPool(1, SCAN_THREAD_RESOURCE_LIMITS);
+  await pool.ready;
   const before = peakRssMiB();
-  const started = performance.now();
-  const r = await scanArchive(path, { filename: basename(path) });
+  const [r] = await pool.scan([path]);
+  pool.close();
+  if (r.error) throw new Error(r.error);
   console.log(
     JSON.stringify({
-      seconds: (performance.now() - started) / 1000,
+      seconds: r.ms / 1000,
       peakRssMiB: peakRssMiB(),
       rssBeforeMiB: before,
       score: r.score,
-      files: r.file_count,
-      luaFiles: r.lua_file_count,
-      limits: r.limits_reached,
+      files: r.files,
+      luaFiles: r.luaFiles,
+      limits: r.limits,
     }),
   );
 }

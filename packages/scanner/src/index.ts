@@ -25,6 +25,7 @@ export {
 export { loadThreatIntel, INTEL_VERSION, type ThreatIntel } from './intel/index.js';
 export { scoreThreats, type ScoreBreakdown } from './score/index.js';
 export { buildScanResult, renderSarif, renderTextReport, type SarifLog } from './report/index.js';
+export { SCAN_THREAD_RESOURCE_LIMITS } from './scanThread.js';
 
 export type ScanPhase = 'reading' | 'analysing' | 'rules' | 'report';
 

@@ -1,6 +1,7 @@
 // A small pool of scan worker threads of our own. Idle threads are reused; a thread that
 // runs over its time budget, is cancelled or crashes is terminated and never reused.
 import { Worker } from 'node:worker_threads';
+import { SCAN_THREAD_RESOURCE_LIMITS } from '@sentinelle/scanner';
 import type { ScanTask, ScanWorkerReply } from './scanTask.js';
 
 export type ScanOutcome =
@@ -38,7 +39,8 @@ export class WorkerPool {
   }
 
   private spawn(): Worker {
-    const worker = new Worker(this.entry);
+    // Sized for scans (see SCAN_THREAD_RESOURCE_LIMITS), as the benchmark sizes its workers.
+    const worker = new Worker(this.entry, { resourceLimits: SCAN_THREAD_RESOURCE_LIMITS });
     worker.unref();
     this.all.add(worker);
     worker.once('exit', () => {

@@ -93,6 +93,24 @@ function decodedArgument(args: readonly Value[]): string | undefined {
 }
 
 /** The file spent twice its budget, shallow walk included: nothing more of it runs. */
+/** Whether assigning `b` over `a` changes nothing the emulation could tell apart. */
+function sameState(a: Value, b: Value): boolean {
+  if (a === b) return true;
+  if (a.k !== b.k) return false;
+  switch (a.k) {
+    case 'str':
+    case 'num':
+    case 'bool':
+      return a.v === (b as typeof a).v && taintOf(a) === taintOf(b);
+    case 'nil':
+      return true;
+    case 'unk':
+      return a.taint === (b as typeof a).taint && a.partial === (b as typeof a).partial;
+    default:
+      return false;
+  }
+}
+
 function stopped(fc: FileContext): boolean {
   return fc.steps > fc.budget * 2;
 }
@@ -209,6 +227,22 @@ const KNOWN_LIBRARIES = new Set([
 const MAX_LOOP = 200_000;
 /** Iterations of a loop whose body has unknown branches before it is left (see iterate). */
 const UNCERTAIN_LOOP = 16;
+/**
+ * Iterations in a row that learn nothing new after which a loop with unknown branches is
+ * left, its remaining iterations explored once with unknown loop variables (see iterate).
+ */
+const QUIET_ITERATIONS = 2;
+
+/** A loop under way (see Emulator.iterate). */
+interface LoopState {
+  /** The file's steps when the loop started: one loop spends at most half the budget. */
+  since: number;
+  /** Iterations in a row that changed nothing that outlives them. */
+  quiet: number;
+  /** Locals declared and tables made before the current iteration started. */
+  declaredFloor: number;
+  tableFloor: number;
+}
 
 interface Deferred {
   fn: FnValue;
@@ -516,36 +550,107 @@ export class Emulator {
   /** Some code ran in an unknown branch (reset per loop iteration). */
   private uncertainSeen = false;
 
+  /** Locals declared before the loop iteration under way (none outside loops). */
+  private declaredFloor = 0;
+  /** Writes of a new value to a local declared before the loop iteration under way. */
+  private outerWrites = 0;
+
+  /**
+   * Everything the emulation has learned or changed so far that outlives a loop iteration,
+   * as one count: events and findings, functions run or registered, and writes to locals
+   * and tables made before the iteration. An iteration that leaves it unchanged leaves the
+   * next iteration the same state, loop variables apart.
+   */
+  private progress(): number {
+    const out = this.out;
+    return (
+      out.calls.length +
+      out.indexes.length +
+      out.overrides.length +
+      out.decodedStrings.length +
+      out.payloads.length +
+      this.deferred.length +
+      this.closures.length +
+      this.invoked.size +
+      this.memo.size +
+      this.callSeen.size +
+      this.clientFiles.size +
+      this.outerWrites +
+      LuaTable.outerWrites
+    );
+  }
+
+  private startLoop(fc: FileContext): LoopState {
+    return { since: fc.steps, quiet: 0, declaredFloor: 0, tableFloor: 0 };
+  }
+
+  /** The scope of a new iteration of `loop`, which its loop variables are declared in. */
+  private iterationScope(loop: LoopState, scope: Scope): Scope {
+    loop.declaredFloor = Scope.declared;
+    loop.tableFloor = LuaTable.clock;
+    return new Scope(scope);
+  }
+
+  /**
+   * Explores the iterations of a loop that `iterate` left as converged: the body once more,
+   * with the loop variables unknown and its branches uncertain. What a later iteration could
+   * do differently depends on the loop variables alone (`if i == 50 then … end`).
+   */
+  private widenLoop(
+    body: Statement[],
+    scope: Scope,
+    fc: FileContext,
+    variables: readonly { name: string }[],
+  ): void {
+    const inner = new Scope(scope);
+    for (const v of variables) inner.declare(v.name, UNKNOWN);
+    this.uncertainly(() => this.execBlock(body, inner, fc));
+  }
+
   /**
    * Runs one loop iteration (`n` counts from 1); 'stop' when the loop must stop. The body is
    * explored with what is known; iterating on after a possible exit (`while true do … if x
    * then break end end` with x unknown), or more than a few times over a body with unknown
    * branches (whose effects on the loop state are over-approximated), only burns the budget.
+   * A body with unknown branches that learns nothing new for QUIET_ITERATIONS iterations in
+   * a row (see `progress`) is 'converged': the next iterations would start from the same
+   * state but for the loop variables, which the caller explores once as unknown
+   * (`widenLoop`). Nested loops of a drawing routine otherwise run 16 × 16 bodies.
    */
   private iterate(
     body: Statement[],
     scope: Scope,
     fc: FileContext,
     n: number,
-    since: number,
-  ): Signal | 'stop' | undefined {
+    loop: LoopState,
+  ): Signal | 'stop' | 'converged' | undefined {
     // One loop may spend at most half the file's budget (`since`: the steps when it started),
     // and none iterates again once the file went shallow: what follows the loop matters more
     // than more of the same iterations.
-    if (n > 1 && (fc.shallow || fc.steps - since > fc.budget / 2)) return 'stop';
+    if (n > 1 && (fc.shallow || fc.steps - loop.since > fc.budget / 2)) return 'stop';
     const exitBefore = this.exitSeen;
     const uncertainBefore = this.uncertainSeen;
+    const declaredBefore = this.declaredFloor;
+    const tablesBefore = LuaTable.floor;
     this.exitSeen = false;
     this.uncertainSeen = false;
+    this.declaredFloor = loop.declaredFloor;
+    LuaTable.floor = loop.tableFloor;
+    const progressBefore = this.progress();
     try {
       const sig = this.execBlock(body, scope, fc);
       if (sig?.type === 'break') return 'stop';
       if (sig?.type === 'return') return sig;
       if (this.exitSeen) return 'stop';
-      return this.uncertainSeen && n >= UNCERTAIN_LOOP ? 'stop' : undefined;
+      if (!this.uncertainSeen) return undefined;
+      if (n >= UNCERTAIN_LOOP) return 'stop';
+      loop.quiet = this.progress() === progressBefore ? loop.quiet + 1 : 0;
+      return loop.quiet >= QUIET_ITERATIONS ? 'converged' : undefined;
     } finally {
       this.exitSeen = exitBefore;
       this.uncertainSeen = uncertainBefore || this.uncertainSeen;
+      this.declaredFloor = declaredBefore;
+      LuaTable.floor = tablesBefore;
     }
   }
 
@@ -585,7 +690,7 @@ export class Emulator {
       case 'IfStatement':
         return this.execIf(st, scope, fc);
       case 'WhileStatement': {
-        const since = fc.steps;
+        const loop = this.startLoop(fc);
         let n = 0;
         while (n++ < MAX_LOOP) {
           const c = isTruthy(this.evalExpr(st.condition, scope, fc));
@@ -593,19 +698,20 @@ export class Emulator {
           if (c === undefined) {
             return this.uncertainly(() => this.execBlock(st.body, new Scope(scope), fc));
           }
-          const sig = this.iterate(st.body, new Scope(scope), fc, n, since);
-          if (sig === 'stop') break;
+          // (Converged: the condition reads the same state, so the next iterations are the same.)
+          const sig = this.iterate(st.body, this.iterationScope(loop, scope), fc, n, loop);
+          if (sig === 'stop' || sig === 'converged') break;
           if (sig?.type === 'return') return sig;
         }
         return undefined;
       }
       case 'RepeatStatement': {
-        const since = fc.steps;
+        const loop = this.startLoop(fc);
         let n = 0;
         while (n++ < MAX_LOOP) {
-          const inner = new Scope(scope);
-          const sig = this.iterate(st.body, inner, fc, n, since);
-          if (sig === 'stop') break;
+          const inner = this.iterationScope(loop, scope);
+          const sig = this.iterate(st.body, inner, fc, n, loop);
+          if (sig === 'stop' || sig === 'converged') break;
           if (sig?.type === 'return') return sig;
           const c = isTruthy(this.evalExpr(st.condition, inner, fc));
           if (c !== false) break;
@@ -724,13 +830,17 @@ export class Emulator {
       inner.declare(st.variable.name, UNKNOWN);
       return this.uncertainly(() => this.execBlock(st.body, inner, fc));
     }
-    const since = fc.steps;
+    const loop = this.startLoop(fc);
     let n = 0;
     for (let i = a; s > 0 ? i <= b : i >= b; i += s) {
-      const inner = new Scope(scope);
+      const inner = this.iterationScope(loop, scope);
       inner.declare(st.variable.name, num(i));
-      const sig = this.iterate(st.body, inner, fc, ++n, since);
+      const sig = this.iterate(st.body, inner, fc, ++n, loop);
       if (sig === 'stop') break;
+      if (sig === 'converged') {
+        if (s > 0 ? i + s <= b : i + s >= b) this.widenLoop(st.body, scope, fc, [st.variable]);
+        break;
+      }
       if (sig?.type === 'return') return sig;
     }
     return undefined;
@@ -789,15 +899,19 @@ export class Emulator {
       for (const v of st.variables) inner.declare(v.name, t ? { k: 'unk', taint: t } : UNKNOWN);
       return this.uncertainly(() => this.execBlock(st.body, inner, fc));
     }
-    const since = fc.steps;
+    const loop = this.startLoop(fc);
     let n = 0;
     for (const [k, v] of entries) {
       n++;
-      const inner = new Scope(scope);
+      const inner = this.iterationScope(loop, scope);
       if (st.variables[0]) inner.declare(st.variables[0].name, k);
       if (st.variables[1]) inner.declare(st.variables[1].name, v);
-      const sig = this.iterate(st.body, inner, fc, n, since);
+      const sig = this.iterate(st.body, inner, fc, n, loop);
       if (sig === 'stop') break;
+      if (sig === 'converged') {
+        if (n < entries.length) this.widenLoop(st.body, scope, fc, st.variables);
+        break;
+      }
       if (sig?.type === 'return') return sig;
     }
     return undefined;
@@ -832,8 +946,9 @@ export class Emulator {
     if (target.type === 'Identifier') {
       const ref = scope.lookup(target.name);
       if (ref) {
-        ref.value = this.aliasOf(value, target.name, init);
-        ref.assigned++;
+        const next = this.aliasOf(value, target.name, init);
+        if (ref.born < this.declaredFloor && !sameState(ref.value, next)) this.outerWrites++;
+        ref.value = next;
         return;
       }
       const current = this.globals.get(str(target.name));

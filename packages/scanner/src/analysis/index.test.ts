@@ -311,3 +311,97 @@ describe('analyzeAddon', () => {
     expect(taintOfArg(run, 0)?.[0]?.kind).toBe('net');
   });
 });
+
+describe('loops with unknown branches', () => {
+  // A drawing routine: nested loops over a grid whose cells the emulator cannot know.
+  const drawing =
+    'hook.Add("HUDPaint", "screen", function()\n' +
+    '  for y = 0, 29 do\n' +
+    '    for x = 0, 29 do\n' +
+    '      local c = cells[x + y * 30]\n' +
+    '      if c > 999 then surface.SetDrawColor(255, 0, 0, 255) else surface.SetDrawColor(0, 0, 0, 255) end\n' +
+    '      surface.DrawRect(x * 8, y * 8, 8, 8)\n' +
+    '    end\n' +
+    '  end\n' +
+    '  file.Write("screen.txt", "drawn")\n' +
+    'end)\n';
+
+  it('leaves a loop once its iterations learn nothing new', () => {
+    const analysis = analyzeAddon(entries({ 'lua/autorun/client/cl_screen.lua': drawing }), {
+      intel,
+    });
+    const file = analysis.files[0]!;
+    expect(file.parse).toBe('ok');
+    // 16 × 16 bodies (the cap on iterations with unknown branches) took over 4 000 steps; the
+    // loops now stop after two quiet iterations each, plus one widened pass.
+    expect(file.emulationSteps).toBeGreaterThan(0);
+    expect(file.emulationSteps).toBeLessThan(1_000);
+    expect(analysis.calls.filter((c) => c.api === 'surface.SetDrawColor')).toHaveLength(0);
+    expect(analysis.calls.some((c) => c.api === 'file.Write')).toBe(true);
+  });
+
+  it('still explores what a later iteration does (the loop variable as unknown)', () => {
+    // Iterations 1–76 learn nothing; the 77th runs what the client sent. Under the old cap
+    // of 16 iterations the call was never reached.
+    const analysis = analyzeAddon(
+      entries({
+        'lua/autorun/server/sv_cfg.lua':
+          'util.AddNetworkString("cfg")\n' +
+          'net.Receive("cfg", function(len, ply)\n' +
+          '  local code = net.ReadString()\n' +
+          '  for i = 1, 100 do\n' +
+          '    if ply:IsValid() then print(i) end\n' +
+          '    if i == 77 then RunString(code) end\n' +
+          '  end\n' +
+          'end)\n',
+      }),
+      { intel },
+    );
+    const run = analysis.calls.find((c) => c.api === 'RunString');
+    expect(taintOfArg(run, 0)?.[0]?.kind).toBe('net');
+  });
+
+  it('keeps iterating a loop that builds state outside it', () => {
+    // Each iteration appends to a string declared before the loop: never quiet, so the whole
+    // name is decoded even though the body has an unknown branch.
+    const codes = [...'RunString'].map((ch) => ch.charCodeAt(0)).join(', ');
+    const analysis = analyzeAddon(
+      entries({
+        'lua/autorun/server/sv_cfg.lua':
+          'util.AddNetworkString("cfg")\n' +
+          'net.Receive("cfg", function(len, ply)\n' +
+          `  local t, name = { ${codes} }, ""\n` +
+          '  for i = 1, #t do\n' +
+          '    if ply:IsValid() then print(i) end\n' +
+          '    name = name .. string.char(t[i])\n' +
+          '  end\n' +
+          '  _G[name](net.ReadString())\n' +
+          'end)\n',
+      }),
+      { intel },
+    );
+    const run = analysis.calls.find((c) => c.api === 'RunString');
+    expect(taintOfArg(run, 0)?.[0]?.kind).toBe('net');
+  });
+
+  it('keeps iterating a loop that fills a table made before it', () => {
+    const codes = [...'RunString'].map((ch) => ch.charCodeAt(0)).join(', ');
+    const analysis = analyzeAddon(
+      entries({
+        'lua/autorun/server/sv_cfg.lua':
+          'util.AddNetworkString("cfg")\n' +
+          'net.Receive("cfg", function(len, ply)\n' +
+          `  local t, parts = { ${codes} }, {}\n` +
+          '  for i = 1, #t do\n' +
+          '    if ply:IsValid() then print(i) end\n' +
+          '    parts[#parts + 1] = string.char(t[i])\n' +
+          '  end\n' +
+          '  _G[table.concat(parts)](net.ReadString())\n' +
+          'end)\n',
+      }),
+      { intel },
+    );
+    const run = analysis.calls.find((c) => c.api === 'RunString');
+    expect(taintOfArg(run, 0)?.[0]?.kind).toBe('net');
+  });
+});

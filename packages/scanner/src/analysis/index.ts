@@ -173,7 +173,10 @@ export function analyzeAddon(entries: ArchiveEntry[], options: AnalyzeOptions): 
 
   emulator.drain(options.isCancelled);
   if (options.isCancelled?.()) analysis.cancelled = true;
-  for (const r of records) r.file.budgetExhausted = r.fc.exhausted;
+  for (const r of records) {
+    r.file.budgetExhausted = r.fc.exhausted;
+    r.file.emulationSteps = r.fc.steps;
+  }
   return analysis;
 }
 
@@ -230,6 +233,7 @@ function skimFile(entry: ArchiveEntry, watch: SkimWatch): LuaFileRecord {
     obfuscatedIdentifiers: skim.obfuscatedIdentifiers,
     identifierCount: skim.identifiers,
     budgetExhausted: false,
+    emulationSteps: 0,
   };
   if (entry.sha256) file.sha256 = entry.sha256;
   const fc: FileContext = {

@@ -91,6 +91,8 @@ export interface FileAnalysis {
   sha256?: string;
   /** The emulation budget ran out before the file was fully explored. */
   budgetExhausted: boolean;
+  /** Emulator steps spent on the file (its budget is 100 000 + 4 per byte). */
+  emulationSteps: number;
 }
 
 export interface AddonAnalysis {

@@ -97,6 +97,19 @@ export const MAX_STRING = 256 * 1024;
 export const MAX_TAINT = 4;
 
 export class LuaTable {
+  /**
+   * Tables are numbered as they are made; writes to tables made before `LuaTable.floor` are
+   * counted in `LuaTable.outerWrites`. A loop sets the floor as an iteration starts, so that
+   * it can tell whether the iteration changed state that outlives it (see Emulator.iterate).
+   */
+  private static made = 0;
+  static floor = 0;
+  static outerWrites = 0;
+  /** The next table's number: what a loop iteration takes as its floor. */
+  static get clock(): number {
+    return LuaTable.made;
+  }
+  private readonly id = LuaTable.made++;
   readonly hash = new Map<string | number | object, Value>();
   /** Set for an addon global that shadows an API table: missing keys read as API refs. */
   apiName?: string;
@@ -124,6 +137,7 @@ export class LuaTable {
   set(key: Value, value: Value): void {
     const k = tableKey(key);
     if (k === undefined) return;
+    if (this.id < LuaTable.floor) LuaTable.outerWrites++;
     if (this.hash.size > 100_000 && !this.hash.has(k)) return;
     if (value.k === 'nil') this.hash.delete(k);
     else this.hash.set(k, value);
@@ -209,12 +223,23 @@ export function stringOfKey(k: string | number | object): string | undefined {
 }
 
 /** A lexical scope of the emulator; closures capture it by reference, as Lua does. */
+/**
+ * A local variable. `born` orders declarations: a loop iteration can tell the locals it
+ * declared from the ones that outlive it (see Emulator.iterate).
+ */
+export interface LocalRef {
+  value: Value;
+  readonly born: number;
+}
+
 export class Scope {
+  /** Declarations made so far, in order: the next local's `born`. */
+  static declared = 0;
   /** Locals declared in this block; most blocks (an `if` body, a loop) declare none. */
-  private vars: Map<string, { value: Value; assigned: number }> | null = null;
+  private vars: Map<string, LocalRef> | null = null;
   constructor(readonly parent: Scope | null) {}
 
-  lookup(name: string): { value: Value; assigned: number } | undefined {
+  lookup(name: string): LocalRef | undefined {
     const own = this.vars?.get(name);
     if (own) return own;
     for (let s = this.parent; s; s = s.parent) {
@@ -225,7 +250,7 @@ export class Scope {
   }
 
   declare(name: string, value: Value): void {
-    (this.vars ??= new Map()).set(name, { value, assigned: 1 });
+    (this.vars ??= new Map()).set(name, { value, born: Scope.declared++ });
   }
 }
 

@@ -361,42 +361,24 @@ describe('loops with unknown branches', () => {
     expect(taintOfArg(run, 0)?.[0]?.kind).toBe('net');
   });
 
-  it('keeps iterating a loop that builds state outside it', () => {
-    // Each iteration appends to a string declared before the loop: never quiet, so the whole
-    // name is decoded even though the body has an unknown branch.
+  // Each iteration adds to a string or a table made before the loop: never quiet, so the
+  // whole name is decoded even though the body has an unknown branch.
+  it.each([
+    ['appends to a string', '""', 'name = name .. string.char(t[i])', 'name'],
+    ['fills a table', '{}', 'name[#name + 1] = string.char(t[i])', 'table.concat(name)'],
+  ])('keeps iterating a loop that %s made before it', (_, initial, step, decoded) => {
     const codes = [...'RunString'].map((ch) => ch.charCodeAt(0)).join(', ');
     const analysis = analyzeAddon(
       entries({
         'lua/autorun/server/sv_cfg.lua':
           'util.AddNetworkString("cfg")\n' +
           'net.Receive("cfg", function(len, ply)\n' +
-          `  local t, name = { ${codes} }, ""\n` +
+          `  local t, name = { ${codes} }, ${initial}\n` +
           '  for i = 1, #t do\n' +
           '    if ply:IsValid() then print(i) end\n' +
-          '    name = name .. string.char(t[i])\n' +
+          `    ${step}\n` +
           '  end\n' +
-          '  _G[name](net.ReadString())\n' +
-          'end)\n',
-      }),
-      { intel },
-    );
-    const run = analysis.calls.find((c) => c.api === 'RunString');
-    expect(taintOfArg(run, 0)?.[0]?.kind).toBe('net');
-  });
-
-  it('keeps iterating a loop that fills a table made before it', () => {
-    const codes = [...'RunString'].map((ch) => ch.charCodeAt(0)).join(', ');
-    const analysis = analyzeAddon(
-      entries({
-        'lua/autorun/server/sv_cfg.lua':
-          'util.AddNetworkString("cfg")\n' +
-          'net.Receive("cfg", function(len, ply)\n' +
-          `  local t, parts = { ${codes} }, {}\n` +
-          '  for i = 1, #t do\n' +
-          '    if ply:IsValid() then print(i) end\n' +
-          '    parts[#parts + 1] = string.char(t[i])\n' +
-          '  end\n' +
-          '  _G[table.concat(parts)](net.ReadString())\n' +
+          `  _G[${decoded}](net.ReadString())\n` +
           'end)\n',
       }),
       { intel },

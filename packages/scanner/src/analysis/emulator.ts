@@ -92,7 +92,6 @@ function decodedArgument(args: readonly Value[]): string | undefined {
   return undefined;
 }
 
-/** The file spent twice its budget, shallow walk included: nothing more of it runs. */
 /** Whether assigning `b` over `a` changes nothing the emulation could tell apart. */
 function sameState(a: Value, b: Value): boolean {
   if (a === b) return true;
@@ -111,6 +110,7 @@ function sameState(a: Value, b: Value): boolean {
   }
 }
 
+/** The file spent twice its budget, shallow walk included: nothing more of it runs. */
 function stopped(fc: FileContext): boolean {
   return fc.steps > fc.budget * 2;
 }

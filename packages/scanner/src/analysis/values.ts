@@ -222,7 +222,6 @@ export function stringOfKey(k: string | number | object): string | undefined {
   return k.charCodeAt(1) === 0xdfff ? k.slice(1) : undefined;
 }
 
-/** A lexical scope of the emulator; closures capture it by reference, as Lua does. */
 /**
  * A local variable. `born` orders declarations: a loop iteration can tell the locals it
  * declared from the ones that outlive it (see Emulator.iterate).
@@ -232,6 +231,7 @@ export interface LocalRef {
   readonly born: number;
 }
 
+/** A lexical scope of the emulator; closures capture it by reference, as Lua does. */
 export class Scope {
   /** Declarations made so far, in order: the next local's `born`. */
   static declared = 0;

@@ -160,6 +160,29 @@ export function numeralValue(raw: string): number {
   return value;
 }
 
+/** Tokens in a lexer's ring when it recycles them (a power of two). */
+export const RECYCLED_TOKENS = 16;
+
+function newToken(
+  kind: TokenKind,
+  value: string,
+  line: number,
+  column: number,
+  offset: number,
+  end: number,
+  endLine: number,
+): Token {
+  return { kind, value, line, column, offset, end, endLine, glua: false, escaped: false };
+}
+
+/** A token of its own, for a reader that keeps it while a recycling lexer reads on. */
+export function copyToken(t: Token): Token {
+  const copy = newToken(t.kind, t.value, t.line, t.column, t.offset, t.end, t.endLine);
+  copy.glua = t.glua;
+  copy.escaped = t.escaped;
+  return copy;
+}
+
 /** Comments kept per file; a file with more is a generated or hostile payload anyway. */
 export const MAX_COMMENTS = 100_000;
 
@@ -177,6 +200,15 @@ export class Lexer {
   keepComments = true;
   /** Longest line seen so far, in bytes; complete once EOF has been returned. */
   longestLineLength = 0;
+  /**
+   * Hand out tokens from a small ring of objects reused in turn instead of a fresh object
+   * each. Only for a reader that lets go of a token within RECYCLED_TOKENS - 4 reads (the
+   * parser, which copies what it keeps longer: see Parser.hold); `tokenize` keeps every
+   * token and leaves this off. Tokens are a quarter of what a scan allocates.
+   */
+  recycleTokens = false;
+  private ring: Token[] | null = null;
+  private ringAt = 0;
   private readonly n: number;
   private readonly closers = new Map<number, string>();
 
@@ -410,17 +442,22 @@ export class Lexer {
     column: number,
     offset: number,
   ): Token {
-    return {
-      kind,
-      value,
-      line,
-      column,
-      offset,
-      end: this.pos,
-      endLine: this.line,
-      glua: false,
-      escaped: false,
-    };
+    if (!this.recycleTokens)
+      return newToken(kind, value, line, column, offset, this.pos, this.line);
+    const ring = (this.ring ??= Array.from({ length: RECYCLED_TOKENS }, () =>
+      newToken('EOF', '', 0, 0, 0, 0, 0),
+    ));
+    const t = ring[(this.ringAt = (this.ringAt + 1) & (RECYCLED_TOKENS - 1))]!;
+    t.kind = kind;
+    t.value = value;
+    t.line = line;
+    t.column = column;
+    t.offset = offset;
+    t.end = this.pos;
+    t.endLine = this.line;
+    t.glua = false;
+    t.escaped = false;
+    return t;
   }
 
   private punct(

@@ -537,6 +537,67 @@ describe.runIf(existsSync(samplesRoot))('sample addons', () => {
   });
 });
 
+/** A parse as JSON, with both token modes compared (see ParseOptions.recycleTokens). */
+function treesWithAndWithoutRecycling(source: string): [string, string] {
+  const [recycled, fresh] = [true, false].map((recycleTokens) => {
+    const r = parseLua(source, { recycleTokens });
+    return JSON.stringify([r.chunk, r.errors]);
+  });
+  return [recycled!, fresh!];
+}
+
+describe('recycled tokens', () => {
+  // The lexer reuses its token objects for the parser; a token the parser kept past a few
+  // reads without copying it would put another token's position or text in the tree.
+  it('give the same trees as fresh tokens, broken and hostile code included', () => {
+    const sources = [
+      'local a, b = 1, "x" if a then b = a .. b elseif b then do end else return end',
+      'for i = 1, 10, 2 do while x do repeat y() until z end end end',
+      'for k, v in pairs(t) do goto skip ::skip:: end',
+      'local t = { [1] = 2, k = function() return not -#x end, "v"; nested = { a.b:c "s" } }',
+      'x = a and b or c .. d .. e ^ f ^ g == h ~= i',
+      'function a.b.c:d(...) local function e() end return (f)(g)[h] end',
+      'x = ' + '('.repeat(300) + '1' + ')'.repeat(300),
+      'if a then '.repeat(230) + 'print(1) ' + 'end '.repeat(230),
+      'local = = = end end ) ) } :: goto goto ::x:: '.repeat(20),
+      'x = {' +
+        Array.from({ length: 300 }, (_, i) => `k${i} = ${i}, [${i}] = f(${i})`).join(',') +
+        '}',
+    ];
+    for (const source of sources) {
+      const [recycled, fresh] = treesWithAndWithoutRecycling(source);
+      expect(recycled).toBe(fresh);
+    }
+  });
+});
+
+describe.runIf(existsSync(samplesRoot))('recycled tokens on the samples', () => {
+  it('give the same trees as fresh tokens, for each sample file and cut-up copies of it', () => {
+    const junk = ['(', ')', 'end', 'function', '{', '}', ',', '=', 'local', '"', '..', 'then'];
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed % n;
+    };
+    const differing: string[] = [];
+    for (const file of luaFilesUnder(samplesRoot)) {
+      const text = readFileSync(file).toString('latin1');
+      const variants = [text];
+      for (let k = 0; k < 3; k++) {
+        const at = random(text.length + 1);
+        variants.push(
+          text.slice(0, at) + ` ${junk[random(junk.length)]} ` + text.slice(at + random(30)),
+        );
+      }
+      for (const variant of variants) {
+        const [recycled, fresh] = treesWithAndWithoutRecycling(variant);
+        if (recycled !== fresh) differing.push(file);
+      }
+    }
+    expect(differing).toEqual([]);
+  });
+});
+
 describe('decoded sources', () => {
   it('gives the same tree and facts from a text the caller already decoded', () => {
     const bytes = new TextEncoder().encode(

@@ -24,7 +24,7 @@ import type {
   VarargLiteral,
 } from './ast.js';
 import { WATCH_FIELD, WATCH_GLOBAL, WATCH_LIBRARY, WATCH_SINK } from './ast.js';
-import { Diagnostics, Lexer, numeralValue, type Token } from './lexer.js';
+import { copyToken, Diagnostics, Lexer, numeralValue, type Token } from './lexer.js';
 import type { Skim } from './skim.js';
 import { isAscii } from 'node:buffer';
 import { decodeSource, type EncodingFacts, hasUtf8Bom, scanEncoding } from './source.js';
@@ -54,6 +54,11 @@ export interface ParseOptions {
   decoded?: { text: string; encoding: EncodingFacts };
   /** Keep the comments in `ParseResult.comments` (default true; their counts are always kept). */
   comments?: boolean;
+  /**
+   * Let the lexer reuse its token objects (default true; see Lexer.recycleTokens). Off, every
+   * token is a fresh object: the tests compare both trees.
+   */
+  recycleTokens?: boolean;
 }
 
 export const DEFAULT_MAX_TOKENS = 1_000_000;
@@ -213,10 +218,22 @@ export class Parser {
     private readonly diagnostics: Diagnostics,
     private readonly maxDepth: number,
     private readonly maxTokens: number = DEFAULT_MAX_TOKENS,
+    recycleTokens = true,
   ) {
     this.src = lexer.src;
+    // The parser lets go of a token within a few reads, or keeps a copy (see `hold`).
+    lexer.recycleTokens = recycleTokens;
     this.tok = lexer.next();
     this.prev = this.tok;
+  }
+
+  /**
+   * The current token, copied: for a construct that reads its first token again after
+   * parsing what follows (the lexer reuses its token objects, see Lexer.recycleTokens). A
+   * token read within a few tokens needs no copy.
+   */
+  private hold(): Token {
+    return copyToken(this.tok);
   }
 
   // ---- token helpers -------------------------------------------------------------------
@@ -385,13 +402,22 @@ export class Parser {
   // the last consumed token, inside its parent.
 
   private lineFrom(start: Start): number {
-    const p = this.prev;
-    return p.end < start.offset ? p.endLine : start.line;
+    return this.lineAt(start.line, start.offset);
   }
 
   private offsetFrom(start: Start): number {
+    return this.offsetAt(start.offset);
+  }
+
+  /** lineFrom for a start kept as two numbers (no object to hold). */
+  private lineAt(line: number, offset: number): number {
     const p = this.prev;
-    return p.end < start.offset ? p.end : start.offset;
+    return p.end < offset ? p.endLine : line;
+  }
+
+  private offsetAt(offset: number): number {
+    const p = this.prev;
+    return p.end < offset ? p.end : offset;
   }
 
   private identifierFrom(t: Token): Identifier {
@@ -459,7 +485,7 @@ export class Parser {
   // ---- blocks and statements -----------------------------------------------------------
 
   parseChunk(): Chunk {
-    const start = this.tok;
+    const start = this.hold();
     const body: Statement[] = [];
     try {
       for (;;) {
@@ -524,7 +550,7 @@ export class Parser {
 
   private parseStatementsInto(body: Statement[]): void {
     if (++this.depth > this.maxDepth) {
-      const s = this.tok;
+      const s = this.hold();
       this.tooDeep();
       this.skipNested(false);
       body.push({
@@ -544,13 +570,18 @@ export class Parser {
         this.next();
         continue;
       }
+      // Where the statement starts, as numbers: `t` itself is reused once tokens are read.
+      const at = this.consumed;
+      const line = t.line;
+      const offset = t.offset;
       try {
         body.push(this.parseStatement());
       } catch (e) {
         if (!(e instanceof StatementAbort)) throw e;
-        body.push(this.recover(t, e.message));
+        body.push(this.recover({ line, offset }, at, e.message));
       }
-      if (this.tok === t) {
+      // (Nothing consumed: `t` is still the current token.)
+      if (this.consumed === at) {
         // Nothing was consumed: drop the token so the loop always progresses.
         this.errorAt(t, `unexpected ${describe(t)}`);
         this.next();
@@ -566,13 +597,16 @@ export class Parser {
     this.depth--;
   }
 
-  /** Skips to a plausible statement start and returns the placeholder for what was skipped. */
-  private recover(from: Token, message: string): Statement {
+  /**
+   * Skips to a plausible statement start and returns the placeholder for what was skipped
+   * (the statement started at `from`, when `at` tokens had been consumed).
+   */
+  private recover(from: Start, at: number, message: string): Statement {
     let first = true;
     for (;;) {
       const t = this.tok;
       if (t.kind === 'EOF' || isBlockEnd(t)) break;
-      if (!first || t !== from) {
+      if (!first || this.consumed !== at) {
         if (isStatementKeyword(t)) break;
         if (t.kind === 'Name' && t.line > this.prev.line) break;
       }
@@ -605,14 +639,15 @@ export class Parser {
         case 'repeat':
           return this.parseRepeat();
         case 'do': {
+          const start = this.hold();
           this.next();
           const body = this.parseBlock();
-          this.expectKeyword('end', t);
+          this.expectKeyword('end', start);
           return {
             type: 'DoStatement',
             body,
-            line: this.lineFrom(t),
-            offset: this.offsetFrom(t),
+            line: this.lineFrom(start),
+            offset: this.offsetFrom(start),
             endOffset: this.prev.end,
           };
         }
@@ -663,7 +698,10 @@ export class Parser {
   }
 
   private parseExpressionStatement(): Statement {
-    const first = this.tok;
+    // The most common statement: its start kept as numbers, not as a copied token.
+    const line = this.tok.line;
+    const offset = this.tok.offset;
+    const at = this.consumed;
     const target = this.parseSuffixedExpression();
     if (this.isPunct('=') || this.isPunct(',')) {
       const variables: AssignmentStatement['variables'] = [this.assignable(target)];
@@ -675,8 +713,8 @@ export class Parser {
         type: 'AssignmentStatement',
         variables,
         init,
-        line: this.lineFrom(first),
-        offset: this.offsetFrom(first),
+        line: this.lineAt(line, offset),
+        offset: this.offsetAt(offset),
         endOffset: this.prev.end,
       };
     }
@@ -688,13 +726,14 @@ export class Parser {
       const node: CallStatement = {
         type: 'CallStatement',
         expression: target,
-        line: this.lineFrom(first),
-        offset: this.offsetFrom(first),
+        line: this.lineAt(line, offset),
+        offset: this.offsetAt(offset),
         endOffset: this.prev.end,
       };
       return node;
     }
-    if (this.tok === first) this.abort(`unexpected ${describe(first)}`);
+    // (Nothing consumed: the current token is still the statement's.)
+    if (this.consumed === at) this.abort(`unexpected ${describe(this.tok)}`);
     this.abort(`syntax error near ${describe(this.tok)}`);
   }
 
@@ -709,11 +748,10 @@ export class Parser {
   }
 
   private parseLocal(): Statement {
-    const localTok = this.tok;
-    const start = localTok;
+    const start: Start = { line: this.tok.line, offset: this.tok.offset };
     this.next();
     if (this.isKeyword('function')) {
-      const fnTok = this.tok;
+      const fnTok = this.hold();
       this.next();
       const name = this.expectName("after 'local function'");
       this.declareTopLocal(name.name);
@@ -738,7 +776,7 @@ export class Parser {
   }
 
   private parseFunctionStatement(): Statement {
-    const fnTok = this.tok;
+    const fnTok = this.hold();
     const start = fnTok;
     this.next();
     let name: Identifier | MemberExpression = this.expectName("after 'function'");
@@ -899,7 +937,7 @@ export class Parser {
   }
 
   private parseIf(): Statement {
-    const ifTok = this.tok;
+    const ifTok = this.hold();
     const start = ifTok;
     const clauses: IfClauseNode[] = [];
     let clauseStart = start;
@@ -918,12 +956,12 @@ export class Parser {
         endOffset: this.prev.end,
       });
       if (!this.isKeyword('elseif')) break;
-      clauseStart = this.tok;
+      clauseStart = this.hold();
       kind = 'ElseifClause';
       this.next();
     }
     if (this.isKeyword('else')) {
-      const elseStart = this.tok;
+      const elseStart = this.hold();
       this.next();
       const body = this.parseBlock();
       clauses.push({
@@ -946,7 +984,7 @@ export class Parser {
   }
 
   private parseWhile(): Statement {
-    const whileTok = this.tok;
+    const whileTok = this.hold();
     const start = whileTok;
     this.next();
     const condition = this.parseExpression();
@@ -964,7 +1002,7 @@ export class Parser {
   }
 
   private parseRepeat(): Statement {
-    const repeatTok = this.tok;
+    const repeatTok = this.hold();
     const start = repeatTok;
     this.next();
     const body = this.parseBlock();
@@ -981,7 +1019,7 @@ export class Parser {
   }
 
   private parseFor(): Statement {
-    const forTok = this.tok;
+    const forTok = this.hold();
     const start = forTok;
     this.next();
     const first = this.expectName("after 'for'");
@@ -1024,7 +1062,7 @@ export class Parser {
   }
 
   private parseReturn(): Statement {
-    const start = this.tok;
+    const start: Start = { line: this.tok.line, offset: this.tok.offset };
     this.next();
     let args: Expression[] = [];
     if (!isBlockEnd(this.tok) && !this.isPunct(';')) args = this.parseExpressionList();
@@ -1052,7 +1090,10 @@ export class Parser {
 
   /** Operators binding tighter than `limit`, Lua's precedence climbing. */
   private parseSubExpression(limit: number): Expression {
+    // Where the expression starts, as numbers: the token object is reused as tokens are read.
     const t = this.tok;
+    const line = t.line;
+    const offset = t.offset;
     if (++this.depth > this.maxDepth) {
       this.tooDeep();
       this.skipNested(true);
@@ -1060,8 +1101,8 @@ export class Parser {
       return {
         type: 'ErrorExpression',
         message: 'nesting too deep',
-        line: this.lineFrom(t),
-        offset: this.offsetFrom(t),
+        line: this.lineAt(line, offset),
+        offset: this.offsetAt(offset),
         endOffset: this.prev.end,
       };
     }
@@ -1070,17 +1111,19 @@ export class Parser {
       (t.kind === 'Keyword' && t.value === 'not') ||
       (t.kind === 'Punct' && (t.value === '-' || t.value === '#'))
     ) {
+      const operator = t.value as 'not' | '-' | '#';
+      const glua = t.glua;
       this.next();
       const argument = this.parseSubExpression(UNARY_PRIORITY);
       left = {
         type: 'UnaryExpression',
-        operator: t.value as 'not' | '-' | '#',
+        operator,
         argument,
-        line: this.lineFrom(t),
-        offset: this.offsetFrom(t),
+        line: this.lineAt(line, offset),
+        offset: this.offsetAt(offset),
         endOffset: this.prev.end,
       };
-      if (t.glua) left.glua = true;
+      if (glua) left.glua = true;
     } else {
       left = this.parseSimpleExpression();
     }
@@ -1088,13 +1131,12 @@ export class Parser {
       const op = this.tok;
       const priority = leftPriority(op);
       if (priority <= limit) break;
-      if (op.value === '..' || op.value === '^') {
+      const operator = op.value;
+      if (operator === '..' || operator === '^') {
         // Right-associative chains are collected in a loop and folded from the right, so a
         // long "a" .. "b" .. … chain costs no recursion.
         const operands: Expression[] = [left];
-        const operators: Token[] = [];
-        while (this.tok.kind === 'Punct' && this.tok.value === op.value) {
-          operators.push(this.tok);
+        while (this.tok.kind === 'Punct' && this.tok.value === operator) {
           this.next();
           operands.push(this.parseSubExpression(priority));
         }
@@ -1106,7 +1148,7 @@ export class Parser {
             this.fnTop.watched = true;
           right = {
             type: 'BinaryExpression',
-            operator: op.value as '..' | '^',
+            operator: operator as '..' | '^',
             left: l,
             right,
             line: l.line,
@@ -1117,31 +1159,33 @@ export class Parser {
         left = right;
         continue;
       }
+      const logical = op.kind === 'Keyword';
+      const glua = op.glua;
       this.next();
       const right = this.parseSubExpression(rightPriority(priority));
-      if (op.kind === 'Keyword') {
+      if (logical) {
         left = {
           type: 'LogicalExpression',
-          operator: op.value as 'and' | 'or',
+          operator: operator as 'and' | 'or',
           left,
           right,
-          line: this.lineFrom(t),
-          offset: this.offsetFrom(t),
+          line: this.lineAt(line, offset),
+          offset: this.offsetAt(offset),
           endOffset: this.prev.end,
         };
       } else {
         const node: BinaryExpression = {
           type: 'BinaryExpression',
-          operator: op.value as BinaryExpression['operator'],
+          operator: operator as BinaryExpression['operator'],
           left,
           right,
-          line: this.lineFrom(t),
-          offset: this.offsetFrom(t),
+          line: this.lineAt(line, offset),
+          offset: this.offsetAt(offset),
           endOffset: this.prev.end,
         };
         left = node;
       }
-      if (op.glua) (left as BinaryExpression).glua = true;
+      if (glua) (left as BinaryExpression).glua = true;
     }
     this.depth--;
     return left;
@@ -1185,9 +1229,11 @@ export class Parser {
               offset: this.offsetFrom(t),
               endOffset: this.prev.end,
             };
-          case 'function':
+          case 'function': {
+            const fnTok = this.hold();
             this.next();
-            return this.parseFunctionBody(t, null, false, t);
+            return this.parseFunctionBody(fnTok, null, false, fnTok);
+          }
           default:
             break;
         }
@@ -1229,14 +1275,16 @@ export class Parser {
       return this.identifierFrom(t);
     }
     if (t.kind === 'Punct' && t.value === '(') {
+      const line = t.line;
+      const offset = t.offset;
       this.next();
       const expression = this.parseExpression();
       this.expectPunct(')', 'to close the parenthesis');
       return {
         type: 'ParenthesizedExpression',
         expression,
-        line: this.lineFrom(t),
-        offset: this.offsetFrom(t),
+        line: this.lineAt(line, offset),
+        offset: this.offsetAt(offset),
         endOffset: this.prev.end,
       };
     }
@@ -1252,9 +1300,10 @@ export class Parser {
   }
 
   private parseSuffixedExpression(): Expression {
-    const start = this.tok;
     let base = this.parsePrimaryExpression();
     if (base.type === 'ErrorExpression') return base;
+    // The primary expression starts where its first token did (a name, or a parenthesis).
+    const start: Start = base;
     for (;;) {
       const t = this.tok;
       if (t.kind === 'Punct') {
@@ -1363,7 +1412,7 @@ export class Parser {
   }
 
   private parseTable(): TableConstructorExpression {
-    const open = this.tok;
+    const open = this.hold();
     const start = open;
     this.next();
     const fields: TableField[] = [];
@@ -1372,7 +1421,10 @@ export class Parser {
       this.skipNested(false);
     } else {
       while (!this.isPunct('}')) {
+        // Where the field starts, as numbers: the token object is reused as tokens are read.
         const t = this.tok;
+        const line = t.line;
+        const offset = t.offset;
         if (t.kind === 'Punct' && t.value === '[') {
           this.next();
           const key = this.parseExpression();
@@ -1383,34 +1435,36 @@ export class Parser {
             type: 'TableKey',
             key,
             value,
-            line: this.lineFrom(t),
-            offset: this.offsetFrom(t),
+            line: this.lineAt(line, offset),
+            offset: this.offsetAt(offset),
             endOffset: this.prev.end,
           });
         } else if (t.kind === 'Name' && this.peek().kind === 'Punct' && this.peek().value === '=') {
+          // (The key is read before the value, while its token is still the name's.)
+          const key = this.identifierFrom(t);
           this.next();
           this.next();
           const value = this.parseExpression();
-          const key = this.identifierFrom(t);
           this.nameFunctions([key], [value], 'field');
           fields.push({
             type: 'TableKeyString',
             key,
             value,
-            line: this.lineFrom(t),
-            offset: this.offsetFrom(t),
+            line: this.lineAt(line, offset),
+            offset: this.offsetAt(offset),
             endOffset: this.prev.end,
           });
         } else {
+          const at = this.consumed;
           const value = this.parseExpression();
           fields.push({
             type: 'TableValue',
             value,
-            line: this.lineFrom(t),
-            offset: this.offsetFrom(t),
+            line: this.lineAt(line, offset),
+            offset: this.offsetAt(offset),
             endOffset: this.prev.end,
           });
-          if (this.tok === t) break; // not an expression at all: stop, '}' is reported below
+          if (this.consumed === at) break; // not an expression at all: stop, '}' is reported below
         }
         if (!this.acceptPunct(',') && !this.acceptPunct(';')) break;
       }
@@ -1477,6 +1531,7 @@ export function parseLua(source: Uint8Array | string, options: ParseOptions = {}
     diagnostics,
     maxDepth,
     Math.max(1, options.maxTokens ?? DEFAULT_MAX_TOKENS),
+    options.recycleTokens ?? true,
   );
   if (options.watch) parser.watch = options.watch;
   if (options.skim) parser.skim = options.skim;

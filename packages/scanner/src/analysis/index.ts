@@ -16,7 +16,7 @@ import {
   wordOffsets,
 } from '../lua/index.js';
 import { isAscii } from 'node:buffer';
-import { type EncodingFacts, hasUtf8Bom, scanEncoding } from '../lua/source.js';
+import { type EncodingFacts, hasUtf8Bom, scanEncodingOfBytes } from '../lua/source.js';
 import { Emulator, type FileContext } from './emulator.js';
 import { realmOfPath } from './realm.js';
 import { FUNCTION_WATCH, Relevance, skimWatchFor } from './relevance.js';
@@ -209,7 +209,7 @@ function skimFile(entry: ArchiveEntry, watch: SkimWatch): LuaFileRecord {
   // Most Lua is plain ASCII, which the native check sees at memory speed.
   const encoding = isAscii(bytes)
     ? { invalidUtf8: false, invisibleCharCount: 0 }
-    : scanEncoding(text, bom ? 3 : 0);
+    : scanEncodingOfBytes(bytes, bom ? 3 : 0);
   let lines: string[] | undefined;
   const file: FileAnalysis = {
     path: entry.path,

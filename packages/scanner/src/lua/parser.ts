@@ -27,7 +27,13 @@ import { WATCH_FIELD, WATCH_GLOBAL, WATCH_LIBRARY, WATCH_SINK } from './ast.js';
 import { copyToken, Diagnostics, Lexer, numeralValue, type Token } from './lexer.js';
 import type { Skim } from './skim.js';
 import { isAscii } from 'node:buffer';
-import { decodeSource, type EncodingFacts, hasUtf8Bom, scanEncoding } from './source.js';
+import {
+  decodeSource,
+  type EncodingFacts,
+  hasUtf8Bom,
+  scanEncoding,
+  scanEncodingOfBytes,
+} from './source.js';
 
 export interface ParseOptions {
   /** Deepest nesting of blocks and expressions before the parser skips the rest (default 200). */
@@ -1519,9 +1525,11 @@ export function parseLua(source: Uint8Array | string, options: ParseOptions = {}
   const hasBom = hasUtf8Bom(text);
   const encoding =
     options.decoded?.encoding ??
-    (typeof source !== 'string' && isAscii(source)
-      ? { invalidUtf8: false, invisibleCharCount: 0 }
-      : scanEncoding(text, hasBom ? 3 : 0));
+    (typeof source === 'string'
+      ? scanEncoding(text, hasBom ? 3 : 0)
+      : isAscii(source)
+        ? { invalidUtf8: false, invisibleCharCount: 0 }
+        : scanEncodingOfBytes(source, hasBom ? 3 : 0));
   const diagnostics = new Diagnostics(options.maxErrors ?? 500);
   const lexer = new Lexer(text, diagnostics, hasBom ? 3 : 0);
   if (options.comments === false) lexer.keepComments = false;

@@ -1,6 +1,6 @@
 // Turns raw file bytes into the one-char-per-byte text the lexer works on, and notes the
 // byte-level facts of the file (BOM, invalid UTF-8, invisible/bidi characters, line lengths).
-import { Buffer } from 'node:buffer';
+import { Buffer, isUtf8 } from 'node:buffer';
 
 /** Byte-level facts of a source file that the lexer does not see. */
 export interface EncodingFacts {
@@ -93,5 +93,30 @@ export function scanEncoding(text: string, start: number): EncodingFacts {
     else if (isInvisible(cp)) invisible++;
     i += len;
   }
+  return { invalidUtf8, invisibleCharCount: invisible };
+}
+
+/**
+ * scanEncoding over the raw bytes, at native speed: Node validates the UTF-8 (the same strict
+ * rules: no overlongs, no surrogates, nothing above U+10FFFF), and the invisible code points
+ * are found by their lead byte. In UTF-8 each of them is E2 80 8B–8F, E2 80 AA–AE,
+ * E2 81 A0–A4, E2 81 A6–A9 or EF BB BF; E2 and EF never continue a sequence, so the byte-wise
+ * decoder met each such sequence at its own lead byte too, and counted it.
+ */
+export function scanEncodingOfBytes(bytes: Uint8Array, start: number): EncodingFacts {
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const invalidUtf8 = !isUtf8(view.subarray(start));
+  let invisible = 0;
+  for (let i = view.indexOf(0xe2, start); i >= 0; i = view.indexOf(0xe2, i + 1)) {
+    const b1 = view[i + 1];
+    const b2 = view[i + 2] ?? 0;
+    if (
+      (b1 === 0x80 && ((b2 >= 0x8b && b2 <= 0x8f) || (b2 >= 0xaa && b2 <= 0xae))) ||
+      (b1 === 0x81 && ((b2 >= 0xa0 && b2 <= 0xa4) || (b2 >= 0xa6 && b2 <= 0xa9)))
+    )
+      invisible++;
+  }
+  for (let i = view.indexOf(0xef, start); i >= 0; i = view.indexOf(0xef, i + 1))
+    if (view[i + 1] === 0xbb && view[i + 2] === 0xbf) invisible++;
   return { invalidUtf8, invisibleCharCount: invisible };
 }

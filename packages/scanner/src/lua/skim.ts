@@ -70,12 +70,6 @@ function fnv(text: string, start: number, end: number): number {
   return h >>> 0;
 }
 
-function fnvBytes(bytes: Uint8Array, start: number, end: number): number {
-  let h = 0x811c9dc5;
-  for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i]!, 16777619);
-  return h >>> 0;
-}
-
 function bytesStartWith(bytes: Uint8Array, at: number, ascii: string): boolean {
   if (at < 0 || at + ascii.length > bytes.length) return false;
   for (let i = 0; i < ascii.length; i++) if (bytes[at + i] !== ascii.charCodeAt(i)) return false;
@@ -310,15 +304,6 @@ function literalHashes(words: ReadonlyArray<readonly [string, number]>): Map<num
 /** Longest string literal compared with `SkimWatch.literals`. */
 const MAX_LITERAL = 64;
 
-function lowerFnvBytes(bytes: Uint8Array, start: number, end: number): number {
-  let h = 0x811c9dc5;
-  for (let i = start; i < end; i++) {
-    const c = bytes[i]!;
-    h = Math.imul(h ^ (c >= 65 && c <= 90 ? c + 32 : c), 16777619);
-  }
-  return h >>> 0;
-}
-
 /** A machine-generated name: `_0x3fa2`, `lIlIlIlI`, or 22+ letters with few vowels. */
 function isObfuscatedWord(text: Uint8Array, start: number, end: number): boolean {
   const length = end - start;
@@ -430,40 +415,75 @@ class Skimmer {
     }
   }
 
-  /** The categories of the watched needles found in string content [from, to). */
-  private needlesIn(from: number, to: number): number {
+  /**
+   * The categories of the watched needles found in string content [from, to). `key` holds
+   * the 4 bytes just before `from` when the content started earlier (a needle may then end
+   * at `from`); otherwise a needle starts at `from` or after.
+   */
+  private needlesIn(from: number, to: number, key?: number): number {
     const src = this.src;
     const filter = this.watch.needleFilter;
+    const first = key === undefined ? from + 3 : from;
+    let k = key ?? 0;
     let found = 0;
-    let key = 0;
     for (let p = from; p < to; p++) {
-      key = ((key << 8) | src[p]!) >>> 0;
-      if (p - from < 3 || !inFilter(filter, key ^ (key >>> 16))) continue;
-      const list = this.watch.needles.get(key);
-      if (!list) continue;
-      for (const needle of list)
-        if (bytesStartWith(src, p - 3, needle.text)) found |= needle.category;
+      k = ((k << 8) | src[p]!) >>> 0;
+      if (p < first || !inFilter(filter, k ^ (k >>> 16))) continue;
+      found |= this.needlesEndingAt(p, k);
     }
     return found;
   }
 
-  /** Judges a string literal's raw content: escapes, needles, or a watched definition name. */
+  /** The categories of the needles whose first 4 bytes, `key`, end at `p`. */
+  private needlesEndingAt(p: number, key: number): number {
+    const list = this.watch.needles.get(key);
+    if (!list) return 0;
+    let found = 0;
+    for (const needle of list)
+      if (bytesStartWith(this.src, p - 3, needle.text)) found |= needle.category;
+    return found;
+  }
+
+  /**
+   * Judges a string literal's raw content: escapes, needles, or a watched definition name.
+   * One pass over its first MAX_LITERAL bytes computes both hashes and looks for needles;
+   * the rest of a longer string is only searched for needles.
+   */
   private judgeString(from: number, to: number, escaped: boolean): void {
-    if (escaped) this.markWatched(0, this.watch.escapeCategory);
-    if (to > from && to - from <= MAX_LITERAL && this.watch.literals.size > 0) {
-      const h = lowerFnvBytes(this.src, from, to);
-      if (inFilter(this.watch.literalFilter, h)) {
-        const category = this.watch.literals.get(h);
+    const watch = this.watch;
+    if (escaped) this.markWatched(0, watch.escapeCategory);
+    const length = to - from;
+    if (length <= 0) return;
+    const src = this.src;
+    const head = Math.min(to, from + MAX_LITERAL);
+    let lower = 0x811c9dc5;
+    let plain = 0x811c9dc5;
+    let key = 0;
+    let found = 0;
+    const needles = length >= 5;
+    const filter = watch.needleFilter;
+    for (let p = from; p < head; p++) {
+      const c = src[p]!;
+      lower = Math.imul(lower ^ (c >= 65 && c <= 90 ? c + 32 : c), 16777619);
+      plain = Math.imul(plain ^ c, 16777619);
+      key = ((key << 8) | c) >>> 0;
+      if (needles && p - from >= 3 && inFilter(filter, key ^ (key >>> 16)))
+        found |= this.needlesEndingAt(p, key);
+    }
+    if (head < to) found |= this.needlesIn(head, to, key);
+    if (length <= MAX_LITERAL && watch.literals.size > 0) {
+      const h = lower >>> 0;
+      if (inFilter(watch.literalFilter, h)) {
+        const category = watch.literals.get(h);
         if (category !== undefined) this.markWatched(0, category);
       }
     }
-    const found = to - from >= 5 ? this.needlesIn(from, to) : 0;
     if (found !== 0) this.markWatched(0, found);
     // `meta["IsAdmin"] = …` redefines as surely as `meta.IsAdmin = …`.
-    else if (to - from >= 3 && to - from <= 24) {
-      const h = fnvBytes(this.src, from, to);
-      if (this.watch.definitionHashes.has(h) && !this.watch.genericDefinitionHashes.has(h))
-        this.markWatched(0, this.watch.definitionCategory);
+    else if (length >= 3 && length <= 24) {
+      const h = plain >>> 0;
+      if (watch.definitionHashes.has(h) && !watch.genericDefinitionHashes.has(h))
+        this.markWatched(0, watch.definitionCategory);
     }
   }
 

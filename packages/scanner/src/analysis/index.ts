@@ -15,7 +15,6 @@ import {
   type Statement,
   wordOffsets,
 } from '../lua/index.js';
-import { isAscii } from 'node:buffer';
 import { type EncodingFacts, hasUtf8Bom, scanEncodingOfBytes } from '../lua/source.js';
 import { Emulator, type FileContext } from './emulator.js';
 import { realmOfPath } from './realm.js';
@@ -206,10 +205,7 @@ function skimFile(entry: ArchiveEntry, watch: SkimWatch): LuaFileRecord {
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
   const bom = hasUtf8Bom(text);
   const skim = skimLua(bytes, watch, bom ? 3 : 0);
-  // Most Lua is plain ASCII, which the native check sees at memory speed.
-  const encoding = isAscii(bytes)
-    ? { invalidUtf8: false, invisibleCharCount: 0 }
-    : scanEncodingOfBytes(bytes, bom ? 3 : 0);
+  const encoding = scanEncodingOfBytes(bytes, bom ? 3 : 0);
   let lines: string[] | undefined;
   const file: FileAnalysis = {
     path: entry.path,

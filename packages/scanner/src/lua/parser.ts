@@ -26,7 +26,6 @@ import type {
 import { WATCH_FIELD, WATCH_GLOBAL, WATCH_LIBRARY, WATCH_SINK } from './ast.js';
 import { copyToken, Diagnostics, Lexer, numeralValue, type Token } from './lexer.js';
 import type { Skim } from './skim.js';
-import { isAscii } from 'node:buffer';
 import {
   decodeSource,
   type EncodingFacts,
@@ -1527,9 +1526,7 @@ export function parseLua(source: Uint8Array | string, options: ParseOptions = {}
     options.decoded?.encoding ??
     (typeof source === 'string'
       ? scanEncoding(text, hasBom ? 3 : 0)
-      : isAscii(source)
-        ? { invalidUtf8: false, invisibleCharCount: 0 }
-        : scanEncodingOfBytes(source, hasBom ? 3 : 0));
+      : scanEncodingOfBytes(source, hasBom ? 3 : 0));
   const diagnostics = new Diagnostics(options.maxErrors ?? 500);
   const lexer = new Lexer(text, diagnostics, hasBom ? 3 : 0);
   if (options.comments === false) lexer.keepComments = false;

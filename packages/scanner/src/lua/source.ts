@@ -1,6 +1,6 @@
 // Turns raw file bytes into the one-char-per-byte text the lexer works on, and notes the
 // byte-level facts of the file (BOM, invalid UTF-8, invisible/bidi characters, line lengths).
-import { Buffer, isUtf8 } from 'node:buffer';
+import { Buffer, isAscii, isUtf8 } from 'node:buffer';
 
 /** Byte-level facts of a source file that the lexer does not see. */
 export interface EncodingFacts {
@@ -104,6 +104,8 @@ export function scanEncoding(text: string, start: number): EncodingFacts {
  * decoder met each such sequence at its own lead byte too, and counted it.
  */
 export function scanEncodingOfBytes(bytes: Uint8Array, start: number): EncodingFacts {
+  // Most Lua is plain ASCII, which the native check sees at memory speed.
+  if (isAscii(bytes)) return { invalidUtf8: false, invisibleCharCount: 0 };
   const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const invalidUtf8 = !isUtf8(view.subarray(start));
   let invisible = 0;

@@ -154,6 +154,28 @@ describe('readFileChunks past the whole-file size, and on a file that changes wh
     }
   });
 
+  it('reads files around the scratch buffer size whole (a short read ends a file)', () => {
+    // The scratch buffer starts at 64 KiB: a file that fills it exactly must still be read
+    // on, and one a byte shorter is over after one read.
+    const sizes = [small - 1, small, small + 1, 2 * small];
+    const content = Buffer.concat([data, data]);
+    for (const size of sizes) {
+      const path = join(temp, `around-${size}.lua`);
+      writeFileSync(path, content.subarray(0, size));
+      const fd = openSync(path, 'r');
+      try {
+        const reading: FileReading = { length: 0 };
+        const ctx = new ReadingContext(resolveLimits());
+        const pieces = [...readFileChunks(ctx, fd, 'x.lua', reading, new ScratchBuffer())];
+        expect(pieces).toHaveLength(1);
+        expect(Buffer.from(pieces[0]!).equals(content.subarray(0, size))).toBe(true);
+        expect(reading.length).toBe(size);
+      } finally {
+        closeSync(fd);
+      }
+    }
+  });
+
   it('gives a small file in one piece of the scratch buffer', () => {
     const file = openWith(data.subarray(0, 1000), 'small.lua');
     try {

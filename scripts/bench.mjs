@@ -24,6 +24,18 @@ const MiB = 1024 * 1024;
 // ---- worker: scans the paths it is sent, one at a time -------------------------------------
 if (!isMainThread && workerData?.role === 'scan') {
   const { scanArchive } = await import(pathToFileURL(scannerEntry).href);
+  const { PerformanceObserver } = await import('node:perf_hooks');
+  // Garbage-collection pauses of this worker, handed over with each result (entries arrive
+  // a little late, so a pass's total is right while one addon's share is approximate).
+  let gcMs = 0;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) gcMs += entry.duration;
+  }).observe({ entryTypes: ['gc'] });
+  const takeGcMs = () => {
+    const ms = gcMs;
+    gcMs = 0;
+    return ms;
+  };
   parentPort.postMessage({ ready: true });
   parentPort.on('message', async (path) => {
     const started = performance.now();
@@ -32,6 +44,7 @@ if (!isMainThread && workerData?.role === 'scan') {
       parentPort.postMessage({
         path,
         ms: performance.now() - started,
+        gcMs: takeGcMs(),
         score: r.score,
         verdict: r.verdict,
         threats: r.threats.length,
@@ -44,6 +57,7 @@ if (!isMainThread && workerData?.role === 'scan') {
       parentPort.postMessage({
         path,
         ms: performance.now() - started,
+        gcMs: takeGcMs(),
         error: `${error?.name}: ${error?.message}`,
       });
     }
@@ -288,6 +302,13 @@ async function benchFolder(folder) {
   );
   console.log(
     `  first (cold) pass: ${(coldMs / 1000).toFixed(2)} s, ${(luaBytes / MiB / (coldMs / 1000)).toFixed(2)} MB of Lua/s`,
+  );
+  // What the workers spent: with both busy to the end, the sum is about size × the wall time;
+  // less means a worker waited (an addon too large to share, or the pool's overhead).
+  const scanMs = results.reduce((sum, r) => sum + r.ms, 0);
+  const gcMs = results.reduce((sum, r) => sum + (r.gcMs ?? 0), 0);
+  console.log(
+    `  scanning time summed over the workers: ${(scanMs / 1000).toFixed(2)} s (${(scanMs / wallMs).toFixed(2)}x the pass's wall time), of which garbage-collection pauses ${(gcMs / 1000).toFixed(2)} s (${((100 * gcMs) / scanMs).toFixed(0)} %)`,
   );
   console.log(`  peak RSS ${peakRssMiB().toFixed(0)} MiB (whole process, ${size} workers)`);
   if (failures > 0) console.log(`  ${failures} addon(s) failed to scan`);

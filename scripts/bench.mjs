@@ -25,8 +25,9 @@ const MiB = 1024 * 1024;
 if (!isMainThread && workerData?.role === 'scan') {
   const { scanArchive } = await import(pathToFileURL(scannerEntry).href);
   const { PerformanceObserver } = await import('node:perf_hooks');
-  // Garbage-collection pauses of this worker, handed over with each result (entries arrive
-  // a little late, so a pass's total is right while one addon's share is approximate).
+  // Garbage-collection pauses of this worker, handed over with each result. Entries are
+  // delivered a little after the pause, so one addon's share is approximate and a pause at
+  // the very end of a pass may count in the next; over a pass the total is close.
   let gcMs = 0;
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) gcMs += entry.duration;

@@ -232,8 +232,9 @@ export function readFileHead(
       // A regular file returns less than asked only at its end: stopping there saves the
       // read that would return 0, one system call in four per file (a folder of assets is
       // mostly system calls). What a file gains after that read is not part of this scan,
-      // as for any byte appended after its last read.
-      if (n === 0 || n < wanted) ended = true;
+      // as for any byte appended after its last read. (`wanted` is never 0: the buffer grew
+      // above when it was full, so a read of 0 bytes is a short read too.)
+      if (n < wanted) ended = true;
       position += n;
     }
   } catch (err) {

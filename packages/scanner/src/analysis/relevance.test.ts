@@ -98,3 +98,16 @@ describe('relevance', () => {
     expect(names.sort()).toEqual(['Run', 'elsewhere']);
   });
 });
+
+describe('the string judge', () => {
+  it('grades literals by the strongest word they hold, wherever it stands', () => {
+    const judge = FUNCTION_WATCH.string!;
+    expect(judge('hello world, nothing here')).toBe(0);
+    expect(judge('see https://example.com/x')).toBe(1);
+    expect(judge('owner STEAM_0:1:123')).toBe(1);
+    expect(judge('  lua_run print(1)')).toBe(2);
+    // A strong word after a weak one still makes a sink string.
+    expect(judge('http://x/?c=sv_allowcslua 1')).toBe(2);
+    expect(judge('db_password')).toBe(2);
+  });
+});

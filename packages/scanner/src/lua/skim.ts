@@ -58,6 +58,21 @@ for (let c = 0; c < 256; c++) {
   IDENT_START[c] = alpha ? 1 : 0;
   IDENT_PART[c] = alpha || (c >= 48 && c <= 57) ? 1 : 0;
 }
+/**
+ * Byte classes of the skim's main loop: one table read sorts a byte, where chains of
+ * comparisons cost a branch each. WORD and DIGIT are the identifier bytes (`>= WORD`).
+ */
+const OTHER = 0;
+const SPACE = 1;
+const BREAK = 2;
+const WORD = 3;
+const DIGIT = 4;
+const CLASS = new Uint8Array(256);
+for (let c = 0; c < 256; c++)
+  CLASS[c] = IDENT_START[c] === 1 ? WORD : IDENT_PART[c] === 1 ? DIGIT : OTHER;
+for (const c of [32, 9, 11, 12]) CLASS[c] = SPACE;
+CLASS[10] = BREAK;
+CLASS[13] = BREAK;
 /** Bytes that cannot start any token: the lexer reports them as stray characters. */
 const STRAY = new Uint8Array(256);
 for (let c = 0; c < 32; c++)
@@ -70,6 +85,20 @@ function fnv(text: string, start: number, end: number): number {
   return h >>> 0;
 }
 
+/** FNV-1a as the skim's loops compute it: a signed 32-bit integer (`fnv(…) | 0`). */
+function fnv32(text: string): number {
+  return fnv(text, 0, text.length) | 0;
+}
+
+// Hashes of the keywords that open or close blocks. The main loop compares an identifier's
+// hash with these before looking at its bytes, so ordinary names cost a few comparisons.
+const H_FUNCTION = fnv32('function');
+const H_END = fnv32('end');
+const H_DO = fnv32('do');
+const H_IF = fnv32('if');
+const H_REPEAT = fnv32('repeat');
+const H_UNTIL = fnv32('until');
+
 function bytesStartWith(bytes: Uint8Array, at: number, ascii: string): boolean {
   if (at < 0 || at + ascii.length > bytes.length) return false;
   for (let i = 0; i < ascii.length; i++) if (bytes[at + i] !== ascii.charCodeAt(i)) return false;
@@ -81,14 +110,6 @@ function wordBits(length: number): number {
   let bits = 2048;
   while (bits < length * 2 && bits < 1 << 22) bits *= 2;
   return bits;
-}
-
-function addWord(words: Uint32Array, h: number): void {
-  const mask = words.length * 32 - 1;
-  const a = h & mask;
-  const b = (Math.imul(h, 0x9e3779b1) >>> 0) & mask;
-  words[a >>> 5]! |= 1 << (a & 31);
-  words[b >>> 5]! |= 1 << (b & 31);
 }
 
 /** Hash of a name for `mayMention` (compute it once per name). */
@@ -416,20 +437,20 @@ class Skimmer {
   }
 
   /**
-   * The categories of the watched needles found in string content [from, to). `key` holds
-   * the 4 bytes just before `from` when the content started earlier (a needle may then end
-   * at `from`); otherwise a needle starts at `from` or after.
+   * The categories of the watched needles that start in string content [from, to) (at
+   * least 4 bytes long: a needle's first 4 bytes end inside it).
    */
-  private needlesIn(from: number, to: number, key?: number): number {
+  private needlesIn(from: number, to: number): number {
     const src = this.src;
     const filter = this.watch.needleFilter;
-    const first = key === undefined ? from + 3 : from;
-    let k = key ?? 0;
+    // The last 4 bytes as a signed 32-bit integer (see the identifier hash in `run`).
+    let k = (src[from]! << 16) | (src[from + 1]! << 8) | src[from + 2]!;
     let found = 0;
-    for (let p = from; p < to; p++) {
-      k = ((k << 8) | src[p]!) >>> 0;
-      if (p < first || !inFilter(filter, k ^ (k >>> 16))) continue;
-      found |= this.needlesEndingAt(p, k);
+    for (let p = from + 3; p < to; p++) {
+      k = (k << 8) | src[p]!;
+      const f = k ^ (k >>> 16);
+      if ((filter[(f & 0xffff) >>> 5]! & (1 << (f & 31))) !== 0)
+        found |= this.needlesEndingAt(p, k >>> 0);
     }
     return found;
   }
@@ -446,32 +467,35 @@ class Skimmer {
 
   /**
    * Judges a string literal's raw content: escapes, needles, or a watched definition name.
-   * One pass over its first MAX_LITERAL bytes computes both hashes and looks for needles;
-   * the rest of a longer string is only searched for needles.
+   * Needles are looked for in the whole content; strings of MAX_LITERAL bytes or fewer are
+   * hashed lower-cased (literals), those of 24 or fewer as they are (definitions).
    */
   private judgeString(from: number, to: number, escaped: boolean): void {
     const watch = this.watch;
     if (escaped) this.markWatched(0, watch.escapeCategory);
     const length = to - from;
     if (length <= 0) return;
-    const src = this.src;
-    const head = Math.min(to, from + MAX_LITERAL);
-    let lower = 0x811c9dc5;
-    let plain = 0x811c9dc5;
-    let key = 0;
-    let found = 0;
-    const needles = length >= 5;
-    const filter = watch.needleFilter;
-    for (let p = from; p < head; p++) {
-      const c = src[p]!;
-      lower = Math.imul(lower ^ (c >= 65 && c <= 90 ? c + 32 : c), 16777619);
-      plain = Math.imul(plain ^ c, 16777619);
-      key = ((key << 8) | c) >>> 0;
-      if (needles && p - from >= 3 && inFilter(filter, key ^ (key >>> 16)))
-        found |= this.needlesEndingAt(p, key);
+    const found = length >= 5 ? this.needlesIn(from, to) : 0;
+    if (length > MAX_LITERAL) {
+      if (found !== 0) this.markWatched(0, found);
+      return;
     }
-    if (head < to) found |= this.needlesIn(head, to, key);
-    if (length <= MAX_LITERAL && watch.literals.size > 0) {
+    const src = this.src;
+    let lower = 0x811c9dc5 | 0;
+    let plain = 0x811c9dc5 | 0;
+    if (length <= 24) {
+      for (let p = from; p < to; p++) {
+        const c = src[p]!;
+        lower = Math.imul(lower ^ (c - 65 < 26 && c >= 65 ? c + 32 : c), 16777619);
+        plain = Math.imul(plain ^ c, 16777619);
+      }
+    } else if (watch.literals.size > 0) {
+      for (let p = from; p < to; p++) {
+        const c = src[p]!;
+        lower = Math.imul(lower ^ (c - 65 < 26 && c >= 65 ? c + 32 : c), 16777619);
+      }
+    }
+    if (watch.literals.size > 0) {
       const h = lower >>> 0;
       if (inFilter(watch.literalFilter, h)) {
         const category = watch.literals.get(h);
@@ -521,6 +545,48 @@ class Skimmer {
     return this.watch.definitionBases.get(name)?.has(base) ?? false;
   }
 
+  /**
+   * Judges an identifier [s, p) of hash `hu` that passed a quick filter: a watched name, or a
+   * watched definition (`function a.b:IsAdmin()`, `a.IsAdmin = f`).
+   */
+  private watchedName(s: number, p: number, hu: number, isField: boolean, inFunctionName: boolean) {
+    const src = this.src;
+    const n = this.n;
+    const watch = this.watch;
+    // Next significant byte (line breaks skipped; they are counted when the loop gets there).
+    let q = p;
+    while (q < n) {
+      const d = src[q]!;
+      if (d === 32 || d === 9 || d === 10 || d === 13) q++;
+      else break;
+    }
+    const next = q < n ? src[q]! : 0;
+    const list = inFilter(watch.nameFilter, hu) ? watch.names.get(hu) : undefined;
+    if (list) {
+      for (const { name, flags, category } of list) {
+        if (name.length !== p - s || !bytesStartWith(src, s, name)) continue;
+        if (flags & WATCH_FIELD && !isField) continue;
+        if (flags & WATCH_GLOBAL && isField) continue;
+        if (flags & WATCH_LIBRARY && !(next === 46 || next === 58 || next === 91)) continue;
+        this.markWatched(0, category);
+      }
+    }
+    if (isField) {
+      // `function a.b:IsAdmin()` defines inside the enclosing function; `a.IsAdmin = f`
+      // inside the current one.
+      const defining = inFunctionName || (next === 61 && this.at(q + 1) !== 61);
+      const name = defining && watch.definitionHashes.has(hu) ? src.toString('latin1', s, p) : '';
+      if (
+        watch.definitions.has(name) &&
+        (!watch.genericDefinitionHashes.has(hu) || this.onLibrary(s, name))
+      ) {
+        // The enclosing function defines it; the definition's own body is judged too.
+        this.markWatched(inFunctionName ? 1 : 0, watch.definitionCategory);
+        if (inFunctionName) this.markWatched(0, watch.definitionCategory);
+      }
+    }
+  }
+
   /** Level of a long bracket opening at p (`[`, `=`*, `[`), or -1 if there is none. */
   private levelAt(p: number): number {
     const n = this.n;
@@ -541,6 +607,11 @@ class Skimmer {
     const watch = this.watch;
     const functions = new Map<number, SkimmedFunction>();
     const words = new Uint32Array(wordBits(n) / 32);
+    const wordMask = words.length * 32 - 1;
+    // Tables in locals: a module-level one is reloaded and checked for every byte.
+    const classOf = CLASS;
+    const nameFilter = watch.nameFilter;
+    const definitionFilter = watch.definitionFilter;
     const openFns = this.openFns;
     this.lineStart = start;
     let glua = 0;
@@ -565,29 +636,35 @@ class Skimmer {
 
     while (p < n) {
       const c = src[p]!;
-      if (c === 32 || c === 9 || c === 11 || c === 12) {
+      const cls = classOf[c]!;
+      if (cls === SPACE) {
+        // Indentation comes in runs: skip them without going round the main loop.
         p++;
+        while (p < n && classOf[src[p]!]! === SPACE) p++;
         continue;
       }
-      if (c === 10 || c === 13) {
+      if (cls === BREAK) {
         p = this.breakAt(p);
         continue;
       }
-      if (IDENT_START[c] === 1) {
+      if (cls === WORD) {
         const s = p;
-        let h = 0x811c9dc5;
+        // FNV-1a kept as a signed 32-bit integer: a uint32 (`>>> 0`) outside V8's small
+        // integers would be boxed as a heap number whenever it leaves a register.
+        let h = Math.imul(0x811c9dc5 ^ c, 16777619);
+        p++;
         // Reads stay below n: a read past the end deoptimises the whole function in V8.
         while (p < n) {
           const d = src[p]!;
-          if (IDENT_PART[d] !== 1) break;
+          if (classOf[d]! < WORD) break;
           h = Math.imul(h ^ d, 16777619);
           p++;
         }
         const len = p - s;
-        // Keywords that open or close blocks; the others need nothing here.
-        if (len >= 2 && len <= 8) {
-          const c0 = c;
-          if (len === 8 && c0 === 102 && bytesStartWith(src, s, 'function')) {
+        // Keywords that open or close blocks, found by hash and confirmed by their bytes; the
+        // other keywords need nothing here.
+        if (h === H_END || h === H_FUNCTION || h === H_IF || h === H_DO) {
+          if (len === 8 && bytesStartWith(src, s, 'function')) {
             const record: SkimmedFunction = {
               end: -1,
               endLine: 0,
@@ -605,7 +682,7 @@ class Skimmer {
             prevSig = 0;
             continue;
           }
-          if (len === 3 && c0 === 101 && this.at(s + 1) === 110 && this.at(s + 2) === 100) {
+          if (len === 3 && c === 101 && src[s + 1]! === 110 && src[s + 2]! === 100) {
             const kind = kinds.pop();
             if (kind === undefined || kind === REPEAT) this.balanced = false;
             if (kind === FN) {
@@ -621,15 +698,20 @@ class Skimmer {
             continue;
           }
           if (
-            (len === 2 &&
-              ((c0 === 100 && this.at(s + 1) === 111) || (c0 === 105 && this.at(s + 1) === 102))) ||
-            (len === 6 && c0 === 114 && bytesStartWith(src, s, 'repeat'))
+            len === 2 &&
+            ((c === 100 && src[s + 1]! === 111) || (c === 105 && src[s + 1]! === 102))
           ) {
-            kinds.push(len === 6 ? REPEAT : BLOCK);
+            kinds.push(BLOCK);
             prevSig = 0;
             continue;
           }
-          if (len === 5 && c0 === 117 && bytesStartWith(src, s, 'until')) {
+        } else if (h === H_REPEAT || h === H_UNTIL) {
+          if (len === 6 && bytesStartWith(src, s, 'repeat')) {
+            kinds.push(REPEAT);
+            prevSig = 0;
+            continue;
+          }
+          if (len === 5 && bytesStartWith(src, s, 'until')) {
             if (kinds.pop() !== REPEAT) this.balanced = false;
             prevSig = 0;
             continue;
@@ -640,48 +722,26 @@ class Skimmer {
           if (nameStart < 0) nameStart = s;
           nameEnd = p;
         }
-        const hu = h >>> 0;
-        addWord(words, hu);
-        // (every kind of machine-made name is 5 bytes or more)
-        if (len >= 5 && isObfuscatedWord(src, s, p)) obfuscated++;
-        const isField = prevSig === 46 || prevSig === 58;
-        // Most identifiers are neither watched nor a watched definition: two table reads.
-        if (inFilter(watch.nameFilter, hu) || (isField && inFilter(watch.definitionFilter, hu))) {
-          // Next significant byte (line breaks skipped; they are counted when the loop gets there).
-          let q = p;
-          while (q < n) {
-            const d = src[q]!;
-            if (d === 32 || d === 9 || d === 10 || d === 13) q++;
-            else break;
-          }
-          const next = q < n ? src[q]! : 0;
-          const list = inFilter(watch.nameFilter, hu) ? watch.names.get(hu) : undefined;
-          if (list) {
-            for (const { name, flags, category } of list) {
-              if (name.length !== len || !bytesStartWith(src, s, name)) continue;
-              if (flags & WATCH_FIELD && !isField) continue;
-              if (flags & WATCH_GLOBAL && isField) continue;
-              if (flags & WATCH_LIBRARY && !(next === 46 || next === 58 || next === 91)) continue;
-              this.markWatched(0, category);
-            }
-          }
-          if (isField) {
-            // `function a.b:IsAdmin()` defines inside the enclosing function; `a.IsAdmin = f`
-            // inside the current one.
-            const defining = inFunctionName || (next === 61 && this.at(q + 1) !== 61);
-            const name =
-              defining && watch.definitionHashes.has(hu) ? src.toString('latin1', s, p) : '';
-            if (
-              watch.definitions.has(name) &&
-              (!watch.genericDefinitionHashes.has(hu) || this.onLibrary(s, name))
-            ) {
-              // The enclosing function defines it; the definition's own body is judged too.
-              this.markWatched(inFunctionName ? 1 : 0, watch.definitionCategory);
-              if (inFunctionName) this.markWatched(0, watch.definitionCategory);
-            }
-          }
-        }
+        // The Bloom filter's two bits (the ones `mayMention` tests).
+        const wa = h & wordMask;
+        const wb = Math.imul(h, 0x9e3779b1) & wordMask;
+        words[wa >>> 5]! |= 1 << (wa & 31);
+        words[wb >>> 5]! |= 1 << (wb & 31);
+        // Every kind of machine-made name is 5 bytes or more and starts with `_`, with a
+        // confusable byte, or is 22 bytes long: most names need no closer look.
+        if (
+          len >= 5 &&
+          (c === 95 || len >= 22 || (len >= 8 && (c === 108 || c === 73 || c === 79))) &&
+          isObfuscatedWord(src, s, p)
+        )
+          obfuscated++;
+        const isField = prevSig !== 0;
         prevSig = 0;
+        // Most identifiers are neither watched nor a watched definition: two table reads.
+        const bit = 1 << (h & 31);
+        const slot = (h & 0xffff) >>> 5;
+        if ((nameFilter[slot]! & bit) !== 0 || (isField && (definitionFilter[slot]! & bit) !== 0))
+          this.watchedName(s, p, h >>> 0, isField, inFunctionName);
         continue;
       }
       if (c >= 48 && c <= 57) {

@@ -359,6 +359,15 @@ function isObfuscatedWord(text: Uint8Array, start: number, end: number): boolean
 }
 
 /**
+ * The shortest machine-made name (see isObfuscatedWord) by its first byte: `_0x…` from 5
+ * bytes, confusable letters (`lIlI…`) from 8, any other from 22. One table read, whose test
+ * is almost always false, replaces length tests that go either way.
+ */
+const MADE_FROM = new Uint8Array(256).fill(22);
+MADE_FROM[95] = 5;
+for (const c of [108, 73, 79, 48]) MADE_FROM[c] = 8;
+
+/**
  * Deeper nesting than this is left to the parser, whose depth limit (200, counting blocks and
  * expressions) then reports it.
  */
@@ -495,16 +504,15 @@ class Skimmer {
         lower = Math.imul(lower ^ (c - 65 < 26 && c >= 65 ? c + 32 : c), 16777619);
       }
     }
-    if (watch.literals.size > 0) {
-      const h = lower >>> 0;
-      if (inFilter(watch.literalFilter, h)) {
-        const category = watch.literals.get(h);
-        if (category !== undefined) this.markWatched(0, category);
-      }
+    // The quick filters take the int32 hashes (same low bits); the maps and sets, keyed by
+    // uint32, are only asked when a filter lets a hash through.
+    if (watch.literals.size > 0 && inFilter(watch.literalFilter, lower)) {
+      const category = watch.literals.get(lower >>> 0);
+      if (category !== undefined) this.markWatched(0, category);
     }
     if (found !== 0) this.markWatched(0, found);
     // `meta["IsAdmin"] = …` redefines as surely as `meta.IsAdmin = …`.
-    else if (length >= 3 && length <= 24) {
+    else if (length >= 3 && length <= 24 && inFilter(watch.definitionFilter, plain)) {
       const h = plain >>> 0;
       if (watch.definitionHashes.has(h) && !watch.genericDefinitionHashes.has(h))
         this.markWatched(0, watch.definitionCategory);
@@ -610,6 +618,7 @@ class Skimmer {
     const wordMask = words.length * 32 - 1;
     // Tables in locals: a module-level one is reloaded and checked for every byte.
     const classOf = CLASS;
+    const madeFrom = MADE_FROM;
     const nameFilter = watch.nameFilter;
     const definitionFilter = watch.definitionFilter;
     const openFns = this.openFns;
@@ -727,21 +736,17 @@ class Skimmer {
         const wb = Math.imul(h, 0x9e3779b1) & wordMask;
         words[wa >>> 5]! |= 1 << (wa & 31);
         words[wb >>> 5]! |= 1 << (wb & 31);
-        // Every kind of machine-made name is 5 bytes or more and starts with `_`, with a
-        // confusable byte, or is 22 bytes long: most names need no closer look.
-        if (
-          len >= 5 &&
-          (c === 95 || len >= 22 || (len >= 8 && (c === 108 || c === 73 || c === 79))) &&
-          isObfuscatedWord(src, s, p)
-        )
-          obfuscated++;
+        if (len >= madeFrom[c]! && isObfuscatedWord(src, s, p)) obfuscated++;
         const isField = prevSig !== 0;
         prevSig = 0;
-        // Most identifiers are neither watched nor a watched definition: two table reads.
+        // Most identifiers are neither watched nor a watched definition: one test that is
+        // almost always false (a test of isField first would go either way, and mispredict).
         const bit = 1 << (h & 31);
         const slot = (h & 0xffff) >>> 5;
-        if ((nameFilter[slot]! & bit) !== 0 || (isField && (definitionFilter[slot]! & bit) !== 0))
-          this.watchedName(s, p, h >>> 0, isField, inFunctionName);
+        if (((nameFilter[slot]! | definitionFilter[slot]!) & bit) !== 0) {
+          if ((nameFilter[slot]! & bit) !== 0 || isField)
+            this.watchedName(s, p, h >>> 0, isField, inFunctionName);
+        }
         continue;
       }
       if (c >= 48 && c <= 57) {

@@ -58,26 +58,61 @@ for (let c = 0; c < 256; c++) {
   IDENT_START[c] = alpha ? 1 : 0;
   IDENT_PART[c] = alpha || (c >= 48 && c <= 57) ? 1 : 0;
 }
-/**
- * Byte classes of the skim's main loop: one table read sorts a byte, where chains of
- * comparisons cost a branch each. WORD and DIGIT are the identifier bytes (`>= WORD`).
- */
-const OTHER = 0;
-const SPACE = 1;
-const BREAK = 2;
-const WORD = 3;
-const DIGIT = 4;
-const CLASS = new Uint8Array(256);
-for (let c = 0; c < 256; c++)
-  CLASS[c] = IDENT_START[c] === 1 ? WORD : IDENT_PART[c] === 1 ? DIGIT : OTHER;
-for (const c of [32, 9, 11, 12]) CLASS[c] = SPACE;
-CLASS[10] = BREAK;
-CLASS[13] = BREAK;
 /** Bytes that cannot start any token: the lexer reports them as stray characters. */
 const STRAY = new Uint8Array(256);
 for (let c = 0; c < 32; c++)
   if (c !== 9 && c !== 10 && c !== 11 && c !== 12 && c !== 13) STRAY[c] = 1;
 for (const c of [36, 63, 64, 92, 96, 127]) STRAY[c] = 1;
+
+/**
+ * Byte classes of the skim's main loop: one table read sorts a byte, and the dense values
+ * let V8 compile the switch on them as a jump table (a switch on the byte itself became a
+ * tree of a dozen comparisons). WORD and DIGIT are the identifier bytes (`>= WORD`).
+ */
+const PLAIN = 0; // operators that need nothing: `=`, `+`, `,`, `;`…
+const SPACE = 1;
+const BREAK = 2;
+const QUOTE = 3;
+const MINUS = 4;
+const SLASH = 5;
+const OPEN_SQUARE = 6;
+const OPEN_PAREN = 7;
+const OPEN_BRACE = 8;
+const CLOSE = 9;
+const BANG = 10;
+const DOUBLED = 11; // `&&`, `||`
+const TILDE = 12;
+const DOT = 13;
+const COLON = 14;
+const STRAY_BYTE = 15;
+const WORD = 16;
+const DIGIT = 17;
+const CLASS = new Uint8Array(256);
+for (let c = 0; c < 256; c++)
+  CLASS[c] =
+    IDENT_START[c] === 1 ? WORD : IDENT_PART[c] === 1 ? DIGIT : STRAY[c] === 1 ? STRAY_BYTE : PLAIN;
+for (const c of [32, 9, 11, 12]) CLASS[c] = SPACE;
+for (const [c, cls] of [
+  [10, BREAK],
+  [13, BREAK],
+  [34, QUOTE],
+  [39, QUOTE],
+  [45, MINUS],
+  [47, SLASH],
+  [91, OPEN_SQUARE],
+  [40, OPEN_PAREN],
+  [123, OPEN_BRACE],
+  [41, CLOSE],
+  [93, CLOSE],
+  [125, CLOSE],
+  [33, BANG],
+  [38, DOUBLED],
+  [124, DOUBLED],
+  [126, TILDE],
+  [46, DOT],
+  [58, COLON],
+] as const)
+  CLASS[c] = cls;
 
 function fnv(text: string, start: number, end: number): number {
   let h = 0x811c9dc5;
@@ -749,7 +784,7 @@ class Skimmer {
         }
         continue;
       }
-      if (c >= 48 && c <= 57) {
+      if (cls === DIGIT) {
         const s = p;
         const exponentMark = c === 48 && (this.at(p + 1) | 0x20) === 120 ? 112 : 101;
         while (p < n) {
@@ -763,9 +798,8 @@ class Skimmer {
         prevSig = 0;
         continue;
       }
-      switch (c) {
-        case 34:
-        case 39: {
+      switch (cls) {
+        case QUOTE: {
           // A quoted string: escapes skip a byte; a raw line break or the end leaves it open.
           const s = p + 1;
           let q = s;
@@ -809,7 +843,7 @@ class Skimmer {
           prevSig = 0;
           continue;
         }
-        case 45: // '-'
+        case MINUS:
           if (this.at(p + 1) === 45) {
             const level = this.levelAt(p + 2);
             if (level >= 0) p = this.longBracket(p + 2, level, false);
@@ -820,8 +854,8 @@ class Skimmer {
             continue;
           }
           break;
-        case 47: {
-          // '/': GLua's C-style comments
+        case SLASH: {
+          // GLua's C-style comments
           const c1 = this.at(p + 1);
           if (c1 === 47) {
             cComments++;
@@ -842,8 +876,8 @@ class Skimmer {
           }
           break;
         }
-        case 91: {
-          // '[': a long string, or an index
+        case OPEN_SQUARE: {
+          // A long string, or an index
           const level = this.levelAt(p);
           if (level >= 0) {
             p = this.longBracket(p, level, true);
@@ -853,45 +887,51 @@ class Skimmer {
           if (++brackets + kinds.length > MAX_NESTING) this.balanced = false;
           break;
         }
-        case 40: // '('
+        case OPEN_PAREN:
           // `function a.b:c(` outside any other function: a definition other files may call.
           if (inFunctionName && nameStart >= 0 && openFns.length === 1 && defines.length < 10_000)
             defines.push(src.toString('latin1', nameStart, nameEnd).replace(/\s+/g, ''));
           inFunctionName = false;
           if (++brackets + kinds.length > MAX_NESTING) this.balanced = false;
           break;
-        case 123: // '{'
+        case OPEN_BRACE:
           if (++brackets + kinds.length > MAX_NESTING) this.balanced = false;
           break;
-        case 41:
-        case 125:
-        case 93: // ')', '}', ']'
+        case CLOSE: // ')', '}', ']'
           if (--brackets < 0) this.balanced = false;
           break;
-        case 33: // '!' and '!='
+        case BANG: // '!' and '!='
           glua++;
           if (this.at(p + 1) === 61) p++;
           break;
-        case 38:
-        case 124: // '&&' and '||'
+        case DOUBLED: // '&&' and '||'
           if (this.at(p + 1) === c) {
             glua++;
             p++;
           } else this.balanced = false;
           break;
-        case 126: // '~='
+        case TILDE: // '~='
           if (this.at(p + 1) !== 61) this.balanced = false;
           break;
-        default:
-          if (STRAY[c] === 1) this.balanced = false;
+        case DOT:
+          if (this.at(p + 1) === 46) {
+            // `..` and `...` are operators, not field access.
+            p += this.at(p + 2) === 46 ? 3 : 2;
+            prevSig = 0;
+          } else {
+            prevSig = 46;
+            p++;
+          }
+          continue;
+        case COLON:
+          prevSig = 58;
+          p++;
+          continue;
+        case STRAY_BYTE:
+          this.balanced = false;
+          break;
       }
-      if (c === 46 && this.at(p + 1) === 46) {
-        // `..` and `...` are operators, not field access.
-        p += this.at(p + 2) === 46 ? 3 : 2;
-        prevSig = 0;
-        continue;
-      }
-      prevSig = c === 46 || c === 58 ? c : 0;
+      prevSig = 0;
       p++;
     }
     if (n - this.lineStart > this.longest) this.longest = n - this.lineStart;

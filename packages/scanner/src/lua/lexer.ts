@@ -62,31 +62,50 @@ const SINGLE_PUNCT: Array<string | undefined> = new Array<string | undefined>(25
 for (const p of ['(', ')', '{', '}', ']', ';', ',', '+', '-', '*', '/', '%', '^', '#'])
   SINGLE_PUNCT[p.charCodeAt(0)] = p;
 
-const KEYWORDS_BY_LENGTH: string[][] = [
-  [],
-  [],
-  ['do', 'if', 'in', 'or'],
-  ['and', 'end', 'for', 'nil', 'not'],
-  ['else', 'then', 'true'],
-  ['break', 'false', 'local', 'until', 'while'],
-  ['elseif', 'repeat', 'return'],
-  [],
-  ['function', 'continue'],
+const KEYWORDS = [
+  'do',
+  'if',
+  'in',
+  'or',
+  'and',
+  'end',
+  'for',
+  'nil',
+  'not',
+  'else',
+  'then',
+  'true',
+  'break',
+  'false',
+  'local',
+  'until',
+  'while',
+  'elseif',
+  'repeat',
+  'return',
+  'function',
+  'continue',
 ];
+
+// Keywords by length, first and last byte (each & 31): no two share a slot, so a name is
+// compared with one keyword at most, and most names with none.
+function keywordSlot(length: number, first: number, last: number): number {
+  return (length << 10) | ((first & 31) << 5) | (last & 31);
+}
+const KEYWORD_SLOTS: Array<string | undefined> = new Array<string | undefined>(9 << 10).fill(
+  undefined,
+);
+for (const kw of KEYWORDS)
+  KEYWORD_SLOTS[keywordSlot(kw.length, kw.charCodeAt(0), kw.charCodeAt(kw.length - 1))] = kw;
 
 /** Keyword lookup on the source text itself, so that names are sliced only when needed. */
 function keywordAt(src: string, start: number, len: number): string | null {
   if (len < 2 || len > 8) return null;
-  const candidates = KEYWORDS_BY_LENGTH[len]!;
-  const c0 = src.charCodeAt(start);
-  outer: for (let i = 0; i < candidates.length; i++) {
-    const kw = candidates[i]!;
-    if (kw.charCodeAt(0) !== c0) continue;
-    for (let k = 1; k < len; k++)
-      if (kw.charCodeAt(k) !== src.charCodeAt(start + k)) continue outer;
-    return kw;
-  }
-  return null;
+  const kw =
+    KEYWORD_SLOTS[keywordSlot(len, src.charCodeAt(start), src.charCodeAt(start + len - 1))];
+  if (kw === undefined) return null;
+  for (let k = 0; k < len; k++) if (kw.charCodeAt(k) !== src.charCodeAt(start + k)) return null;
+  return kw;
 }
 
 function hexValue(c: number): number {

@@ -197,14 +197,6 @@ function newToken(
   return { kind, value, line, column, offset, end, endLine, glua: false, escaped: false };
 }
 
-/** A token of its own, for a reader that keeps it while a recycling lexer reads on. */
-export function copyToken(t: Token): Token {
-  const copy = newToken(t.kind, t.value, t.line, t.column, t.offset, t.end, t.endLine);
-  copy.glua = t.glua;
-  copy.escaped = t.escaped;
-  return copy;
-}
-
 /** Comments kept per file; a file with more is a generated or hostile payload anyway. */
 export const MAX_COMMENTS = 100_000;
 
@@ -225,8 +217,8 @@ export class Lexer {
   /**
    * Hand out tokens from a small ring of objects reused in turn instead of a fresh object
    * each. Only for a reader that lets go of a token within RECYCLED_TOKENS - 4 reads (the
-   * parser, which copies what it keeps longer: see Parser.hold); `tokenize` keeps every
-   * token and leaves this off. Tokens are a quarter of what a scan allocates.
+   * parser, which keeps the line and offset it needs later as numbers); `tokenize` keeps
+   * every token and leaves this off. Tokens are a quarter of what a scan allocates.
    */
   recycleTokens = false;
   private ring: Token[] | null = null;

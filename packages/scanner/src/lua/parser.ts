@@ -934,6 +934,7 @@ export class Parser {
       const close = this.prev;
       lazy = {
         src: this.src,
+        bytes: this.lexer.bytes,
         offset: close.end,
         line: close.endLine,
         lineStart: close.offset - close.column + 1,
@@ -1574,7 +1575,9 @@ export function parseLua(source: Uint8Array | string, options: ParseOptions = {}
       ? scanEncoding(text, hasBom ? 3 : 0)
       : scanEncodingOfBytes(source, hasBom ? 3 : 0));
   const diagnostics = new Diagnostics(options.maxErrors ?? 500);
-  const lexer = new Lexer(text, diagnostics, hasBom ? 3 : 0);
+  // (The lexer reads the bytes themselves when they are the text's: see Lexer.bytes.)
+  const bytes = typeof source === 'string' ? undefined : source;
+  const lexer = new Lexer(text, diagnostics, hasBom ? 3 : 0, true, bytes);
   if (options.comments === false) lexer.keepComments = false;
   const maxDepth = Math.max(1, Math.min(options.maxDepth ?? DEFAULT_MAX_DEPTH, HARD_MAX_DEPTH));
   const parser = new Parser(
@@ -1654,7 +1657,7 @@ export function parseLazy(
     return { body: node.body, own, functions: [], aliases: [], localAliases: [] };
   node.lazy = undefined;
   const diagnostics = new Diagnostics(50);
-  const lexer = new Lexer(lazy.src, diagnostics, lazy.offset, false);
+  const lexer = new Lexer(lazy.src, diagnostics, lazy.offset, false, lazy.bytes);
   lexer.keepComments = false;
   lexer.line = lazy.line;
   lexer.lineStart = lazy.lineStart;

@@ -45,6 +45,7 @@ import {
   Scope,
   stringOfKey,
   apiName,
+  memberName,
   str,
   type Taint,
   type TaintSource,
@@ -79,6 +80,10 @@ export interface FileContext {
 type Signal =
   { type: 'return'; values: Value[] } | { type: 'break' } | { type: 'continue' } | undefined;
 
+/** Shared: a signal is only read, never changed. */
+const BREAK: Signal = Object.freeze({ type: 'break' });
+const CONTINUE: Signal = Object.freeze({ type: 'continue' });
+
 class BudgetExceeded extends Error {}
 
 /** A value's text when it is a known string (a handler or command name). */
@@ -109,6 +114,8 @@ function sameState(a: Value, b: Value): boolean {
       return false;
   }
 }
+
+const noLiteralIdTable = (): boolean => false;
 
 /** The file spent twice its budget, shallow walk included: nothing more of it runs. */
 function stopped(fc: FileContext): boolean {
@@ -259,6 +266,99 @@ const REGISTRATIONS = new Set([
   'hook.Add',
   'timer.Create',
 ]);
+
+/**
+ * What the emulator needs to know about an API name when it is called: the answers of the
+ * tables and sets of api.ts and builtins.ts, looked up once per name. Names are interned
+ * (see apiName), so one map look-up replaces a dozen of them per call.
+ */
+interface ApiInfo {
+  builtin: ((args: Value[]) => Value[]) | undefined;
+  gsub: boolean;
+  recorded: boolean;
+  /** A name in callApi's own switch. */
+  special: boolean;
+  /** A name in dispatchCallbacks' switch (its callbacks take their own parameters). */
+  callbacks: boolean;
+  /** Its arguments may carry code to analyse again (see maybeRescan). */
+  rescan: boolean;
+  source: (typeof SOURCE_CALLS)[string] | undefined;
+  /** Returns a compiled function (CompileString, loadstring…). */
+  compiler: boolean;
+  sanitizer: boolean;
+  /** Still recorded past the cap on call events (see recordCall). */
+  strong: boolean;
+  registration: boolean;
+}
+
+const CALL_API_SWITCH = new Set([
+  'getfenv',
+  'debug.getfenv',
+  'debug.getregistry',
+  'FindMetaTable',
+  'rawget',
+  'setmetatable',
+  'select',
+  'table.insert',
+  'table.remove',
+  'pcall',
+  'xpcall',
+  'include',
+  'ipairs',
+  'pairs',
+  'SortedPairs',
+  'RandomPairs',
+  'string.gmatch',
+  'AddCSLuaFile',
+]);
+
+const CALLBACK_SWITCH = new Set([
+  'http.Fetch',
+  'http.Post',
+  'HTTP',
+  'CHTTP',
+  'reqwest',
+  'steamworks.Download',
+  'steamworks.FileInfo',
+  'net.Receive',
+  'concommand.Add',
+  'hook.Add',
+  'timer.Simple',
+  'timer.Create',
+  'timer.Adjust',
+  'cvars.AddChangeCallback',
+]);
+
+const apiInfos = new Map<string, ApiInfo>();
+
+function apiInfo(name: string): ApiInfo {
+  let info = apiInfos.get(name);
+  if (info !== undefined) return info;
+  // (The same expressions as before this table existed, `in` and plain-object look-ups
+  // included, so that every name gets the same answers.)
+  const exec = name in EXEC_SINKS;
+  info = {
+    builtin: BUILTINS[name],
+    gsub: name === 'string.gsub',
+    recorded: isRecordedApi(name),
+    special: CALL_API_SWITCH.has(name),
+    callbacks: CALLBACK_SWITCH.has(name),
+    rescan: exec || FILE_WRITE_SINKS.has(name) || CONSOLE_SINKS.has(name),
+    source: SOURCE_CALLS[name],
+    compiler:
+      exec &&
+      (name === 'CompileString' ||
+        name === 'loadstring' ||
+        name === 'load' ||
+        name === 'CompileFile'),
+    sanitizer: SANITIZERS.has(name),
+    strong: exec || CONSOLE_SINKS.has(name) || PRIVILEGE_SINKS.has(name),
+    registration: REGISTRATIONS.has(name),
+  };
+  // Hostile code can make endless distinct names: the table stays bounded.
+  if (apiInfos.size < 100_000) apiInfos.set(name, info);
+  return info;
+}
 
 export class Emulator {
   readonly globals = new LuaTable();
@@ -479,6 +579,21 @@ export class Emulator {
     };
   }
 
+  private readonly settingMemo = new WeakMap<Expression, string | undefined>();
+
+  /**
+   * The owner's setting a condition reads (`Config.X`), judged on the condition's tree alone
+   * (no table holds literal IDs): the same for every run of it, so judged once per condition.
+   */
+  private settingIn(cond: Expression): string | undefined {
+    let r = this.settingMemo.get(cond);
+    if (r === undefined && !this.settingMemo.has(cond)) {
+      r = classifyCondition(cond, noLiteralIdTable).config;
+      this.settingMemo.set(cond, r);
+    }
+    return r;
+  }
+
   private readonly adminCheckMemo = new Map<FunctionDeclaration, boolean>();
 
   private isAdminCheckFn(scope: Scope) {
@@ -515,7 +630,7 @@ export class Emulator {
         const sig = this.execStatement(st, scope, fc);
         if (sig) {
           if (this.uncertain > 0) {
-            if (sig.type === 'return') this.collect?.(sig.values);
+            if (sig.type === 'return' && this.collecting) this.possible ??= sig.values;
             if (sig.type !== 'continue') this.exitSeen = true;
             continue;
           }
@@ -604,7 +719,7 @@ export class Emulator {
   ): void {
     const inner = new Scope(scope);
     for (const v of variables) inner.declare(v.name, UNKNOWN);
-    this.uncertainly(() => this.execBlock(body, inner, fc));
+    this.uncertainBlock(body, inner, fc);
   }
 
   /**
@@ -696,7 +811,7 @@ export class Emulator {
           const c = isTruthy(this.evalExpr(st.condition, scope, fc));
           if (c === false) break;
           if (c === undefined) {
-            return this.uncertainly(() => this.execBlock(st.body, new Scope(scope), fc));
+            return this.uncertainBlock(st.body, new Scope(scope), fc);
           }
           // (Converged: the condition reads the same state, so the next iterations are the same.)
           const sig = this.iterate(st.body, this.iterationScope(loop, scope), fc, n, loop);
@@ -727,19 +842,20 @@ export class Emulator {
       case 'ReturnStatement':
         return { type: 'return', values: this.evalList(st.arguments, scope, fc) };
       case 'BreakStatement':
-        return { type: 'break' };
+        return BREAK;
       case 'ContinueStatement':
-        return { type: 'continue' };
+        return CONTINUE;
       default:
         return undefined;
     }
   }
 
-  private uncertainly(f: () => Signal): Signal {
+  /** Runs a block whose running is not certain (an unknown branch); its signals are dropped. */
+  private uncertainBlock(body: readonly Statement[], scope: Scope, fc: FileContext): Signal {
     this.uncertainSeen = true;
     this.uncertain++;
     try {
-      f();
+      this.execBlock(body, scope, fc);
     } finally {
       this.uncertain--;
     }
@@ -764,18 +880,17 @@ export class Emulator {
           elseFc = Object.create(fc) as FileContext;
           elseFc.realm = firstRealm === 'server' ? 'client' : 'server';
         }
-        if (anyUnknown)
-          return this.uncertainly(() => this.execBlock(clause.body, new Scope(scope), elseFc));
+        if (anyUnknown) return this.uncertainBlock(clause.body, new Scope(scope), elseFc);
         return this.execBlock(clause.body, new Scope(scope), elseFc);
       }
       const c = isTruthy(this.evalExpr(clause.condition, scope, fc));
       if (c === false) continue;
       if (c === true && !anyUnknown) {
         // A setting that happens to read as on/off here is still the owner's setting.
-        const cls = classifyCondition(clause.condition, () => false);
-        if (!cls.config) return this.execBlock(clause.body, new Scope(scope), fc);
+        const setting = this.settingIn(clause.condition);
+        if (!setting) return this.execBlock(clause.body, new Scope(scope), fc);
         const saved = this.ctx;
-        this.ctx = [...this.ctx, this.frame('config', cls.config, fc, clause.line)];
+        this.ctx = [...this.ctx, this.frame('config', setting, fc, clause.line)];
         try {
           return this.execBlock(clause.body, new Scope(scope), fc);
         } finally {
@@ -801,7 +916,7 @@ export class Emulator {
         branchFc.realm = realmCond;
       }
       try {
-        this.uncertainly(() => this.execBlock(clause.body, new Scope(scope), branchFc));
+        this.uncertainBlock(clause.body, new Scope(scope), branchFc);
       } finally {
         this.ctx = saved;
       }
@@ -828,7 +943,7 @@ export class Emulator {
     ) {
       const inner = new Scope(scope);
       inner.declare(st.variable.name, UNKNOWN);
-      return this.uncertainly(() => this.execBlock(st.body, inner, fc));
+      return this.uncertainBlock(st.body, inner, fc);
     }
     const loop = this.startLoop(fc);
     let n = 0;
@@ -897,7 +1012,7 @@ export class Emulator {
       const inner = new Scope(scope);
       const t = its[1] ? taintOf(its[1]) : undefined;
       for (const v of st.variables) inner.declare(v.name, t ? { k: 'unk', taint: t } : UNKNOWN);
-      return this.uncertainly(() => this.execBlock(st.body, inner, fc));
+      return this.uncertainBlock(st.body, inner, fc);
     }
     const loop = this.startLoop(fc);
     let n = 0;
@@ -1023,8 +1138,13 @@ export class Emulator {
 
   // ---------------------------------------------------------------- expressions
 
-  private evalList(exprs: readonly Expression[], scope: Scope, fc: FileContext): Value[] {
-    const out: Value[] = [];
+  private evalList(
+    exprs: readonly Expression[],
+    scope: Scope,
+    fc: FileContext,
+    first?: Value,
+  ): Value[] {
+    const out: Value[] = first === undefined ? [] : [first];
     const last = exprs.length - 1;
     for (let i = 0; i <= last; i++) {
       const e = exprs[i]!;
@@ -1304,9 +1424,9 @@ export class Emulator {
       } else if (b.name === '_R') {
         name = apiName('meta:', key);
         via = 'registry';
-      } else if (b.name.startsWith('meta:')) name = apiName(b.name.slice(5) + ':', key);
+      } else if (b.name.startsWith('meta:')) name = memberName(b.name, 'meta', key);
       else {
-        name = apiName(b.name + '.', key);
+        name = memberName(b.name, '.', key);
         if (keyDecoded && k.k === 'str' && k.dec) via = 'decoded';
       }
       if (dynamicBase) {
@@ -1385,11 +1505,15 @@ export class Emulator {
       }
     }
 
-    if (e.type === 'CallExpression') args = this.evalList(e.arguments, scope, fc);
-    else if (e.type === 'StringCallExpression') args = [this.evalExpr(e.argument, scope, fc)];
-    else args = [this.evalTable(e.arguments, scope, fc)];
-    // (args is a fresh array of this call)
-    if (self) args.unshift(self);
+    // (A method's `self` comes first in the fresh array of this call's arguments.)
+    if (e.type === 'CallExpression') args = this.evalList(e.arguments, scope, fc, self);
+    else {
+      const arg =
+        e.type === 'StringCallExpression'
+          ? this.evalExpr(e.argument, scope, fc)
+          : this.evalTable(e.arguments, scope, fc);
+      args = self ? [self, arg] : [arg];
+    }
     return this.callValue(callee, args, fc, line, !!self);
   }
 
@@ -1463,7 +1587,8 @@ export class Emulator {
     this.invoked.add(fn.node);
     const runs = (this.runCount.get(fn.node) ?? 0) + 1;
     this.runCount.set(fn.node, runs);
-    const allKnown = args.length > 0 && args.every((a) => a.k !== 'unk');
+    let allKnown = args.length > 0;
+    for (let i = 0; allKnown && i < args.length; i++) if (args[i]!.k === 'unk') allKnown = false;
     // Calls with known arguments (decoders, table builders) run each time, up to a cap, and
     // once at most when the file went shallow. Neither limit may stop a later call that
     // carries unknown or attacker data: those run once per signature (the memo below),
@@ -1478,18 +1603,18 @@ export class Emulator {
       this.memo.add(key);
     }
     if (!allKnown) {
-      const sig =
-        fn.node.offset +
-        ':' +
-        fc.path +
-        ':' +
-        args
-          .map((a) =>
-            a.k === 'unk' ? (a.taint ? a.taint.map((t) => t.kind).join('+') : 'u') : a.k,
-          )
-          .join(',') +
-        ':' +
-        this.ctx.map((c) => c.kind[0]).join('');
+      // (Built by appending, without the arrays of map/join.)
+      let sig = fn.node.offset + ':' + fc.path + ':';
+      for (let i = 0; i < args.length; i++) {
+        const a = args[i]!;
+        if (i > 0) sig += ',';
+        if (a.k !== 'unk') sig += a.k;
+        else if (!a.taint) sig += 'u';
+        else for (let j = 0; j < a.taint.length; j++) sig += (j > 0 ? '+' : '') + a.taint[j]!.kind;
+      }
+      sig += ':';
+      const ctx = this.ctx;
+      for (let i = 0; i < ctx.length; i++) sig += ctx[i]!.kind[0];
       if (this.memo.has(sig)) return [UNKNOWN];
       this.memo.add(sig);
     }
@@ -1531,21 +1656,26 @@ export class Emulator {
 
   /** Runs a function body; a `return` inside an unknown branch still yields a value. */
   private execBlockCollect(body: Statement[], scope: Scope, fc: FileContext): Value[] | undefined {
-    let possible: Value[] | undefined;
-    const savedCollect = this.collect;
-    this.collect = (vs) => {
-      possible ??= vs;
-    };
+    const savedCollecting = this.collecting;
+    const savedPossible = this.possible;
+    this.collecting = true;
+    this.possible = undefined;
     try {
       const sig = this.execBlock(body, scope, fc);
       if (sig?.type === 'return') return sig.values;
-      return possible;
+      return this.possible;
     } finally {
-      this.collect = savedCollect;
+      this.collecting = savedCollecting;
+      this.possible = savedPossible;
     }
   }
 
-  private collect: ((vs: Value[]) => void) | undefined;
+  /**
+   * A function body is running (see execBlockCollect): the values of the first `return`
+   * reached in an unknown branch are kept in `possible`. (Fields, not a closure per call.)
+   */
+  private collecting = false;
+  private possible: Value[] | undefined = undefined;
 
   private callApi(
     api: Extract<Value, { k: 'api' }>,
@@ -1555,115 +1685,105 @@ export class Emulator {
     method: boolean,
   ): Value[] {
     const name = api.name;
-    const realArgs =
-      method && name.includes(':') && !name.startsWith('string.')
-        ? args
-        : method && name.startsWith('string.')
-          ? args
-          : args;
+    const info = apiInfo(name);
     // Pure library functions: evaluate, do not record (they are not behaviour).
-    const builtin = BUILTINS[name];
-    if (builtin && !(name === 'string.gsub' && args[2]?.k === 'fn')) {
-      const r = builtin(realArgs);
-      for (const v of r.slice(0, 1)) this.recordDecoded(v, fc, line);
+    const builtin = info.builtin;
+    if (builtin && !(info.gsub && args[2]?.k === 'fn')) {
+      const r = builtin(args);
+      if (r.length > 0) this.recordDecoded(r[0]!, fc, line);
       return r;
     }
-    if (name === 'string.gsub' && args[2]?.k === 'fn') return this.gsubWithFunction(args, fc, line);
+    if (info.gsub && args[2]?.k === 'fn') return this.gsubWithFunction(args, fc, line);
 
-    this.recordCall(name, api, realArgs, fc, line);
+    this.recordCall(name, api, args, fc, line, info);
 
-    switch (name) {
-      case 'getfenv':
-      case 'debug.getfenv':
-        return [{ k: 'api', name: '_G', via: 'global_table' }];
-      case 'debug.getregistry':
-        return [{ k: 'api', name: '_R', via: 'registry' }];
-      case 'FindMetaTable': {
-        const n = args[0] ? asString(args[0]) : undefined;
-        return [n ? { k: 'api', name: `meta:${n}`, via: 'registry' } : UNKNOWN];
-      }
-      case 'rawget': {
-        if (args[0] && args[1]) return [this.index(args[0], args[1], fc, line, true)];
-        return [UNKNOWN];
-      }
-      case 'setmetatable':
-        return [args[0] ?? NIL];
-      case 'select': {
-        const n = args[0] ? asNumber(args[0]) : undefined;
-        if (args[0]?.k === 'str' && args[0].v === '#') return [num(args.length - 1)];
-        return n === undefined ? [UNKNOWN] : args.slice(n);
-      }
-      case 'table.insert': {
-        const t = args[0];
-        if (t?.k === 'table') {
-          if (args.length >= 3) {
-            const pos = asNumber(args[1]!);
-            if (pos !== undefined) {
-              for (let i = t.t.length(); i >= pos; i--) t.t.set(num(i + 1), t.t.get(num(i)));
-              t.t.set(num(pos), args[2]!);
-            }
-          } else if (args[1]) t.t.set(num(t.t.length() + 1), args[1]);
+    if (info.special)
+      switch (name) {
+        case 'getfenv':
+        case 'debug.getfenv':
+          return [{ k: 'api', name: '_G', via: 'global_table' }];
+        case 'debug.getregistry':
+          return [{ k: 'api', name: '_R', via: 'registry' }];
+        case 'FindMetaTable': {
+          const n = args[0] ? asString(args[0]) : undefined;
+          return [n ? { k: 'api', name: `meta:${n}`, via: 'registry' } : UNKNOWN];
         }
-        return [];
-      }
-      case 'table.remove': {
-        const t = args[0];
-        if (t?.k === 'table') {
-          const n = t.t.length();
-          const pos = args[1] ? (asNumber(args[1]) ?? n) : n;
-          const v = t.t.get(num(pos));
-          for (let i = pos; i < n; i++) t.t.set(num(i), t.t.get(num(i + 1)));
-          t.t.set(num(n), NIL);
-          return [v];
+        case 'rawget': {
+          if (args[0] && args[1]) return [this.index(args[0], args[1], fc, line, true)];
+          return [UNKNOWN];
         }
-        return [UNKNOWN];
-      }
-      case 'pcall':
-      case 'xpcall': {
-        const f = args[0];
-        if (f && (f.k === 'fn' || f.k === 'api'))
+        case 'setmetatable':
+          return [args[0] ?? NIL];
+        case 'select': {
+          const n = args[0] ? asNumber(args[0]) : undefined;
+          if (args[0]?.k === 'str' && args[0].v === '#') return [num(args.length - 1)];
+          return n === undefined ? [UNKNOWN] : args.slice(n);
+        }
+        case 'table.insert': {
+          const t = args[0];
+          if (t?.k === 'table') {
+            if (args.length >= 3) {
+              const pos = asNumber(args[1]!);
+              if (pos !== undefined) {
+                for (let i = t.t.length(); i >= pos; i--) t.t.set(num(i + 1), t.t.get(num(i)));
+                t.t.set(num(pos), args[2]!);
+              }
+            } else if (args[1]) t.t.set(num(t.t.length() + 1), args[1]);
+          }
+          return [];
+        }
+        case 'table.remove': {
+          const t = args[0];
+          if (t?.k === 'table') {
+            const n = t.t.length();
+            const pos = args[1] ? (asNumber(args[1]) ?? n) : n;
+            const v = t.t.get(num(pos));
+            for (let i = pos; i < n; i++) t.t.set(num(i), t.t.get(num(i + 1)));
+            t.t.set(num(n), NIL);
+            return [v];
+          }
+          return [UNKNOWN];
+        }
+        case 'pcall':
+        case 'xpcall': {
+          const f = args[0];
+          if (f && (f.k === 'fn' || f.k === 'api'))
+            return [
+              { k: 'bool', v: true },
+              ...this.callValue(f, args.slice(name === 'xpcall' ? 2 : 1), fc, line, false),
+            ];
+          return [UNKNOWN];
+        }
+        case 'include':
+          return [UNKNOWN];
+        // Iterator factories: the generic `for` iterates a known table or string for real.
+        case 'ipairs':
+        case 'pairs':
+        case 'SortedPairs':
+        case 'RandomPairs':
           return [
-            { k: 'bool', v: true },
-            ...this.callValue(f, args.slice(name === 'xpcall' ? 2 : 1), fc, line, false),
+            { k: 'api', name: name === 'ipairs' ? 'ipairs' : 'pairs', via: 'direct' },
+            args[0] ?? NIL,
           ];
-        return [UNKNOWN];
+        case 'string.gmatch':
+          return [{ k: 'api', name, via: 'direct' }, args[0] ?? NIL, args[1] ?? NIL];
+        case 'AddCSLuaFile': {
+          const p = args[0] ? asString(args[0]) : undefined;
+          if (p) this.clientFiles.add(p.replace(/\\/g, '/').toLowerCase());
+          return [];
+        }
       }
-      case 'include':
-        return [UNKNOWN];
-      // Iterator factories: the generic `for` iterates a known table or string for real.
-      case 'ipairs':
-      case 'pairs':
-      case 'SortedPairs':
-      case 'RandomPairs':
-        return [
-          { k: 'api', name: name === 'ipairs' ? 'ipairs' : 'pairs', via: 'direct' },
-          args[0] ?? NIL,
-        ];
-      case 'string.gmatch':
-        return [{ k: 'api', name, via: 'direct' }, args[0] ?? NIL, args[1] ?? NIL];
-      case 'AddCSLuaFile': {
-        const p = args[0] ? asString(args[0]) : undefined;
-        if (p) this.clientFiles.add(p.replace(/\\/g, '/').toLowerCase());
-        return [];
-      }
-    }
 
-    this.dispatchCallbacks(name, args, fc, line);
-    this.maybeRescan(name, args, fc, line);
+    this.dispatchCallbacks(name, args, fc, line, info);
+    if (info.rescan) this.maybeRescan(name, args, fc, line);
 
-    const src = SOURCE_CALLS[name];
+    const src = info.source;
     if (src) {
       const shown = args.slice(method ? 1 : 0, (method ? 1 : 0) + (name === 'file.Read' ? 2 : 1));
       const label = `${name}(${shown.map((a) => (textOf(a) !== undefined ? JSON.stringify(textOf(a)!.slice(0, 80)) : '…')).join(', ')})`;
       return [this.taintValue(src, label, fc, line)];
     }
-    if (
-      name in EXEC_SINKS &&
-      (name === 'CompileString' ||
-        name === 'loadstring' ||
-        name === 'load' ||
-        name === 'CompileFile')
-    ) {
+    if (info.compiler) {
       // The compiled function: calling it runs the code; keep the code's taint on it.
       const code = args[0];
       return [withTaint({ k: 'unk' }, code ? taintOf(code) : undefined)];
@@ -1673,7 +1793,7 @@ export class Emulator {
       const t = args[0] ? taintOf(args[0]) : undefined;
       return [t ? { k: 'unk', taint: t.map((s) => ({ ...s, escaped: true })) } : UNKNOWN];
     }
-    if (SANITIZERS.has(name)) return [UNKNOWN];
+    if (info.sanitizer) return [UNKNOWN];
     let t: Taint | undefined;
     for (const a of args) t = mergeTaint(t, taintOf(a));
     return [t ? { k: 'unk', taint: t } : UNKNOWN];
@@ -1691,11 +1811,12 @@ export class Emulator {
     args: Value[],
     fc: FileContext,
     line: number,
+    info: ApiInfo,
   ): void {
     // Reaching an API through a callback, a decoded name or the registry is itself evidence.
     if (
       (api.via === 'direct' || api.via === 'alias' || api.via === 'global_table') &&
-      !isRecordedApi(name)
+      !info.recorded
     )
       return;
     // What makes two calls the same event: the first arguments' kinds, texts and taints.
@@ -1725,23 +1846,41 @@ export class Emulator {
     const seen = this.callSeen.size;
     if (seen >= this.maxCallEvents) {
       if (seen >= this.maxCallEvents * 4) return;
-      const strong =
-        name in EXEC_SINKS ||
-        CONSOLE_SINKS.has(name) ||
-        PRIVILEGE_SINKS.has(name) ||
-        args.some((a) => taintOf(a) !== undefined);
+      const strong = info.strong || args.some((a) => taintOf(a) !== undefined);
       if (!strong) return;
     }
     this.callSeen.add(key);
     // A registration made through another file's wrapper (`lib.OnNet(net.Receive, "x", f)`)
     // is reported where the addon names it: the first call into the wrapper.
-    const site = REGISTRATIONS.has(name) ? this.callSites[0] : undefined;
-    const ev: CallEvent = {
-      ...(site ? this.base(site.fc, site.line) : this.base(fc, line)),
-      api: name,
-      via: api.via,
-      args: args.slice(0, 16),
-    };
+    const site = info.registration ? this.callSites[0] : undefined;
+    const at = site ? site.fc : fc;
+    const atLine = site ? site.line : line;
+    const decoded = this.decodedLine(at, atLine);
+    // (Built whole, in the order of EventBase's fields then the call's, rather than spread
+    // from a base object: one object per event.)
+    const ev: CallEvent =
+      decoded === undefined
+        ? {
+            file: at.path,
+            line: this.lineOf(at, atLine),
+            realm: this.realmOf(at),
+            ctx: this.ctx,
+            payloadDepth: at.depth,
+            api: name,
+            via: api.via,
+            args: args.slice(0, 16),
+          }
+        : {
+            file: at.path,
+            line: this.lineOf(at, atLine),
+            realm: this.realmOf(at),
+            ctx: this.ctx,
+            payloadDepth: at.depth,
+            decoded,
+            api: name,
+            via: api.via,
+            args: args.slice(0, 16),
+          };
     if (api.alias) ev.alias = api.alias;
     this.out.calls.push(ev);
   }
@@ -1816,8 +1955,15 @@ export class Emulator {
     }
   }
 
-  private dispatchCallbacks(name: string, args: Value[], fc: FileContext, line: number): void {
-    switch (name) {
+  private dispatchCallbacks(
+    name: string,
+    args: Value[],
+    fc: FileContext,
+    line: number,
+    info: ApiInfo,
+  ): void {
+    // (Most APIs take no callback of their own: '' goes straight to the general case.)
+    switch (info.callbacks ? name : '') {
       case 'http.Fetch':
       case 'http.Post': {
         // http.Post(url, parameters, onSuccess, onFailure) has one argument more before its callbacks.

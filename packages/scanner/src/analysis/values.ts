@@ -127,7 +127,7 @@ export class LuaTable {
     const v = this.hash.get(k);
     if (v) return v;
     if (this.apiName && key.k === 'str') {
-      const ref: ApiValue = { k: 'api', name: apiName(this.apiName + '.', key.v), via: 'direct' };
+      const ref: ApiValue = { k: 'api', name: memberName(this.apiName, '.', key.v), via: 'direct' };
       if (this.free) ref.free = true;
       return ref;
     }
@@ -156,7 +156,21 @@ export class LuaTable {
 
 /** Interned API names, by prefix then key: see apiName. */
 const apiNames = new Map<string, Map<string, string>>();
+/** Interned member names, by separator, then base, then key: see memberName. */
+const memberNames = {
+  '.': new Map<string, Map<string, string>>(),
+  ':': new Map<string, Map<string, string>>(),
+  meta: new Map<string, Map<string, string>>(),
+};
 let apiNameCount = 0;
+
+function clearNames(): void {
+  apiNames.clear();
+  memberNames['.'].clear();
+  memberNames[':'].clear();
+  memberNames.meta.clear();
+  apiNameCount = 0;
+}
 
 /**
  * `prefix + key` as one shared string per distinct name (`hook.Add`, `Player:SteamID`): the
@@ -168,8 +182,7 @@ export function apiName(prefix: string, key: string): string {
   if (byKey === undefined) {
     // Hostile code can make endless distinct names: the cache stays bounded.
     if (apiNameCount > 100_000) {
-      apiNames.clear();
-      apiNameCount = 0;
+      clearNames();
     }
     byKey = new Map();
     apiNames.set(prefix, byKey);
@@ -178,6 +191,31 @@ export function apiName(prefix: string, key: string): string {
   if (name === undefined) {
     if (apiNameCount > 100_000) return prefix + key;
     name = prefix + key;
+    byKey.set(key, name);
+    apiNameCount++;
+  }
+  return name;
+}
+
+/**
+ * `base + sep + key` as one shared string, like apiName, for a base only known at run time
+ * (`MyAddon` + `.` + `Send`): the base is looked up as it is, where apiName would first hash
+ * a new `base + sep` string at every call. With `sep` 'meta', `base` is a metatable's name
+ * (`meta:Player`) and the method's name is `Player:` + key.
+ */
+export function memberName(base: string, sep: '.' | ':' | 'meta', key: string): string {
+  const byBase = memberNames[sep];
+  let byKey = byBase.get(base);
+  if (byKey === undefined) {
+    // The same bound as apiName's, counted together.
+    if (apiNameCount > 100_000) clearNames();
+    byKey = new Map();
+    byBase.set(base, byKey);
+  }
+  let name = byKey.get(key);
+  if (name === undefined) {
+    name = sep === 'meta' ? base.slice(5) + ':' + key : base + sep + key;
+    if (apiNameCount > 100_000) return name;
     byKey.set(key, name);
     apiNameCount++;
   }

@@ -80,6 +80,12 @@ export interface FileContext {
 type Signal =
   { type: 'return'; values: Value[] } | { type: 'break' } | { type: 'continue' } | undefined;
 
+/**
+ * The result of most calls, shared: no array of values is changed once made (argument
+ * lists, results and events only ever read them), and this one is frozen to make sure.
+ */
+const UNKNOWN_RESULT: Value[] = Object.freeze([UNKNOWN]) as unknown as Value[];
+
 /** Shared: a signal is only read, never changed. */
 const BREAK: Signal = Object.freeze({ type: 'break' });
 const CONTINUE: Signal = Object.freeze({ type: 'continue' });
@@ -116,6 +122,16 @@ function sameState(a: Value, b: Value): boolean {
 }
 
 const noLiteralIdTable = (): boolean => false;
+
+/** An expression that gives all its values at the end of a list (a call, `...`). */
+function givesValues(e: Expression): boolean {
+  return (
+    e.type === 'CallExpression' ||
+    e.type === 'StringCallExpression' ||
+    e.type === 'TableCallExpression' ||
+    e.type === 'VarargLiteral'
+  );
+}
 
 /** The file spent twice its budget, shallow walk included: nothing more of it runs. */
 function stopped(fc: FileContext): boolean {
@@ -1144,29 +1160,46 @@ export class Emulator {
     fc: FileContext,
     first?: Value,
   ): Value[] {
+    // The commonest lists are built as literals of their exact size: a list grown by `push`
+    // from empty takes room for 16 values.
+    const n = exprs.length;
+    if (n === 0) return first === undefined ? [] : [first];
+    if (n === 1 && !givesValues(exprs[0]!)) {
+      const v = this.evalExpr(exprs[0]!, scope, fc);
+      return first === undefined ? [v] : [first, v];
+    }
+    if (n === 1 && first === undefined) {
+      // The values themselves: no array of values is ever changed once made.
+      const vs = this.lastValues(exprs[0]!, scope, fc);
+      return vs.length <= 100_000 ? vs : vs.slice(0, 100_000);
+    }
+    if (n === 2 && first === undefined && !givesValues(exprs[1]!)) {
+      const a = this.evalExpr(exprs[0]!, scope, fc);
+      return [a, this.evalExpr(exprs[1]!, scope, fc)];
+    }
     const out: Value[] = first === undefined ? [] : [first];
-    const last = exprs.length - 1;
+    const last = n - 1;
     for (let i = 0; i <= last; i++) {
       const e = exprs[i]!;
-      if (
-        i === last &&
-        (e.type === 'CallExpression' ||
-          e.type === 'StringCallExpression' ||
-          e.type === 'TableCallExpression' ||
-          e.type === 'VarargLiteral')
-      ) {
+      if (i === last && givesValues(e)) {
         // The last expression gives all its values (Lua's multiple results).
-        const vs =
-          e.type === 'VarargLiteral'
-            ? scope.lookup('...')?.value.k === 'table'
-              ? this.varargs(scope)
-              : [UNKNOWN]
-            : this.evalCall(e, scope, fc);
+        const vs = this.lastValues(e, scope, fc);
         if (vs.length === 1) out.push(vs[0]!);
         else out.push(...vs.slice(0, 100_000));
       } else out.push(this.evalExpr(e, scope, fc));
     }
     return out;
+  }
+
+  /** All the values of a call or `...` ending a list. */
+  private lastValues(e: Expression, scope: Scope, fc: FileContext): Value[] {
+    if (e.type === 'VarargLiteral')
+      return scope.lookup('...')?.value.k === 'table' ? this.varargs(scope) : [UNKNOWN];
+    return this.evalCall(
+      e as CallExpression | StringCallExpression | TableCallExpression,
+      scope,
+      fc,
+    );
   }
 
   private varargs(scope: Scope): Value[] {
@@ -1529,7 +1562,7 @@ export class Emulator {
       const t = callee.t;
       if (t.apiName)
         return this.callApi({ k: 'api', name: t.apiName, via: 'direct' }, args, fc, line, method);
-      return [UNKNOWN];
+      return UNKNOWN_RESULT;
     }
     if (callee.k === 'api') return this.callApi(callee, args, fc, line, method);
     // Calling the result of CompileString(...) or of an unknown expression.
@@ -1581,7 +1614,7 @@ export class Emulator {
               this.ctx,
             );
         }
-        return [UNKNOWN];
+        return UNKNOWN_RESULT;
       }
     }
     this.invoked.add(fn.node);
@@ -1597,9 +1630,9 @@ export class Emulator {
       // …except for a string the emulator decoded: a hidden payload handed to a runner after
       // thousands of padding calls still runs, once per distinct payload.
       const decoded = decodedArgument(args);
-      if (decoded === undefined) return [UNKNOWN];
+      if (decoded === undefined) return UNKNOWN_RESULT;
       const key = `${fn.node.offset}:${fc.path}:decoded:${decoded.length}:${decoded.slice(0, 200)}`;
-      if (this.memo.has(key)) return [UNKNOWN];
+      if (this.memo.has(key)) return UNKNOWN_RESULT;
       this.memo.add(key);
     }
     if (!allKnown) {
@@ -1615,10 +1648,10 @@ export class Emulator {
       sig += ':';
       const ctx = this.ctx;
       for (let i = 0; i < ctx.length; i++) sig += ctx[i]!.kind[0];
-      if (this.memo.has(sig)) return [UNKNOWN];
+      if (this.memo.has(sig)) return UNKNOWN_RESULT;
       this.memo.add(sig);
     }
-    if (this.callDepth >= MAX_CALL_DEPTH) return [UNKNOWN];
+    if (this.callDepth >= MAX_CALL_DEPTH) return UNKNOWN_RESULT;
     this.callDepth++;
     const savedU = this.uncertain;
     this.uncertain = 0;
@@ -1793,10 +1826,10 @@ export class Emulator {
       const t = args[0] ? taintOf(args[0]) : undefined;
       return [t ? { k: 'unk', taint: t.map((s) => ({ ...s, escaped: true })) } : UNKNOWN];
     }
-    if (info.sanitizer) return [UNKNOWN];
+    if (info.sanitizer) return UNKNOWN_RESULT;
     let t: Taint | undefined;
     for (const a of args) t = mergeTaint(t, taintOf(a));
-    return [t ? { k: 'unk', taint: t } : UNKNOWN];
+    return t ? [{ k: 'unk', taint: t }] : UNKNOWN_RESULT;
   }
 
   private readonly callSeen = new Set<string>();

@@ -269,26 +269,69 @@ export interface LocalRef {
   readonly born: number;
 }
 
+/** A local of a scope's short list: its name, and the local declared before it in the scope. */
+interface ListedLocal extends LocalRef {
+  readonly name: string;
+  readonly next: ListedLocal | null;
+}
+
+/** Locals a scope keeps in a list before it moves them to a map. */
+const LISTED_LOCALS = 8;
+
 /** A lexical scope of the emulator; closures capture it by reference, as Lua does. */
 export class Scope {
   /** Declarations made so far, in order: the next local's `born`. */
   static declared = 0;
-  /** Locals declared in this block; most blocks (an `if` body, a loop) declare none. */
+  /**
+   * Locals declared in this block, newest first; most blocks (an `if` body, a loop) declare
+   * none and most others a few, so a short list costs less than a map to make and to search.
+   * A name declared again is listed again in front: the newest declaration is the one found.
+   */
+  private list: ListedLocal | null = null;
+  private listed = 0;
+  /** The locals of a scope that declared more than LISTED_LOCALS (a file's top level). */
   private vars: Map<string, LocalRef> | null = null;
   constructor(readonly parent: Scope | null) {}
 
+  private own(name: string): LocalRef | undefined {
+    if (this.list === null) return this.vars === null ? undefined : this.vars.get(name);
+    for (let l: ListedLocal | null = this.list; l !== null; l = l.next)
+      if (l.name === name) return l;
+    return undefined;
+  }
+
   lookup(name: string): LocalRef | undefined {
-    const own = this.vars?.get(name);
-    if (own) return own;
-    for (let s = this.parent; s; s = s.parent) {
-      const v = s.vars?.get(name);
-      if (v) return v;
+    const own = this.own(name);
+    if (own !== undefined) return own;
+    for (let s = this.parent; s !== null; s = s.parent) {
+      const v = s.own(name);
+      if (v !== undefined) return v;
     }
     return undefined;
   }
 
   declare(name: string, value: Value): void {
-    (this.vars ??= new Map()).set(name, { value, born: Scope.declared++ });
+    const born = Scope.declared++;
+    if (this.vars !== null) {
+      // (The list's shape here too: every local has one shape.)
+      const ref: ListedLocal = { value, born, name, next: null };
+      this.vars.set(name, ref);
+      return;
+    }
+    if (this.listed < LISTED_LOCALS) {
+      this.list = { value, born, name, next: this.list };
+      this.listed++;
+      return;
+    }
+    // Too many to search in a list: a map, filled oldest first so that the newest wins.
+    const all: ListedLocal[] = [];
+    for (let l = this.list; l !== null; l = l.next) all.push(l);
+    const vars = new Map<string, LocalRef>();
+    for (let i = all.length - 1; i >= 0; i--) vars.set(all[i]!.name, all[i]!);
+    const ref: ListedLocal = { value, born, name, next: null };
+    vars.set(name, ref);
+    this.vars = vars;
+    this.list = null;
   }
 }
 

@@ -99,7 +99,10 @@ function constName(v: Value | undefined): string | undefined {
 
 /** The first argument that is a string the emulator decoded (not plain text in the source). */
 function decodedArgument(args: readonly Value[]): string | undefined {
-  for (const a of args) if (a.k === 'str' && a.dec !== undefined) return a.v;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a.k === 'str' && a.dec !== undefined) return a.v;
+  }
   return undefined;
 }
 
@@ -1828,7 +1831,8 @@ export class Emulator {
     }
     if (info.sanitizer) return UNKNOWN_RESULT;
     let t: Taint | undefined;
-    for (const a of args) t = mergeTaint(t, taintOf(a));
+    // (Indexed loops over values: an iterator over the shared frozen result is not optimised.)
+    for (let i = 0; i < args.length; i++) t = mergeTaint(t, taintOf(args[i]!));
     return t ? [{ k: 'unk', taint: t }] : UNKNOWN_RESULT;
   }
 
@@ -2133,7 +2137,8 @@ export class Emulator {
         return;
       }
       default:
-        for (const a of args)
+        for (let i = 0; i < args.length; i++) {
+          const a = args[i]!;
           if (a.k === 'fn')
             this.defer(
               a,
@@ -2141,6 +2146,7 @@ export class Emulator {
               fc,
               [...this.ctx, this.frame('handler', `callback of ${name}`, fc, line, name)],
             );
+        }
     }
   }
 

@@ -28,7 +28,13 @@ import {
   SOURCE_CALLS,
 } from './api.js';
 import { BUILTINS, luaPatternToRegExp, STRING_METHODS } from './builtins.js';
-import { classifyCondition, containsAdminCheck, endsWithExit, STEAMID_LITERAL } from './guards.js';
+import {
+  classifyCondition,
+  type ConditionClass,
+  containsAdminCheck,
+  endsWithExit,
+  STEAMID_LITERAL,
+} from './guards.js';
 import type { AddonAnalysis, CallEvent, Ctx, CtxFrame, EventBase } from './types.js';
 import {
   type Access,
@@ -379,6 +385,39 @@ function apiInfo(name: string): ApiInfo {
   return info;
 }
 
+/** What a method name means called on a string or on an unknown object (see evalCall). */
+class MethodNames {
+  readonly string: boolean;
+  readonly player: boolean;
+  private stringName: string | undefined;
+  private unknownName: string | undefined;
+  constructor(readonly method: string) {
+    this.string = STRING_METHODS.has(method);
+    this.player = PLAYER_METHODS.has(method);
+  }
+  /** `string.sub` for `s:sub()`. */
+  inString(): string {
+    return (this.stringName ??= apiName('string.', this.method));
+  }
+  /** `Player:SteamID` for a player method, `?:SetPos` for any other. */
+  onUnknown(): string {
+    return (this.unknownName ??= apiName(this.player ? 'Player:' : '?:', this.method));
+  }
+}
+
+const methodNameTable = new Map<string, MethodNames>();
+
+/** One look-up per method call where the sets and the interned names took three. */
+function methodNames(method: string): MethodNames {
+  let r = methodNameTable.get(method);
+  if (r === undefined) {
+    r = new MethodNames(method);
+    // Hostile code can make endless distinct names: the table stays bounded.
+    if (methodNameTable.size < 100_000) methodNameTable.set(method, r);
+  }
+  return r;
+}
+
 export class Emulator {
   readonly globals = new LuaTable();
   private ctx: Ctx = [];
@@ -582,8 +621,26 @@ export class Emulator {
     this.out.decodedStrings.push({ ...this.base(fc, line), text: v.v.slice(0, 4000), how: v.dec });
   }
 
+  /**
+   * Guards, triggers and settings in an unknown condition. Most conditions are judged on
+   * their tree alone, without asking what a table or function holds: those are judged once.
+   */
+  private judge(cond: Expression, scope: Scope): ConditionClass {
+    const known = this.judged.get(cond);
+    if (known !== undefined) return known;
+    this.stateAsked = false;
+    const cls = classifyCondition(cond, this.isLiteralIdTable(scope), this.isAdminCheckFn(scope));
+    if (!this.stateAsked) this.judged.set(cond, cls);
+    return cls;
+  }
+
+  private readonly judged = new WeakMap<Expression, ConditionClass>();
+  /** The condition being judged asked what the emulation knows (see judge). */
+  private stateAsked = false;
+
   private isLiteralIdTable(scope: Scope) {
     return (e: Expression): boolean => {
+      this.stateAsked = true;
       const v = this.peek(e, scope);
       if (!v || v.k !== 'table') return false;
       let n = 0;
@@ -617,6 +674,7 @@ export class Emulator {
 
   private isAdminCheckFn(scope: Scope) {
     return (e: Expression): boolean => {
+      this.stateAsked = true;
       const v = this.peek(e, scope);
       if (v?.k !== 'fn') return false;
       let r = this.adminCheckMemo.get(v.node);
@@ -645,7 +703,8 @@ export class Emulator {
   private execBlock(body: readonly Statement[], scope: Scope, fc: FileContext): Signal {
     const savedCtx = this.ctx;
     try {
-      for (const st of body) {
+      for (let i = 0; i < body.length; i++) {
+        const st = body[i]!;
         const sig = this.execStatement(st, scope, fc);
         if (sig) {
           if (this.uncertain > 0) {
@@ -659,11 +718,7 @@ export class Emulator {
         if (st.type === 'IfStatement' && st.clauses.length === 1 && st.clauses[0]!.condition) {
           const c = st.clauses[0]!;
           if (endsWithExit(c.body) && this.lastCondUnknown) {
-            const cls = classifyCondition(
-              c.condition!,
-              this.isLiteralIdTable(scope),
-              this.isAdminCheckFn(scope),
-            );
+            const cls = this.judge(c.condition!, scope);
             if (cls.guard) this.ctx = [...this.ctx, this.frame('guard', cls.guard, fc, st.line)];
             if (cls.trigger)
               this.ctx = [...this.ctx, this.frame('trigger', cls.trigger, fc, st.line)];
@@ -791,6 +846,10 @@ export class Emulator {
   private execStatement(st: Statement, scope: Scope, fc: FileContext): Signal {
     this.tick(fc);
     switch (st.type) {
+      // (The commonest first: each case is one comparison more for those below it.)
+      case 'CallStatement':
+        this.evalCall(st.expression, scope, fc);
+        return undefined;
       case 'LocalStatement': {
         const values = this.evalList(st.init, scope, fc);
         const variables = st.variables;
@@ -807,9 +866,6 @@ export class Emulator {
           this.assign(variables[i]!, values[i] ?? NIL, scope, fc, st.init[i]);
         return undefined;
       }
-      case 'CallStatement':
-        this.evalCall(st.expression, scope, fc);
-        return undefined;
       case 'FunctionDeclaration': {
         const fn = this.makeClosure(st, scope, fc);
         if (st.identifier) {
@@ -917,11 +973,7 @@ export class Emulator {
         }
       }
       anyUnknown = true;
-      const cls = classifyCondition(
-        clause.condition,
-        this.isLiteralIdTable(scope),
-        this.isAdminCheckFn(scope),
-      );
+      const cls = this.judge(clause.condition, scope);
       const saved = this.ctx;
       if (cls.guard) this.ctx = [...this.ctx, this.frame('guard', cls.guard, fc, clause.line)];
       if (cls.trigger)
@@ -1216,24 +1268,9 @@ export class Emulator {
   evalExpr(e: Expression, scope: Scope, fc: FileContext): Value {
     this.tick(fc);
     switch (e.type) {
-      case 'StringLiteral':
-        return e.escaped ? this.note(str(e.value, 'escape'), fc, e.line) : str(e.value);
-      case 'NumericLiteral':
-        return num(e.value);
-      case 'BooleanLiteral':
-        return { k: 'bool', v: e.value };
-      case 'NilLiteral':
-        return NIL;
-      case 'VarargLiteral':
-        return this.varargs(scope)[0] ?? NIL;
+      // (The commonest first: each case is one comparison more for those below it.)
       case 'Identifier':
         return this.lookupName(e.name, scope, fc);
-      case 'FunctionDeclaration':
-        return this.makeClosure(e, scope, fc);
-      case 'TableConstructorExpression':
-        return this.evalTable(e, scope, fc);
-      case 'ParenthesizedExpression':
-        return this.evalExpr(e.expression, scope, fc);
       case 'CallExpression':
       case 'StringCallExpression':
       case 'TableCallExpression':
@@ -1246,6 +1283,22 @@ export class Emulator {
           e.line,
           false,
         );
+      case 'StringLiteral':
+        return e.escaped ? this.note(str(e.value, 'escape'), fc, e.line) : str(e.value);
+      case 'NumericLiteral':
+        return num(e.value);
+      case 'BooleanLiteral':
+        return { k: 'bool', v: e.value };
+      case 'NilLiteral':
+        return NIL;
+      case 'VarargLiteral':
+        return this.varargs(scope)[0] ?? NIL;
+      case 'FunctionDeclaration':
+        return this.makeClosure(e, scope, fc);
+      case 'TableConstructorExpression':
+        return this.evalTable(e, scope, fc);
+      case 'ParenthesizedExpression':
+        return this.evalExpr(e.expression, scope, fc);
       case 'IndexExpression': {
         const b = this.evalExpr(e.base, scope, fc);
         const k = this.evalExpr(e.index, scope, fc);
@@ -1509,23 +1562,19 @@ export class Emulator {
     if (baseExpr.type === 'MemberExpression' && baseExpr.indexer === ':') {
       self = this.evalExpr(baseExpr.base, scope, fc);
       const m = baseExpr.identifier.name;
-      if (self.k === 'str' && STRING_METHODS.has(m))
-        callee = { k: 'api', name: apiName('string.', m), via: 'direct' };
+      const method = methodNames(m);
+      if (self.k === 'str' && method.string)
+        callee = { k: 'api', name: method.inString(), via: 'direct' };
       else if (self.k === 'table') callee = self.t.get(str(m));
       else if (self.k === 'api') callee = this.index(self, str(m), fc, line, false);
       else if (
         self.k === 'unk' &&
         (self.partial !== undefined || self.taint) &&
-        STRING_METHODS.has(m) &&
-        !PLAYER_METHODS.has(m)
+        method.string &&
+        !method.player
       )
-        callee = { k: 'api', name: apiName('string.', m), via: 'direct' };
-      else
-        callee = {
-          k: 'api',
-          name: apiName(PLAYER_METHODS.has(m) ? 'Player:' : '?:', m),
-          via: 'direct',
-        };
+        callee = { k: 'api', name: method.inString(), via: 'direct' };
+      else callee = { k: 'api', name: method.onUnknown(), via: 'direct' };
     } else callee = this.evalExpr(baseExpr, scope, fc);
     // Only callees nothing is known about: known APIs and values need no search.
     const unresolved =

@@ -418,6 +418,63 @@ function methodNames(method: string): MethodNames {
   return r;
 }
 
+/**
+ * The calls a function already ran with (see callFunction): keys `offset:path:signature` for
+ * calls with unknown arguments, `offset:path:decoded:…` for decoded payloads, as one set of
+ * distinct keys. Signatures are kept by file and offset, so that a call hashes its short
+ * signature rather than a new key with the whole path in it. A signature key splits one way
+ * only (neither the offset nor the signature's two fields hold a colon), so this holds the
+ * same keys as one set of whole strings would, the rare decoded keys included.
+ */
+class CallMemo {
+  private readonly signatures = new Map<string, Map<number, Set<string>>>();
+  private readonly decoded = new Set<string>();
+  /** Distinct keys held. */
+  size = 0;
+
+  /** Adds `offset:path:signature`; false when it was there already. */
+  addSignature(offset: number, path: string, signature: string): boolean {
+    let byOffset = this.signatures.get(path);
+    if (byOffset === undefined) {
+      byOffset = new Map();
+      this.signatures.set(path, byOffset);
+    }
+    let set = byOffset.get(offset);
+    if (set === undefined) {
+      set = new Set();
+      byOffset.set(offset, set);
+    }
+    if (set.has(signature)) return false;
+    if (this.decoded.size > 0 && this.decoded.has(`${offset}:${path}:${signature}`)) return false;
+    set.add(signature);
+    this.size++;
+    return true;
+  }
+
+  /** Adds a decoded payload's key; false when it was there already. */
+  addDecoded(key: string): boolean {
+    if (this.decoded.has(key) || this.holdsAsSignature(key)) return false;
+    this.decoded.add(key);
+    this.size++;
+    return true;
+  }
+
+  /** Whether a key, split as a signature key, is one. */
+  private holdsAsSignature(key: string): boolean {
+    const first = key.indexOf(':');
+    const last = key.lastIndexOf(':');
+    const beforeLast = key.lastIndexOf(':', last - 1);
+    if (first < 0 || beforeLast <= first) return false;
+    const offset = Number(key.slice(0, first));
+    const set = this.signatures.get(key.slice(first + 1, beforeLast))?.get(offset);
+    return (
+      set !== undefined &&
+      String(offset) === key.slice(0, first) &&
+      set.has(key.slice(beforeLast + 1))
+    );
+  }
+}
+
 export class Emulator {
   readonly globals = new LuaTable();
   private ctx: Ctx = [];
@@ -438,7 +495,7 @@ export class Emulator {
   /** The file each closure was defined in: its body runs (and reports) there, whoever calls it. */
   private readonly homes = new WeakMap<FnValue, FileContext>();
   private readonly invoked = new Set<FunctionDeclaration>();
-  private readonly memo = new Set<string>();
+  private readonly memo = new CallMemo();
   private readonly runCount = new Map<FunctionDeclaration, number>();
   private readonly decodedSeen = new Set<string>();
   private readonly gmTable = new LuaTable();
@@ -1684,12 +1741,12 @@ export class Emulator {
       const decoded = decodedArgument(args);
       if (decoded === undefined) return UNKNOWN_RESULT;
       const key = `${fn.node.offset}:${fc.path}:decoded:${decoded.length}:${decoded.slice(0, 200)}`;
-      if (this.memo.has(key)) return UNKNOWN_RESULT;
-      this.memo.add(key);
+      if (!this.memo.addDecoded(key)) return UNKNOWN_RESULT;
     }
     if (!allKnown) {
-      // (Built by appending, without the arrays of map/join.)
-      let sig = fn.node.offset + ':' + fc.path + ':';
+      // (Built by appending, without the arrays of map/join; the memo takes the function's
+      // offset and file apart.)
+      let sig = '';
       for (let i = 0; i < args.length; i++) {
         const a = args[i]!;
         if (i > 0) sig += ',';
@@ -1700,8 +1757,7 @@ export class Emulator {
       sig += ':';
       const ctx = this.ctx;
       for (let i = 0; i < ctx.length; i++) sig += ctx[i]!.kind[0];
-      if (this.memo.has(sig)) return UNKNOWN_RESULT;
-      this.memo.add(sig);
+      if (!this.memo.addSignature(fn.node.offset, fc.path, sig)) return UNKNOWN_RESULT;
     }
     if (this.callDepth >= MAX_CALL_DEPTH) return UNKNOWN_RESULT;
     this.callDepth++;

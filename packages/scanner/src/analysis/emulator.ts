@@ -132,6 +132,22 @@ function sameState(a: Value, b: Value): boolean {
 
 const noLiteralIdTable = (): boolean => false;
 
+const freeGlobals = new Map<string, boolean>();
+
+/**
+ * A global name the engine does not provide (nor a constant-like `ALL_CAPS` name): its value
+ * may well be nil. Judged once per name, as the sets and the pattern take longer than a look-up.
+ */
+function isFreeGlobal(name: string): boolean {
+  let r = freeGlobals.get(name);
+  if (r === undefined) {
+    r = !CORE_GLOBALS.has(name) && !/^[A-Z_]+$/.test(name) && !KNOWN_LIBRARIES.has(name);
+    // Hostile code can make endless distinct names: the table stays bounded.
+    if (freeGlobals.size < 100_000) freeGlobals.set(name, r);
+  }
+  return r;
+}
+
 /** An expression that gives all its values at the end of a list (a call, `...`). */
 function givesValues(e: Expression): boolean {
   return (
@@ -1509,28 +1525,30 @@ export class Emulator {
     const g = this.globals.get(str(name));
     if (g.k !== 'nil') return g;
     const v: Value = { k: 'api', name, via: 'direct' };
-    if (!CORE_GLOBALS.has(name) && !/^[A-Z_]+$/.test(name) && !KNOWN_LIBRARIES.has(name))
-      v.free = true;
+    if (isFreeGlobal(name)) v.free = true;
     return v;
   }
 
   private evalTable(e: TableConstructorExpression, scope: Scope, fc: FileContext): Value {
     const t = new LuaTable();
     let i = 1;
-    e.fields.forEach((f, idx) => {
+    const fields = e.fields;
+    for (let idx = 0; idx < fields.length; idx++) {
+      const f = fields[idx]!;
       if (f.type === 'TableValue') {
         if (
-          idx === e.fields.length - 1 &&
+          idx === fields.length - 1 &&
           (f.value.type === 'CallExpression' ||
             f.value.type === 'VarargLiteral' ||
             f.value.type === 'StringCallExpression')
         ) {
-          for (const v of this.evalList([f.value], scope, fc)) t.set(num(i++), v);
+          const vs = this.evalList([f.value], scope, fc);
+          for (let j = 0; j < vs.length; j++) t.set(num(i++), vs[j]!);
         } else t.set(num(i++), this.evalExpr(f.value, scope, fc));
       } else if (f.type === 'TableKeyString')
         t.set(str(f.key.name), this.evalExpr(f.value, scope, fc));
       else t.set(this.evalExpr(f.key, scope, fc), this.evalExpr(f.value, scope, fc));
-    });
+    }
     return { k: 'table', t };
   }
 
@@ -1539,7 +1557,7 @@ export class Emulator {
       const v = b.t.get(k);
       if (v.k === 'api' && k.k === 'str' && keyDecoded && (k.dec || v.via === 'direct'))
         return { ...v, via: 'decoded' };
-      return v.k === 'nil' && b.t.get(k).k === 'nil' ? v : v;
+      return v;
     }
     if (b.k === 'str') {
       // ("x"):method — string methods resolve to the string library.

@@ -411,6 +411,8 @@ class MethodNames {
     this.string = STRING_METHODS.has(method);
     this.player = PLAYER_METHODS.has(method);
   }
+  private stringInfo: ApiInfo | undefined;
+  private unknownInfo: ApiInfo | undefined;
   /** `string.sub` for `s:sub()`. */
   inString(): string {
     return (this.stringName ??= apiName('string.', this.method));
@@ -418,6 +420,14 @@ class MethodNames {
   /** `Player:SteamID` for a player method, `?:SetPos` for any other. */
   onUnknown(): string {
     return (this.unknownName ??= apiName(this.player ? 'Player:' : '?:', this.method));
+  }
+  /** The ApiInfo of inString(), kept here to save callApi its look-up. */
+  inStringInfo(): ApiInfo {
+    return (this.stringInfo ??= apiInfo(this.inString()));
+  }
+  /** The ApiInfo of onUnknown(). */
+  onUnknownInfo(): ApiInfo {
+    return (this.unknownInfo ??= apiInfo(this.onUnknown()));
   }
 }
 
@@ -1632,24 +1642,31 @@ export class Emulator {
     let callee: Value;
     let args: Value[];
     let self: Value | undefined;
+    /** The callee's ApiInfo when evalCall made the callee itself (a method on a string or an unknown). */
+    let info: ApiInfo | undefined;
     const line = e.line;
     const baseExpr = e.base;
     if (baseExpr.type === 'MemberExpression' && baseExpr.indexer === ':') {
       self = this.evalExpr(baseExpr.base, scope, fc);
       const m = baseExpr.identifier.name;
       const method = methodNames(m);
-      if (self.k === 'str' && method.string)
+      if (self.k === 'str' && method.string) {
         callee = { k: 'api', name: method.inString(), via: 'direct' };
-      else if (self.k === 'table') callee = self.t.get(str(m));
+        info = method.inStringInfo();
+      } else if (self.k === 'table') callee = self.t.get(str(m));
       else if (self.k === 'api') callee = this.index(self, str(m), fc, line, false);
       else if (
         self.k === 'unk' &&
         (self.partial !== undefined || self.taint) &&
         method.string &&
         !method.player
-      )
+      ) {
         callee = { k: 'api', name: method.inString(), via: 'direct' };
-      else callee = { k: 'api', name: method.onUnknown(), via: 'direct' };
+        info = method.inStringInfo();
+      } else {
+        callee = { k: 'api', name: method.onUnknown(), via: 'direct' };
+        info = method.onUnknownInfo();
+      }
     } else callee = this.evalExpr(baseExpr, scope, fc);
     // Only callees nothing is known about: known APIs and values need no search.
     const unresolved =
@@ -1659,6 +1676,7 @@ export class Emulator {
       // now, as the game would have at startup, and look the callee up again.
       const path = pathName(baseExpr);
       if (path !== undefined && this.loadDefinition(path)) {
+        info = undefined;
         if (self === undefined) callee = this.evalExpr(baseExpr, scope, fc);
         else if (self.k === 'table' && baseExpr.type === 'MemberExpression')
           callee = self.t.get(str(baseExpr.identifier.name));
@@ -1674,6 +1692,8 @@ export class Emulator {
           : this.evalTable(e.arguments, scope, fc);
       args = self ? [self, arg] : [arg];
     }
+    if (info !== undefined && callee.k === 'api')
+      return this.callApi(callee, args, fc, line, true, info);
     return this.callValue(callee, args, fc, line, !!self);
   }
 
@@ -1842,9 +1862,10 @@ export class Emulator {
     fc: FileContext,
     line: number,
     method: boolean,
+    known?: ApiInfo,
   ): Value[] {
     const name = api.name;
-    const info = apiInfo(name);
+    const info = known ?? apiInfo(name);
     // Pure library functions: evaluate, do not record (they are not behaviour).
     const builtin = info.builtin;
     if (builtin && !(info.gsub && args[2]?.k === 'fn')) {

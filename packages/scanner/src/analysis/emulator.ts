@@ -771,11 +771,10 @@ export class Emulator {
 
   /** Side-effect-free look-up of a variable or field chain (for condition classification). */
   private peek(e: Expression, scope: Scope): Value | undefined {
-    if (e.type === 'Identifier')
-      return scope.lookup(e.name)?.value ?? this.globals.get(str(e.name));
+    if (e.type === 'Identifier') return scope.lookup(e.name)?.value ?? this.globals.getName(e.name);
     if (e.type === 'MemberExpression') {
       const b = this.peek(e.base, scope);
-      return b?.k === 'table' ? b.t.get(str(e.identifier.name)) : undefined;
+      return b?.k === 'table' ? b.t.getName(e.identifier.name) : undefined;
     }
     if (e.type === 'TableConstructorExpression') return undefined;
     return undefined;
@@ -1220,7 +1219,7 @@ export class Emulator {
         ref.value = next;
         return;
       }
-      const current = this.globals.get(str(target.name));
+      const current = this.globals.getName(target.name);
       if (CORE_GLOBALS.has(target.name) && value.k === 'fn') {
         this.out.overrides.push({
           ...this.base(fc, target.line),
@@ -1358,14 +1357,13 @@ export class Emulator {
       case 'StringCallExpression':
       case 'TableCallExpression':
         return this.evalCall(e, scope, fc)[0] ?? NIL;
-      case 'MemberExpression':
-        return this.index(
-          this.evalExpr(e.base, scope, fc),
-          str(e.identifier.name),
-          fc,
-          e.line,
-          false,
-        );
+      case 'MemberExpression': {
+        const b = this.evalExpr(e.base, scope, fc);
+        // (A table's field is read by its name, without a value made for the key: what index
+        // does for a table and a plain name.)
+        if (b.k === 'table') return b.t.getName(e.identifier.name);
+        return this.index(b, str(e.identifier.name), fc, e.line, false);
+      }
       case 'StringLiteral':
         return e.escaped ? this.note(str(e.value, 'escape'), fc, e.line) : str(e.value);
       case 'NumericLiteral':
@@ -1532,7 +1530,7 @@ export class Emulator {
     }
     if (name === 'GM' || name === 'GAMEMODE') return { k: 'table', t: this.gmTable };
     if (name === '_R') return { k: 'api', name: '_R', via: 'registry' };
-    const g = this.globals.get(str(name));
+    const g = this.globals.getName(name);
     if (g.k !== 'nil') return g;
     const v: Value = { k: 'api', name, via: 'direct' };
     if (isFreeGlobal(name)) v.free = true;
@@ -1613,7 +1611,7 @@ export class Emulator {
         });
       }
       if (b.name === '_G') {
-        const g = this.globals.get(str(key));
+        const g = this.globals.getName(key);
         if (g.k !== 'nil') return g;
       }
       const out: Value = { k: 'api', name, via };
@@ -1653,7 +1651,7 @@ export class Emulator {
       if (self.k === 'str' && method.string) {
         callee = { k: 'api', name: method.inString(), via: 'direct' };
         info = method.inStringInfo();
-      } else if (self.k === 'table') callee = self.t.get(str(m));
+      } else if (self.k === 'table') callee = self.t.getName(m);
       else if (self.k === 'api') callee = this.index(self, str(m), fc, line, false);
       else if (
         self.k === 'unk' &&
@@ -1679,7 +1677,7 @@ export class Emulator {
         info = undefined;
         if (self === undefined) callee = this.evalExpr(baseExpr, scope, fc);
         else if (self.k === 'table' && baseExpr.type === 'MemberExpression')
-          callee = self.t.get(str(baseExpr.identifier.name));
+          callee = self.t.getName(baseExpr.identifier.name);
       }
     }
 

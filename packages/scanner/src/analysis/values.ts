@@ -134,6 +134,22 @@ export class LuaTable {
     return NIL;
   }
 
+  /**
+   * `get(str(name))` without making a value of the key: what the emulator reads by a name
+   * from the syntax tree (a field, a global) at nearly every step.
+   */
+  getName(name: string): Value {
+    if (name.length > MAX_STRING) return this.get(str(name));
+    const v = this.hash.get(name.charCodeAt(0) === 0xdfff ? KEY_TAG + name : name);
+    if (v) return v;
+    if (this.apiName) {
+      const ref: ApiValue = { k: 'api', name: memberName(this.apiName, '.', name), via: 'direct' };
+      if (this.free) ref.free = true;
+      return ref;
+    }
+    return NIL;
+  }
+
   set(key: Value, value: Value): void {
     const k = tableKey(key);
     if (k === undefined) return;

@@ -83,6 +83,46 @@ export interface FileContext {
   shallow: boolean;
 }
 
+/**
+ * The context of a branch that runs in one realm only (`if SERVER then … end` in a shared
+ * file). It behaves as an object made with `Object.create(outer)` and its own `realm` did,
+ * which is what it replaces: the branch counts its steps on its own from the outer count at
+ * its start, its `exhausted` is its own, and it is shallow once it or the outer context is.
+ * (Contexts made with Object.create gave every file's context a shape of its own, and every
+ * read of a context, one per step at least, went through V8's slowest property look-up.)
+ */
+class RealmBranch implements FileContext {
+  readonly path: string;
+  readonly depth: number;
+  readonly anchorLine: number | undefined;
+  readonly payloadLines: string[] | undefined;
+  steps: number;
+  readonly budget: number;
+  exhausted: boolean;
+  /** Set when the branch itself went past the budget (only ever set to true, as `shallow`). */
+  private ownShallow = false;
+  constructor(
+    private readonly outer: FileContext,
+    public realm: Realm,
+  ) {
+    this.path = outer.path;
+    this.depth = outer.depth;
+    this.anchorLine = outer.anchorLine;
+    this.payloadLines = outer.payloadLines;
+    // (Nothing ticks between the branch's making and its first step, so this is the outer
+    // count that the first step would have read through the prototype.)
+    this.steps = outer.steps;
+    this.budget = outer.budget;
+    this.exhausted = outer.exhausted;
+  }
+  get shallow(): boolean {
+    return this.ownShallow || this.outer.shallow;
+  }
+  set shallow(value: boolean) {
+    this.ownShallow = value;
+  }
+}
+
 type Signal =
   { type: 'return'; values: Value[] } | { type: 'break' } | { type: 'continue' } | undefined;
 
@@ -1034,8 +1074,7 @@ export class Emulator {
         // `if SERVER then … else … end`: the else branch is the other realm.
         let elseFc = fc;
         if (firstRealm && fc.realm === 'shared') {
-          elseFc = Object.create(fc) as FileContext;
-          elseFc.realm = firstRealm === 'server' ? 'client' : 'server';
+          elseFc = new RealmBranch(fc, firstRealm === 'server' ? 'client' : 'server');
         }
         if (anyUnknown) return this.uncertainBlock(clause.body, new Scope(scope), elseFc);
         return this.execBlock(clause.body, new Scope(scope), elseFc);
@@ -1065,8 +1104,7 @@ export class Emulator {
       let branchFc = fc;
       const realmCond = realmOfCondition(clause.condition);
       if (realmCond && fc.realm === 'shared') {
-        branchFc = Object.create(fc) as FileContext;
-        branchFc.realm = realmCond;
+        branchFc = new RealmBranch(fc, realmCond);
       }
       try {
         this.uncertainBlock(clause.body, new Scope(scope), branchFc);

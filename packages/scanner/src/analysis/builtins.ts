@@ -20,7 +20,7 @@ type Builtin = (args: Value[]) => Value[];
 
 function taintAll(args: Value[]): Taint | undefined {
   let t: Taint | undefined;
-  for (const a of args) t = mergeTaint(t, taintOf(a));
+  for (let i = 0; i < args.length; i++) t = mergeTaint(t, taintOf(args[i]!));
   return t;
 }
 
@@ -53,8 +53,8 @@ export function luaSub(s: string, i: number, j: number): string {
 
 function charOf(args: Value[]): Value[] {
   let out = '';
-  for (const a of args) {
-    const n = asNumber(a);
+  for (let i = 0; i < args.length; i++) {
+    const n = asNumber(args[i]!);
     if (n === undefined || n < 0 || n > 255 || !Number.isInteger(n)) return unknownFrom(args);
     out += String.fromCharCode(n);
     if (out.length > MAX_STRING) break;

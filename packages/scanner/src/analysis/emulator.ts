@@ -28,7 +28,13 @@ import {
   SOURCE_CALLS,
 } from './api.js';
 import { BUILTINS, luaPatternToRegExp, STRING_METHODS } from './builtins.js';
-import { classifyCondition, containsAdminCheck, endsWithExit, STEAMID_LITERAL } from './guards.js';
+import {
+  classifyCondition,
+  type ConditionClass,
+  containsAdminCheck,
+  endsWithExit,
+  STEAMID_LITERAL,
+} from './guards.js';
 import type { AddonAnalysis, CallEvent, Ctx, CtxFrame, EventBase } from './types.js';
 import {
   type Access,
@@ -45,6 +51,7 @@ import {
   Scope,
   stringOfKey,
   apiName,
+  memberName,
   str,
   type Taint,
   type TaintSource,
@@ -76,8 +83,58 @@ export interface FileContext {
   shallow: boolean;
 }
 
+/**
+ * The context of a branch that runs in one realm only (`if SERVER then … end` in a shared
+ * file). It behaves as an object made with `Object.create(outer)` and its own `realm` did,
+ * which is what it replaces: the branch counts its steps on its own from the outer count at
+ * its start, its `exhausted` is its own, and it is shallow once it or the outer context is.
+ * (Contexts made with Object.create gave every file's context a shape of its own, and every
+ * read of a context, one per step at least, went through V8's slowest property look-up.)
+ */
+class RealmBranch implements FileContext {
+  readonly path: string;
+  readonly depth: number;
+  readonly anchorLine: number | undefined;
+  readonly payloadLines: string[] | undefined;
+  steps: number;
+  readonly budget: number;
+  exhausted: boolean;
+  /** Set when the branch itself went past the budget (only ever set to true, as `shallow`). */
+  private ownShallow = false;
+  constructor(
+    private readonly outer: FileContext,
+    public realm: Realm,
+  ) {
+    this.path = outer.path;
+    this.depth = outer.depth;
+    this.anchorLine = outer.anchorLine;
+    this.payloadLines = outer.payloadLines;
+    // (Nothing ticks between the branch's making and its first step, so this is the outer
+    // count that the first step would have read through the prototype.)
+    this.steps = outer.steps;
+    this.budget = outer.budget;
+    this.exhausted = outer.exhausted;
+  }
+  get shallow(): boolean {
+    return this.ownShallow || this.outer.shallow;
+  }
+  set shallow(value: boolean) {
+    this.ownShallow = value;
+  }
+}
+
 type Signal =
   { type: 'return'; values: Value[] } | { type: 'break' } | { type: 'continue' } | undefined;
+
+/**
+ * The result of most calls, shared: no array of values is changed once made (argument
+ * lists, results and events only ever read them), and this one is frozen to make sure.
+ */
+const UNKNOWN_RESULT: Value[] = Object.freeze([UNKNOWN]) as unknown as Value[];
+
+/** Shared: a signal is only read, never changed. */
+const BREAK: Signal = Object.freeze({ type: 'break' });
+const CONTINUE: Signal = Object.freeze({ type: 'continue' });
 
 class BudgetExceeded extends Error {}
 
@@ -88,7 +145,10 @@ function constName(v: Value | undefined): string | undefined {
 
 /** The first argument that is a string the emulator decoded (not plain text in the source). */
 function decodedArgument(args: readonly Value[]): string | undefined {
-  for (const a of args) if (a.k === 'str' && a.dec !== undefined) return a.v;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a.k === 'str' && a.dec !== undefined) return a.v;
+  }
   return undefined;
 }
 
@@ -108,6 +168,34 @@ function sameState(a: Value, b: Value): boolean {
     default:
       return false;
   }
+}
+
+const noLiteralIdTable = (): boolean => false;
+
+const freeGlobals = new Map<string, boolean>();
+
+/**
+ * A global name the engine does not provide (nor a constant-like `ALL_CAPS` name): its value
+ * may well be nil. Judged once per name, as the sets and the pattern take longer than a look-up.
+ */
+function isFreeGlobal(name: string): boolean {
+  let r = freeGlobals.get(name);
+  if (r === undefined) {
+    r = !CORE_GLOBALS.has(name) && !/^[A-Z_]+$/.test(name) && !KNOWN_LIBRARIES.has(name);
+    // Hostile code can make endless distinct names: the table stays bounded.
+    if (freeGlobals.size < 100_000) freeGlobals.set(name, r);
+  }
+  return r;
+}
+
+/** An expression that gives all its values at the end of a list (a call, `...`). */
+function givesValues(e: Expression): boolean {
+  return (
+    e.type === 'CallExpression' ||
+    e.type === 'StringCallExpression' ||
+    e.type === 'TableCallExpression' ||
+    e.type === 'VarargLiteral'
+  );
 }
 
 /** The file spent twice its budget, shallow walk included: nothing more of it runs. */
@@ -260,6 +348,199 @@ const REGISTRATIONS = new Set([
   'timer.Create',
 ]);
 
+/**
+ * What the emulator needs to know about an API name when it is called: the answers of the
+ * tables and sets of api.ts and builtins.ts, looked up once per name. Names are interned
+ * (see apiName), so one map look-up replaces a dozen of them per call.
+ */
+interface ApiInfo {
+  builtin: ((args: Value[]) => Value[]) | undefined;
+  gsub: boolean;
+  recorded: boolean;
+  /** A name in callApi's own switch. */
+  special: boolean;
+  /** A name in dispatchCallbacks' switch (its callbacks take their own parameters). */
+  callbacks: boolean;
+  /** Its arguments may carry code to analyse again (see maybeRescan). */
+  rescan: boolean;
+  source: (typeof SOURCE_CALLS)[string] | undefined;
+  /** Returns a compiled function (CompileString, loadstring…). */
+  compiler: boolean;
+  sanitizer: boolean;
+  /** Still recorded past the cap on call events (see recordCall). */
+  strong: boolean;
+  registration: boolean;
+}
+
+const CALL_API_SWITCH = new Set([
+  'getfenv',
+  'debug.getfenv',
+  'debug.getregistry',
+  'FindMetaTable',
+  'rawget',
+  'setmetatable',
+  'select',
+  'table.insert',
+  'table.remove',
+  'pcall',
+  'xpcall',
+  'include',
+  'ipairs',
+  'pairs',
+  'SortedPairs',
+  'RandomPairs',
+  'string.gmatch',
+  'AddCSLuaFile',
+]);
+
+const CALLBACK_SWITCH = new Set([
+  'http.Fetch',
+  'http.Post',
+  'HTTP',
+  'CHTTP',
+  'reqwest',
+  'steamworks.Download',
+  'steamworks.FileInfo',
+  'net.Receive',
+  'concommand.Add',
+  'hook.Add',
+  'timer.Simple',
+  'timer.Create',
+  'timer.Adjust',
+  'cvars.AddChangeCallback',
+]);
+
+const apiInfos = new Map<string, ApiInfo>();
+
+function apiInfo(name: string): ApiInfo {
+  let info = apiInfos.get(name);
+  if (info !== undefined) return info;
+  // (The same expressions as before this table existed, `in` and plain-object look-ups
+  // included, so that every name gets the same answers.)
+  const exec = name in EXEC_SINKS;
+  info = {
+    builtin: BUILTINS[name],
+    gsub: name === 'string.gsub',
+    recorded: isRecordedApi(name),
+    special: CALL_API_SWITCH.has(name),
+    callbacks: CALLBACK_SWITCH.has(name),
+    rescan: exec || FILE_WRITE_SINKS.has(name) || CONSOLE_SINKS.has(name),
+    source: SOURCE_CALLS[name],
+    compiler:
+      exec &&
+      (name === 'CompileString' ||
+        name === 'loadstring' ||
+        name === 'load' ||
+        name === 'CompileFile'),
+    sanitizer: SANITIZERS.has(name),
+    strong: exec || CONSOLE_SINKS.has(name) || PRIVILEGE_SINKS.has(name),
+    registration: REGISTRATIONS.has(name),
+  };
+  // Hostile code can make endless distinct names: the table stays bounded.
+  if (apiInfos.size < 100_000) apiInfos.set(name, info);
+  return info;
+}
+
+/** What a method name means called on a string or on an unknown object (see evalCall). */
+class MethodNames {
+  readonly string: boolean;
+  readonly player: boolean;
+  private stringName: string | undefined;
+  private unknownName: string | undefined;
+  constructor(readonly method: string) {
+    this.string = STRING_METHODS.has(method);
+    this.player = PLAYER_METHODS.has(method);
+  }
+  private stringInfo: ApiInfo | undefined;
+  private unknownInfo: ApiInfo | undefined;
+  /** `string.sub` for `s:sub()`. */
+  inString(): string {
+    return (this.stringName ??= apiName('string.', this.method));
+  }
+  /** `Player:SteamID` for a player method, `?:SetPos` for any other. */
+  onUnknown(): string {
+    return (this.unknownName ??= apiName(this.player ? 'Player:' : '?:', this.method));
+  }
+  /** The ApiInfo of inString(), kept here to save callApi its look-up. */
+  inStringInfo(): ApiInfo {
+    return (this.stringInfo ??= apiInfo(this.inString()));
+  }
+  /** The ApiInfo of onUnknown(). */
+  onUnknownInfo(): ApiInfo {
+    return (this.unknownInfo ??= apiInfo(this.onUnknown()));
+  }
+}
+
+const methodNameTable = new Map<string, MethodNames>();
+
+/** One look-up per method call where the sets and the interned names took three. */
+function methodNames(method: string): MethodNames {
+  let r = methodNameTable.get(method);
+  if (r === undefined) {
+    r = new MethodNames(method);
+    // Hostile code can make endless distinct names: the table stays bounded.
+    if (methodNameTable.size < 100_000) methodNameTable.set(method, r);
+  }
+  return r;
+}
+
+/**
+ * The calls a function already ran with (see callFunction): keys `offset:path:signature` for
+ * calls with unknown arguments, `offset:path:decoded:…` for decoded payloads, as one set of
+ * distinct keys. Signatures are kept by file and offset, so that a call hashes its short
+ * signature rather than a new key with the whole path in it. A signature key splits one way
+ * only (neither the offset nor the signature's two fields hold a colon), so this holds the
+ * same keys as one set of whole strings would, the rare decoded keys included.
+ */
+class CallMemo {
+  private readonly signatures = new Map<string, Map<number, Set<string>>>();
+  private readonly decoded = new Set<string>();
+  /** Distinct keys held. */
+  size = 0;
+
+  /** Adds `offset:path:signature`; false when it was there already. */
+  addSignature(offset: number, path: string, signature: string): boolean {
+    let byOffset = this.signatures.get(path);
+    if (byOffset === undefined) {
+      byOffset = new Map();
+      this.signatures.set(path, byOffset);
+    }
+    let set = byOffset.get(offset);
+    if (set === undefined) {
+      set = new Set();
+      byOffset.set(offset, set);
+    }
+    if (set.has(signature)) return false;
+    if (this.decoded.size > 0 && this.decoded.has(`${offset}:${path}:${signature}`)) return false;
+    set.add(signature);
+    this.size++;
+    return true;
+  }
+
+  /** Adds a decoded payload's key; false when it was there already. */
+  addDecoded(key: string): boolean {
+    if (this.decoded.has(key) || this.holdsAsSignature(key)) return false;
+    this.decoded.add(key);
+    this.size++;
+    return true;
+  }
+
+  /** Whether a key, split as a signature key, is one. */
+  private holdsAsSignature(key: string): boolean {
+    const first = key.indexOf(':');
+    const last = key.lastIndexOf(':');
+    const beforeLast = key.lastIndexOf(':', last - 1);
+    if (first < 0 || beforeLast <= first) return false;
+    const offset = Number(key.slice(0, first));
+    const set = this.signatures.get(key.slice(first + 1, beforeLast))?.get(offset);
+    return (
+      set !== undefined &&
+      String(offset) === key.slice(0, first) &&
+      set.has(key.slice(beforeLast + 1))
+    );
+  }
+}
+
 export class Emulator {
   readonly globals = new LuaTable();
   private ctx: Ctx = [];
@@ -280,7 +561,7 @@ export class Emulator {
   /** The file each closure was defined in: its body runs (and reports) there, whoever calls it. */
   private readonly homes = new WeakMap<FnValue, FileContext>();
   private readonly invoked = new Set<FunctionDeclaration>();
-  private readonly memo = new Set<string>();
+  private readonly memo = new CallMemo();
   private readonly runCount = new Map<FunctionDeclaration, number>();
   private readonly decodedSeen = new Set<string>();
   private readonly gmTable = new LuaTable();
@@ -463,8 +744,26 @@ export class Emulator {
     this.out.decodedStrings.push({ ...this.base(fc, line), text: v.v.slice(0, 4000), how: v.dec });
   }
 
+  /**
+   * Guards, triggers and settings in an unknown condition. Most conditions are judged on
+   * their tree alone, without asking what a table or function holds: those are judged once.
+   */
+  private judge(cond: Expression, scope: Scope): ConditionClass {
+    const known = this.judged.get(cond);
+    if (known !== undefined) return known;
+    this.stateAsked = false;
+    const cls = classifyCondition(cond, this.isLiteralIdTable(scope), this.isAdminCheckFn(scope));
+    if (!this.stateAsked) this.judged.set(cond, cls);
+    return cls;
+  }
+
+  private readonly judged = new WeakMap<Expression, ConditionClass>();
+  /** The condition being judged asked what the emulation knows (see judge). */
+  private stateAsked = false;
+
   private isLiteralIdTable(scope: Scope) {
     return (e: Expression): boolean => {
+      this.stateAsked = true;
       const v = this.peek(e, scope);
       if (!v || v.k !== 'table') return false;
       let n = 0;
@@ -479,10 +778,26 @@ export class Emulator {
     };
   }
 
+  private readonly settingMemo = new WeakMap<Expression, string | undefined>();
+
+  /**
+   * The owner's setting a condition reads (`Config.X`), judged on the condition's tree alone
+   * (no table holds literal IDs): the same for every run of it, so judged once per condition.
+   */
+  private settingIn(cond: Expression): string | undefined {
+    let r = this.settingMemo.get(cond);
+    if (r === undefined && !this.settingMemo.has(cond)) {
+      r = classifyCondition(cond, noLiteralIdTable).config;
+      this.settingMemo.set(cond, r);
+    }
+    return r;
+  }
+
   private readonly adminCheckMemo = new Map<FunctionDeclaration, boolean>();
 
   private isAdminCheckFn(scope: Scope) {
     return (e: Expression): boolean => {
+      this.stateAsked = true;
       const v = this.peek(e, scope);
       if (v?.k !== 'fn') return false;
       let r = this.adminCheckMemo.get(v.node);
@@ -496,11 +811,10 @@ export class Emulator {
 
   /** Side-effect-free look-up of a variable or field chain (for condition classification). */
   private peek(e: Expression, scope: Scope): Value | undefined {
-    if (e.type === 'Identifier')
-      return scope.lookup(e.name)?.value ?? this.globals.get(str(e.name));
+    if (e.type === 'Identifier') return scope.lookup(e.name)?.value ?? this.globals.getName(e.name);
     if (e.type === 'MemberExpression') {
       const b = this.peek(e.base, scope);
-      return b?.k === 'table' ? b.t.get(str(e.identifier.name)) : undefined;
+      return b?.k === 'table' ? b.t.getName(e.identifier.name) : undefined;
     }
     if (e.type === 'TableConstructorExpression') return undefined;
     return undefined;
@@ -511,11 +825,12 @@ export class Emulator {
   private execBlock(body: readonly Statement[], scope: Scope, fc: FileContext): Signal {
     const savedCtx = this.ctx;
     try {
-      for (const st of body) {
+      for (let i = 0; i < body.length; i++) {
+        const st = body[i]!;
         const sig = this.execStatement(st, scope, fc);
         if (sig) {
           if (this.uncertain > 0) {
-            if (sig.type === 'return') this.collect?.(sig.values);
+            if (sig.type === 'return' && this.collecting) this.possible ??= sig.values;
             if (sig.type !== 'continue') this.exitSeen = true;
             continue;
           }
@@ -525,11 +840,7 @@ export class Emulator {
         if (st.type === 'IfStatement' && st.clauses.length === 1 && st.clauses[0]!.condition) {
           const c = st.clauses[0]!;
           if (endsWithExit(c.body) && this.lastCondUnknown) {
-            const cls = classifyCondition(
-              c.condition!,
-              this.isLiteralIdTable(scope),
-              this.isAdminCheckFn(scope),
-            );
+            const cls = this.judge(c.condition!, scope);
             if (cls.guard) this.ctx = [...this.ctx, this.frame('guard', cls.guard, fc, st.line)];
             if (cls.trigger)
               this.ctx = [...this.ctx, this.frame('trigger', cls.trigger, fc, st.line)];
@@ -604,7 +915,7 @@ export class Emulator {
   ): void {
     const inner = new Scope(scope);
     for (const v of variables) inner.declare(v.name, UNKNOWN);
-    this.uncertainly(() => this.execBlock(body, inner, fc));
+    this.uncertainBlock(body, inner, fc);
   }
 
   /**
@@ -657,6 +968,10 @@ export class Emulator {
   private execStatement(st: Statement, scope: Scope, fc: FileContext): Signal {
     this.tick(fc);
     switch (st.type) {
+      // (The commonest first: each case is one comparison more for those below it.)
+      case 'CallStatement':
+        this.evalCall(st.expression, scope, fc);
+        return undefined;
       case 'LocalStatement': {
         const values = this.evalList(st.init, scope, fc);
         const variables = st.variables;
@@ -673,9 +988,6 @@ export class Emulator {
           this.assign(variables[i]!, values[i] ?? NIL, scope, fc, st.init[i]);
         return undefined;
       }
-      case 'CallStatement':
-        this.evalCall(st.expression, scope, fc);
-        return undefined;
       case 'FunctionDeclaration': {
         const fn = this.makeClosure(st, scope, fc);
         if (st.identifier) {
@@ -696,7 +1008,7 @@ export class Emulator {
           const c = isTruthy(this.evalExpr(st.condition, scope, fc));
           if (c === false) break;
           if (c === undefined) {
-            return this.uncertainly(() => this.execBlock(st.body, new Scope(scope), fc));
+            return this.uncertainBlock(st.body, new Scope(scope), fc);
           }
           // (Converged: the condition reads the same state, so the next iterations are the same.)
           const sig = this.iterate(st.body, this.iterationScope(loop, scope), fc, n, loop);
@@ -727,19 +1039,20 @@ export class Emulator {
       case 'ReturnStatement':
         return { type: 'return', values: this.evalList(st.arguments, scope, fc) };
       case 'BreakStatement':
-        return { type: 'break' };
+        return BREAK;
       case 'ContinueStatement':
-        return { type: 'continue' };
+        return CONTINUE;
       default:
         return undefined;
     }
   }
 
-  private uncertainly(f: () => Signal): Signal {
+  /** Runs a block whose running is not certain (an unknown branch); its signals are dropped. */
+  private uncertainBlock(body: readonly Statement[], scope: Scope, fc: FileContext): Signal {
     this.uncertainSeen = true;
     this.uncertain++;
     try {
-      f();
+      this.execBlock(body, scope, fc);
     } finally {
       this.uncertain--;
     }
@@ -761,21 +1074,19 @@ export class Emulator {
         // `if SERVER then … else … end`: the else branch is the other realm.
         let elseFc = fc;
         if (firstRealm && fc.realm === 'shared') {
-          elseFc = Object.create(fc) as FileContext;
-          elseFc.realm = firstRealm === 'server' ? 'client' : 'server';
+          elseFc = new RealmBranch(fc, firstRealm === 'server' ? 'client' : 'server');
         }
-        if (anyUnknown)
-          return this.uncertainly(() => this.execBlock(clause.body, new Scope(scope), elseFc));
+        if (anyUnknown) return this.uncertainBlock(clause.body, new Scope(scope), elseFc);
         return this.execBlock(clause.body, new Scope(scope), elseFc);
       }
       const c = isTruthy(this.evalExpr(clause.condition, scope, fc));
       if (c === false) continue;
       if (c === true && !anyUnknown) {
         // A setting that happens to read as on/off here is still the owner's setting.
-        const cls = classifyCondition(clause.condition, () => false);
-        if (!cls.config) return this.execBlock(clause.body, new Scope(scope), fc);
+        const setting = this.settingIn(clause.condition);
+        if (!setting) return this.execBlock(clause.body, new Scope(scope), fc);
         const saved = this.ctx;
-        this.ctx = [...this.ctx, this.frame('config', cls.config, fc, clause.line)];
+        this.ctx = [...this.ctx, this.frame('config', setting, fc, clause.line)];
         try {
           return this.execBlock(clause.body, new Scope(scope), fc);
         } finally {
@@ -783,11 +1094,7 @@ export class Emulator {
         }
       }
       anyUnknown = true;
-      const cls = classifyCondition(
-        clause.condition,
-        this.isLiteralIdTable(scope),
-        this.isAdminCheckFn(scope),
-      );
+      const cls = this.judge(clause.condition, scope);
       const saved = this.ctx;
       if (cls.guard) this.ctx = [...this.ctx, this.frame('guard', cls.guard, fc, clause.line)];
       if (cls.trigger)
@@ -797,11 +1104,10 @@ export class Emulator {
       let branchFc = fc;
       const realmCond = realmOfCondition(clause.condition);
       if (realmCond && fc.realm === 'shared') {
-        branchFc = Object.create(fc) as FileContext;
-        branchFc.realm = realmCond;
+        branchFc = new RealmBranch(fc, realmCond);
       }
       try {
-        this.uncertainly(() => this.execBlock(clause.body, new Scope(scope), branchFc));
+        this.uncertainBlock(clause.body, new Scope(scope), branchFc);
       } finally {
         this.ctx = saved;
       }
@@ -828,7 +1134,7 @@ export class Emulator {
     ) {
       const inner = new Scope(scope);
       inner.declare(st.variable.name, UNKNOWN);
-      return this.uncertainly(() => this.execBlock(st.body, inner, fc));
+      return this.uncertainBlock(st.body, inner, fc);
     }
     const loop = this.startLoop(fc);
     let n = 0;
@@ -897,7 +1203,7 @@ export class Emulator {
       const inner = new Scope(scope);
       const t = its[1] ? taintOf(its[1]) : undefined;
       for (const v of st.variables) inner.declare(v.name, t ? { k: 'unk', taint: t } : UNKNOWN);
-      return this.uncertainly(() => this.execBlock(st.body, inner, fc));
+      return this.uncertainBlock(st.body, inner, fc);
     }
     const loop = this.startLoop(fc);
     let n = 0;
@@ -951,7 +1257,7 @@ export class Emulator {
         ref.value = next;
         return;
       }
-      const current = this.globals.get(str(target.name));
+      const current = this.globals.getName(target.name);
       if (CORE_GLOBALS.has(target.name) && value.k === 'fn') {
         this.out.overrides.push({
           ...this.base(fc, target.line),
@@ -1023,30 +1329,52 @@ export class Emulator {
 
   // ---------------------------------------------------------------- expressions
 
-  private evalList(exprs: readonly Expression[], scope: Scope, fc: FileContext): Value[] {
-    const out: Value[] = [];
-    const last = exprs.length - 1;
+  private evalList(
+    exprs: readonly Expression[],
+    scope: Scope,
+    fc: FileContext,
+    first?: Value,
+  ): Value[] {
+    // The commonest lists are built as literals of their exact size: a list grown by `push`
+    // from empty takes room for 16 values.
+    const n = exprs.length;
+    if (n === 0) return first === undefined ? [] : [first];
+    if (n === 1 && !givesValues(exprs[0]!)) {
+      const v = this.evalExpr(exprs[0]!, scope, fc);
+      return first === undefined ? [v] : [first, v];
+    }
+    if (n === 1 && first === undefined) {
+      // The values themselves: no array of values is ever changed once made.
+      const vs = this.lastValues(exprs[0]!, scope, fc);
+      return vs.length <= 100_000 ? vs : vs.slice(0, 100_000);
+    }
+    if (n === 2 && first === undefined && !givesValues(exprs[1]!)) {
+      const a = this.evalExpr(exprs[0]!, scope, fc);
+      return [a, this.evalExpr(exprs[1]!, scope, fc)];
+    }
+    const out: Value[] = first === undefined ? [] : [first];
+    const last = n - 1;
     for (let i = 0; i <= last; i++) {
       const e = exprs[i]!;
-      if (
-        i === last &&
-        (e.type === 'CallExpression' ||
-          e.type === 'StringCallExpression' ||
-          e.type === 'TableCallExpression' ||
-          e.type === 'VarargLiteral')
-      ) {
+      if (i === last && givesValues(e)) {
         // The last expression gives all its values (Lua's multiple results).
-        const vs =
-          e.type === 'VarargLiteral'
-            ? scope.lookup('...')?.value.k === 'table'
-              ? this.varargs(scope)
-              : [UNKNOWN]
-            : this.evalCall(e, scope, fc);
+        const vs = this.lastValues(e, scope, fc);
         if (vs.length === 1) out.push(vs[0]!);
         else out.push(...vs.slice(0, 100_000));
       } else out.push(this.evalExpr(e, scope, fc));
     }
     return out;
+  }
+
+  /** All the values of a call or `...` ending a list. */
+  private lastValues(e: Expression, scope: Scope, fc: FileContext): Value[] {
+    if (e.type === 'VarargLiteral')
+      return scope.lookup('...')?.value.k === 'table' ? this.varargs(scope) : [UNKNOWN];
+    return this.evalCall(
+      e as CallExpression | StringCallExpression | TableCallExpression,
+      scope,
+      fc,
+    );
   }
 
   private varargs(scope: Scope): Value[] {
@@ -1060,6 +1388,20 @@ export class Emulator {
   evalExpr(e: Expression, scope: Scope, fc: FileContext): Value {
     this.tick(fc);
     switch (e.type) {
+      // (The commonest first: each case is one comparison more for those below it.)
+      case 'Identifier':
+        return this.lookupName(e.name, scope, fc);
+      case 'CallExpression':
+      case 'StringCallExpression':
+      case 'TableCallExpression':
+        return this.evalCall(e, scope, fc)[0] ?? NIL;
+      case 'MemberExpression': {
+        const b = this.evalExpr(e.base, scope, fc);
+        // (A table's field is read by its name, without a value made for the key: what index
+        // does for a table and a plain name.)
+        if (b.k === 'table') return b.t.getName(e.identifier.name);
+        return this.index(b, str(e.identifier.name), fc, e.line, false);
+      }
       case 'StringLiteral':
         return e.escaped ? this.note(str(e.value, 'escape'), fc, e.line) : str(e.value);
       case 'NumericLiteral':
@@ -1070,26 +1412,12 @@ export class Emulator {
         return NIL;
       case 'VarargLiteral':
         return this.varargs(scope)[0] ?? NIL;
-      case 'Identifier':
-        return this.lookupName(e.name, scope, fc);
       case 'FunctionDeclaration':
         return this.makeClosure(e, scope, fc);
       case 'TableConstructorExpression':
         return this.evalTable(e, scope, fc);
       case 'ParenthesizedExpression':
         return this.evalExpr(e.expression, scope, fc);
-      case 'CallExpression':
-      case 'StringCallExpression':
-      case 'TableCallExpression':
-        return this.evalCall(e, scope, fc)[0] ?? NIL;
-      case 'MemberExpression':
-        return this.index(
-          this.evalExpr(e.base, scope, fc),
-          str(e.identifier.name),
-          fc,
-          e.line,
-          false,
-        );
       case 'IndexExpression': {
         const b = this.evalExpr(e.base, scope, fc);
         const k = this.evalExpr(e.index, scope, fc);
@@ -1240,31 +1568,33 @@ export class Emulator {
     }
     if (name === 'GM' || name === 'GAMEMODE') return { k: 'table', t: this.gmTable };
     if (name === '_R') return { k: 'api', name: '_R', via: 'registry' };
-    const g = this.globals.get(str(name));
+    const g = this.globals.getName(name);
     if (g.k !== 'nil') return g;
     const v: Value = { k: 'api', name, via: 'direct' };
-    if (!CORE_GLOBALS.has(name) && !/^[A-Z_]+$/.test(name) && !KNOWN_LIBRARIES.has(name))
-      v.free = true;
+    if (isFreeGlobal(name)) v.free = true;
     return v;
   }
 
   private evalTable(e: TableConstructorExpression, scope: Scope, fc: FileContext): Value {
     const t = new LuaTable();
     let i = 1;
-    e.fields.forEach((f, idx) => {
+    const fields = e.fields;
+    for (let idx = 0; idx < fields.length; idx++) {
+      const f = fields[idx]!;
       if (f.type === 'TableValue') {
         if (
-          idx === e.fields.length - 1 &&
+          idx === fields.length - 1 &&
           (f.value.type === 'CallExpression' ||
             f.value.type === 'VarargLiteral' ||
             f.value.type === 'StringCallExpression')
         ) {
-          for (const v of this.evalList([f.value], scope, fc)) t.set(num(i++), v);
+          const vs = this.evalList([f.value], scope, fc);
+          for (let j = 0; j < vs.length; j++) t.set(num(i++), vs[j]!);
         } else t.set(num(i++), this.evalExpr(f.value, scope, fc));
       } else if (f.type === 'TableKeyString')
         t.set(str(f.key.name), this.evalExpr(f.value, scope, fc));
       else t.set(this.evalExpr(f.key, scope, fc), this.evalExpr(f.value, scope, fc));
-    });
+    }
     return { k: 'table', t };
   }
 
@@ -1273,7 +1603,7 @@ export class Emulator {
       const v = b.t.get(k);
       if (v.k === 'api' && k.k === 'str' && keyDecoded && (k.dec || v.via === 'direct'))
         return { ...v, via: 'decoded' };
-      return v.k === 'nil' && b.t.get(k).k === 'nil' ? v : v;
+      return v;
     }
     if (b.k === 'str') {
       // ("x"):method — string methods resolve to the string library.
@@ -1304,9 +1634,9 @@ export class Emulator {
       } else if (b.name === '_R') {
         name = apiName('meta:', key);
         via = 'registry';
-      } else if (b.name.startsWith('meta:')) name = apiName(b.name.slice(5) + ':', key);
+      } else if (b.name.startsWith('meta:')) name = memberName(b.name, 'meta', key);
       else {
-        name = apiName(b.name + '.', key);
+        name = memberName(b.name, '.', key);
         if (keyDecoded && k.k === 'str' && k.dec) via = 'decoded';
       }
       if (dynamicBase) {
@@ -1319,7 +1649,7 @@ export class Emulator {
         });
       }
       if (b.name === '_G') {
-        const g = this.globals.get(str(key));
+        const g = this.globals.getName(key);
         if (g.k !== 'nil') return g;
       }
       const out: Value = { k: 'api', name, via };
@@ -1348,28 +1678,31 @@ export class Emulator {
     let callee: Value;
     let args: Value[];
     let self: Value | undefined;
+    /** The callee's ApiInfo when evalCall made the callee itself (a method on a string or an unknown). */
+    let info: ApiInfo | undefined;
     const line = e.line;
     const baseExpr = e.base;
     if (baseExpr.type === 'MemberExpression' && baseExpr.indexer === ':') {
       self = this.evalExpr(baseExpr.base, scope, fc);
       const m = baseExpr.identifier.name;
-      if (self.k === 'str' && STRING_METHODS.has(m))
-        callee = { k: 'api', name: apiName('string.', m), via: 'direct' };
-      else if (self.k === 'table') callee = self.t.get(str(m));
+      const method = methodNames(m);
+      if (self.k === 'str' && method.string) {
+        callee = { k: 'api', name: method.inString(), via: 'direct' };
+        info = method.inStringInfo();
+      } else if (self.k === 'table') callee = self.t.getName(m);
       else if (self.k === 'api') callee = this.index(self, str(m), fc, line, false);
       else if (
         self.k === 'unk' &&
         (self.partial !== undefined || self.taint) &&
-        STRING_METHODS.has(m) &&
-        !PLAYER_METHODS.has(m)
-      )
-        callee = { k: 'api', name: apiName('string.', m), via: 'direct' };
-      else
-        callee = {
-          k: 'api',
-          name: apiName(PLAYER_METHODS.has(m) ? 'Player:' : '?:', m),
-          via: 'direct',
-        };
+        method.string &&
+        !method.player
+      ) {
+        callee = { k: 'api', name: method.inString(), via: 'direct' };
+        info = method.inStringInfo();
+      } else {
+        callee = { k: 'api', name: method.onUnknown(), via: 'direct' };
+        info = method.onUnknownInfo();
+      }
     } else callee = this.evalExpr(baseExpr, scope, fc);
     // Only callees nothing is known about: known APIs and values need no search.
     const unresolved =
@@ -1379,17 +1712,24 @@ export class Emulator {
       // now, as the game would have at startup, and look the callee up again.
       const path = pathName(baseExpr);
       if (path !== undefined && this.loadDefinition(path)) {
+        info = undefined;
         if (self === undefined) callee = this.evalExpr(baseExpr, scope, fc);
         else if (self.k === 'table' && baseExpr.type === 'MemberExpression')
-          callee = self.t.get(str(baseExpr.identifier.name));
+          callee = self.t.getName(baseExpr.identifier.name);
       }
     }
 
-    if (e.type === 'CallExpression') args = this.evalList(e.arguments, scope, fc);
-    else if (e.type === 'StringCallExpression') args = [this.evalExpr(e.argument, scope, fc)];
-    else args = [this.evalTable(e.arguments, scope, fc)];
-    // (args is a fresh array of this call)
-    if (self) args.unshift(self);
+    // (A method's `self` comes first in the fresh array of this call's arguments.)
+    if (e.type === 'CallExpression') args = this.evalList(e.arguments, scope, fc, self);
+    else {
+      const arg =
+        e.type === 'StringCallExpression'
+          ? this.evalExpr(e.argument, scope, fc)
+          : this.evalTable(e.arguments, scope, fc);
+      args = self ? [self, arg] : [arg];
+    }
+    if (info !== undefined && callee.k === 'api')
+      return this.callApi(callee, args, fc, line, true, info);
     return this.callValue(callee, args, fc, line, !!self);
   }
 
@@ -1405,7 +1745,7 @@ export class Emulator {
       const t = callee.t;
       if (t.apiName)
         return this.callApi({ k: 'api', name: t.apiName, via: 'direct' }, args, fc, line, method);
-      return [UNKNOWN];
+      return UNKNOWN_RESULT;
     }
     if (callee.k === 'api') return this.callApi(callee, args, fc, line, method);
     // Calling the result of CompileString(...) or of an unknown expression.
@@ -1457,13 +1797,14 @@ export class Emulator {
               this.ctx,
             );
         }
-        return [UNKNOWN];
+        return UNKNOWN_RESULT;
       }
     }
     this.invoked.add(fn.node);
     const runs = (this.runCount.get(fn.node) ?? 0) + 1;
     this.runCount.set(fn.node, runs);
-    const allKnown = args.length > 0 && args.every((a) => a.k !== 'unk');
+    let allKnown = args.length > 0;
+    for (let i = 0; allKnown && i < args.length; i++) if (args[i]!.k === 'unk') allKnown = false;
     // Calls with known arguments (decoders, table builders) run each time, up to a cap, and
     // once at most when the file went shallow. Neither limit may stop a later call that
     // carries unknown or attacker data: those run once per signature (the memo below),
@@ -1472,28 +1813,27 @@ export class Emulator {
       // …except for a string the emulator decoded: a hidden payload handed to a runner after
       // thousands of padding calls still runs, once per distinct payload.
       const decoded = decodedArgument(args);
-      if (decoded === undefined) return [UNKNOWN];
+      if (decoded === undefined) return UNKNOWN_RESULT;
       const key = `${fn.node.offset}:${fc.path}:decoded:${decoded.length}:${decoded.slice(0, 200)}`;
-      if (this.memo.has(key)) return [UNKNOWN];
-      this.memo.add(key);
+      if (!this.memo.addDecoded(key)) return UNKNOWN_RESULT;
     }
     if (!allKnown) {
-      const sig =
-        fn.node.offset +
-        ':' +
-        fc.path +
-        ':' +
-        args
-          .map((a) =>
-            a.k === 'unk' ? (a.taint ? a.taint.map((t) => t.kind).join('+') : 'u') : a.k,
-          )
-          .join(',') +
-        ':' +
-        this.ctx.map((c) => c.kind[0]).join('');
-      if (this.memo.has(sig)) return [UNKNOWN];
-      this.memo.add(sig);
+      // (Built by appending, without the arrays of map/join; the memo takes the function's
+      // offset and file apart.)
+      let sig = '';
+      for (let i = 0; i < args.length; i++) {
+        const a = args[i]!;
+        if (i > 0) sig += ',';
+        if (a.k !== 'unk') sig += a.k;
+        else if (!a.taint) sig += 'u';
+        else for (let j = 0; j < a.taint.length; j++) sig += (j > 0 ? '+' : '') + a.taint[j]!.kind;
+      }
+      sig += ':';
+      const ctx = this.ctx;
+      for (let i = 0; i < ctx.length; i++) sig += ctx[i]!.kind[0];
+      if (!this.memo.addSignature(fn.node.offset, fc.path, sig)) return UNKNOWN_RESULT;
     }
-    if (this.callDepth >= MAX_CALL_DEPTH) return [UNKNOWN];
+    if (this.callDepth >= MAX_CALL_DEPTH) return UNKNOWN_RESULT;
     this.callDepth++;
     const savedU = this.uncertain;
     this.uncertain = 0;
@@ -1531,21 +1871,26 @@ export class Emulator {
 
   /** Runs a function body; a `return` inside an unknown branch still yields a value. */
   private execBlockCollect(body: Statement[], scope: Scope, fc: FileContext): Value[] | undefined {
-    let possible: Value[] | undefined;
-    const savedCollect = this.collect;
-    this.collect = (vs) => {
-      possible ??= vs;
-    };
+    const savedCollecting = this.collecting;
+    const savedPossible = this.possible;
+    this.collecting = true;
+    this.possible = undefined;
     try {
       const sig = this.execBlock(body, scope, fc);
       if (sig?.type === 'return') return sig.values;
-      return possible;
+      return this.possible;
     } finally {
-      this.collect = savedCollect;
+      this.collecting = savedCollecting;
+      this.possible = savedPossible;
     }
   }
 
-  private collect: ((vs: Value[]) => void) | undefined;
+  /**
+   * A function body is running (see execBlockCollect): the values of the first `return`
+   * reached in an unknown branch are kept in `possible`. (Fields, not a closure per call.)
+   */
+  private collecting = false;
+  private possible: Value[] | undefined = undefined;
 
   private callApi(
     api: Extract<Value, { k: 'api' }>,
@@ -1553,117 +1898,108 @@ export class Emulator {
     fc: FileContext,
     line: number,
     method: boolean,
+    known?: ApiInfo,
   ): Value[] {
     const name = api.name;
-    const realArgs =
-      method && name.includes(':') && !name.startsWith('string.')
-        ? args
-        : method && name.startsWith('string.')
-          ? args
-          : args;
+    const info = known ?? apiInfo(name);
     // Pure library functions: evaluate, do not record (they are not behaviour).
-    const builtin = BUILTINS[name];
-    if (builtin && !(name === 'string.gsub' && args[2]?.k === 'fn')) {
-      const r = builtin(realArgs);
-      for (const v of r.slice(0, 1)) this.recordDecoded(v, fc, line);
+    const builtin = info.builtin;
+    if (builtin && !(info.gsub && args[2]?.k === 'fn')) {
+      const r = builtin(args);
+      if (r.length > 0) this.recordDecoded(r[0]!, fc, line);
       return r;
     }
-    if (name === 'string.gsub' && args[2]?.k === 'fn') return this.gsubWithFunction(args, fc, line);
+    if (info.gsub && args[2]?.k === 'fn') return this.gsubWithFunction(args, fc, line);
 
-    this.recordCall(name, api, realArgs, fc, line);
+    this.recordCall(name, api, args, fc, line, info);
 
-    switch (name) {
-      case 'getfenv':
-      case 'debug.getfenv':
-        return [{ k: 'api', name: '_G', via: 'global_table' }];
-      case 'debug.getregistry':
-        return [{ k: 'api', name: '_R', via: 'registry' }];
-      case 'FindMetaTable': {
-        const n = args[0] ? asString(args[0]) : undefined;
-        return [n ? { k: 'api', name: `meta:${n}`, via: 'registry' } : UNKNOWN];
-      }
-      case 'rawget': {
-        if (args[0] && args[1]) return [this.index(args[0], args[1], fc, line, true)];
-        return [UNKNOWN];
-      }
-      case 'setmetatable':
-        return [args[0] ?? NIL];
-      case 'select': {
-        const n = args[0] ? asNumber(args[0]) : undefined;
-        if (args[0]?.k === 'str' && args[0].v === '#') return [num(args.length - 1)];
-        return n === undefined ? [UNKNOWN] : args.slice(n);
-      }
-      case 'table.insert': {
-        const t = args[0];
-        if (t?.k === 'table') {
-          if (args.length >= 3) {
-            const pos = asNumber(args[1]!);
-            if (pos !== undefined) {
-              for (let i = t.t.length(); i >= pos; i--) t.t.set(num(i + 1), t.t.get(num(i)));
-              t.t.set(num(pos), args[2]!);
-            }
-          } else if (args[1]) t.t.set(num(t.t.length() + 1), args[1]);
+    if (info.special)
+      switch (name) {
+        case 'getfenv':
+        case 'debug.getfenv':
+          return [{ k: 'api', name: '_G', via: 'global_table' }];
+        case 'debug.getregistry':
+          return [{ k: 'api', name: '_R', via: 'registry' }];
+        case 'FindMetaTable': {
+          const n = args[0] ? asString(args[0]) : undefined;
+          return [n ? { k: 'api', name: `meta:${n}`, via: 'registry' } : UNKNOWN];
         }
-        return [];
-      }
-      case 'table.remove': {
-        const t = args[0];
-        if (t?.k === 'table') {
-          const n = t.t.length();
-          const pos = args[1] ? (asNumber(args[1]) ?? n) : n;
-          const v = t.t.get(num(pos));
-          for (let i = pos; i < n; i++) t.t.set(num(i), t.t.get(num(i + 1)));
-          t.t.set(num(n), NIL);
-          return [v];
+        case 'rawget': {
+          if (args[0] && args[1]) return [this.index(args[0], args[1], fc, line, true)];
+          return [UNKNOWN];
         }
-        return [UNKNOWN];
-      }
-      case 'pcall':
-      case 'xpcall': {
-        const f = args[0];
-        if (f && (f.k === 'fn' || f.k === 'api'))
+        case 'setmetatable':
+          return [args[0] ?? NIL];
+        case 'select': {
+          const n = args[0] ? asNumber(args[0]) : undefined;
+          if (args[0]?.k === 'str' && args[0].v === '#') return [num(args.length - 1)];
+          return n === undefined ? [UNKNOWN] : args.slice(n);
+        }
+        case 'table.insert': {
+          const t = args[0];
+          if (t?.k === 'table') {
+            if (args.length >= 3) {
+              const pos = asNumber(args[1]!);
+              if (pos !== undefined) {
+                for (let i = t.t.length(); i >= pos; i--) t.t.set(num(i + 1), t.t.get(num(i)));
+                t.t.set(num(pos), args[2]!);
+              }
+            } else if (args[1]) t.t.set(num(t.t.length() + 1), args[1]);
+          }
+          return [];
+        }
+        case 'table.remove': {
+          const t = args[0];
+          if (t?.k === 'table') {
+            const n = t.t.length();
+            const pos = args[1] ? (asNumber(args[1]) ?? n) : n;
+            const v = t.t.get(num(pos));
+            for (let i = pos; i < n; i++) t.t.set(num(i), t.t.get(num(i + 1)));
+            t.t.set(num(n), NIL);
+            return [v];
+          }
+          return [UNKNOWN];
+        }
+        case 'pcall':
+        case 'xpcall': {
+          const f = args[0];
+          if (f && (f.k === 'fn' || f.k === 'api'))
+            return [
+              { k: 'bool', v: true },
+              ...this.callValue(f, args.slice(name === 'xpcall' ? 2 : 1), fc, line, false),
+            ];
+          return [UNKNOWN];
+        }
+        case 'include':
+          return [UNKNOWN];
+        // Iterator factories: the generic `for` iterates a known table or string for real.
+        case 'ipairs':
+        case 'pairs':
+        case 'SortedPairs':
+        case 'RandomPairs':
           return [
-            { k: 'bool', v: true },
-            ...this.callValue(f, args.slice(name === 'xpcall' ? 2 : 1), fc, line, false),
+            { k: 'api', name: name === 'ipairs' ? 'ipairs' : 'pairs', via: 'direct' },
+            args[0] ?? NIL,
           ];
-        return [UNKNOWN];
+        case 'string.gmatch':
+          return [{ k: 'api', name, via: 'direct' }, args[0] ?? NIL, args[1] ?? NIL];
+        case 'AddCSLuaFile': {
+          const p = args[0] ? asString(args[0]) : undefined;
+          if (p) this.clientFiles.add(p.replace(/\\/g, '/').toLowerCase());
+          return [];
+        }
       }
-      case 'include':
-        return [UNKNOWN];
-      // Iterator factories: the generic `for` iterates a known table or string for real.
-      case 'ipairs':
-      case 'pairs':
-      case 'SortedPairs':
-      case 'RandomPairs':
-        return [
-          { k: 'api', name: name === 'ipairs' ? 'ipairs' : 'pairs', via: 'direct' },
-          args[0] ?? NIL,
-        ];
-      case 'string.gmatch':
-        return [{ k: 'api', name, via: 'direct' }, args[0] ?? NIL, args[1] ?? NIL];
-      case 'AddCSLuaFile': {
-        const p = args[0] ? asString(args[0]) : undefined;
-        if (p) this.clientFiles.add(p.replace(/\\/g, '/').toLowerCase());
-        return [];
-      }
-    }
 
-    this.dispatchCallbacks(name, args, fc, line);
-    this.maybeRescan(name, args, fc, line);
+    this.dispatchCallbacks(name, args, fc, line, info);
+    if (info.rescan) this.maybeRescan(name, args, fc, line);
 
-    const src = SOURCE_CALLS[name];
+    const src = info.source;
     if (src) {
       const shown = args.slice(method ? 1 : 0, (method ? 1 : 0) + (name === 'file.Read' ? 2 : 1));
       const label = `${name}(${shown.map((a) => (textOf(a) !== undefined ? JSON.stringify(textOf(a)!.slice(0, 80)) : '…')).join(', ')})`;
       return [this.taintValue(src, label, fc, line)];
     }
-    if (
-      name in EXEC_SINKS &&
-      (name === 'CompileString' ||
-        name === 'loadstring' ||
-        name === 'load' ||
-        name === 'CompileFile')
-    ) {
+    if (info.compiler) {
       // The compiled function: calling it runs the code; keep the code's taint on it.
       const code = args[0];
       return [withTaint({ k: 'unk' }, code ? taintOf(code) : undefined)];
@@ -1673,10 +2009,11 @@ export class Emulator {
       const t = args[0] ? taintOf(args[0]) : undefined;
       return [t ? { k: 'unk', taint: t.map((s) => ({ ...s, escaped: true })) } : UNKNOWN];
     }
-    if (SANITIZERS.has(name)) return [UNKNOWN];
+    if (info.sanitizer) return UNKNOWN_RESULT;
     let t: Taint | undefined;
-    for (const a of args) t = mergeTaint(t, taintOf(a));
-    return [t ? { k: 'unk', taint: t } : UNKNOWN];
+    // (Indexed loops over values: an iterator over the shared frozen result is not optimised.)
+    for (let i = 0; i < args.length; i++) t = mergeTaint(t, taintOf(args[i]!));
+    return t ? [{ k: 'unk', taint: t }] : UNKNOWN_RESULT;
   }
 
   private readonly callSeen = new Set<string>();
@@ -1691,11 +2028,12 @@ export class Emulator {
     args: Value[],
     fc: FileContext,
     line: number,
+    info: ApiInfo,
   ): void {
     // Reaching an API through a callback, a decoded name or the registry is itself evidence.
     if (
       (api.via === 'direct' || api.via === 'alias' || api.via === 'global_table') &&
-      !isRecordedApi(name)
+      !info.recorded
     )
       return;
     // What makes two calls the same event: the first arguments' kinds, texts and taints.
@@ -1725,23 +2063,41 @@ export class Emulator {
     const seen = this.callSeen.size;
     if (seen >= this.maxCallEvents) {
       if (seen >= this.maxCallEvents * 4) return;
-      const strong =
-        name in EXEC_SINKS ||
-        CONSOLE_SINKS.has(name) ||
-        PRIVILEGE_SINKS.has(name) ||
-        args.some((a) => taintOf(a) !== undefined);
+      const strong = info.strong || args.some((a) => taintOf(a) !== undefined);
       if (!strong) return;
     }
     this.callSeen.add(key);
     // A registration made through another file's wrapper (`lib.OnNet(net.Receive, "x", f)`)
     // is reported where the addon names it: the first call into the wrapper.
-    const site = REGISTRATIONS.has(name) ? this.callSites[0] : undefined;
-    const ev: CallEvent = {
-      ...(site ? this.base(site.fc, site.line) : this.base(fc, line)),
-      api: name,
-      via: api.via,
-      args: args.slice(0, 16),
-    };
+    const site = info.registration ? this.callSites[0] : undefined;
+    const at = site ? site.fc : fc;
+    const atLine = site ? site.line : line;
+    const decoded = this.decodedLine(at, atLine);
+    // (Built whole, in the order of EventBase's fields then the call's, rather than spread
+    // from a base object: one object per event.)
+    const ev: CallEvent =
+      decoded === undefined
+        ? {
+            file: at.path,
+            line: this.lineOf(at, atLine),
+            realm: this.realmOf(at),
+            ctx: this.ctx,
+            payloadDepth: at.depth,
+            api: name,
+            via: api.via,
+            args: args.slice(0, 16),
+          }
+        : {
+            file: at.path,
+            line: this.lineOf(at, atLine),
+            realm: this.realmOf(at),
+            ctx: this.ctx,
+            payloadDepth: at.depth,
+            decoded,
+            api: name,
+            via: api.via,
+            args: args.slice(0, 16),
+          };
     if (api.alias) ev.alias = api.alias;
     this.out.calls.push(ev);
   }
@@ -1816,8 +2172,15 @@ export class Emulator {
     }
   }
 
-  private dispatchCallbacks(name: string, args: Value[], fc: FileContext, line: number): void {
-    switch (name) {
+  private dispatchCallbacks(
+    name: string,
+    args: Value[],
+    fc: FileContext,
+    line: number,
+    info: ApiInfo,
+  ): void {
+    // (Most APIs take no callback of their own: '' goes straight to the general case.)
+    switch (info.callbacks ? name : '') {
       case 'http.Fetch':
       case 'http.Post': {
         // http.Post(url, parameters, onSuccess, onFailure) has one argument more before its callbacks.
@@ -1954,7 +2317,8 @@ export class Emulator {
         return;
       }
       default:
-        for (const a of args)
+        for (let i = 0; i < args.length; i++) {
+          const a = args[i]!;
           if (a.k === 'fn')
             this.defer(
               a,
@@ -1962,6 +2326,7 @@ export class Emulator {
               fc,
               [...this.ctx, this.frame('handler', `callback of ${name}`, fc, line, name)],
             );
+        }
     }
   }
 

@@ -127,7 +127,23 @@ export class LuaTable {
     const v = this.hash.get(k);
     if (v) return v;
     if (this.apiName && key.k === 'str') {
-      const ref: ApiValue = { k: 'api', name: apiName(this.apiName + '.', key.v), via: 'direct' };
+      const ref: ApiValue = { k: 'api', name: memberName(this.apiName, '.', key.v), via: 'direct' };
+      if (this.free) ref.free = true;
+      return ref;
+    }
+    return NIL;
+  }
+
+  /**
+   * `get(str(name))` without making a value of the key: what the emulator reads by a name
+   * from the syntax tree (a field, a global) at nearly every step.
+   */
+  getName(name: string): Value {
+    if (name.length > MAX_STRING) return this.get(str(name));
+    const v = this.hash.get(name.charCodeAt(0) === 0xdfff ? KEY_TAG + name : name);
+    if (v) return v;
+    if (this.apiName) {
+      const ref: ApiValue = { k: 'api', name: memberName(this.apiName, '.', name), via: 'direct' };
       if (this.free) ref.free = true;
       return ref;
     }
@@ -156,7 +172,21 @@ export class LuaTable {
 
 /** Interned API names, by prefix then key: see apiName. */
 const apiNames = new Map<string, Map<string, string>>();
+/** Interned member names, by separator, then base, then key: see memberName. */
+const memberNames = {
+  '.': new Map<string, Map<string, string>>(),
+  ':': new Map<string, Map<string, string>>(),
+  meta: new Map<string, Map<string, string>>(),
+};
 let apiNameCount = 0;
+
+function clearNames(): void {
+  apiNames.clear();
+  memberNames['.'].clear();
+  memberNames[':'].clear();
+  memberNames.meta.clear();
+  apiNameCount = 0;
+}
 
 /**
  * `prefix + key` as one shared string per distinct name (`hook.Add`, `Player:SteamID`): the
@@ -168,8 +198,7 @@ export function apiName(prefix: string, key: string): string {
   if (byKey === undefined) {
     // Hostile code can make endless distinct names: the cache stays bounded.
     if (apiNameCount > 100_000) {
-      apiNames.clear();
-      apiNameCount = 0;
+      clearNames();
     }
     byKey = new Map();
     apiNames.set(prefix, byKey);
@@ -178,6 +207,31 @@ export function apiName(prefix: string, key: string): string {
   if (name === undefined) {
     if (apiNameCount > 100_000) return prefix + key;
     name = prefix + key;
+    byKey.set(key, name);
+    apiNameCount++;
+  }
+  return name;
+}
+
+/**
+ * `base + sep + key` as one shared string, like apiName, for a base only known at run time
+ * (`MyAddon` + `.` + `Send`): the base is looked up as it is, where apiName would first hash
+ * a new `base + sep` string at every call. With `sep` 'meta', `base` is a metatable's name
+ * (`meta:Player`) and the method's name is `Player:` + key.
+ */
+export function memberName(base: string, sep: '.' | ':' | 'meta', key: string): string {
+  const byBase = memberNames[sep];
+  let byKey = byBase.get(base);
+  if (byKey === undefined) {
+    // The same bound as apiName's, counted together.
+    if (apiNameCount > 100_000) clearNames();
+    byKey = new Map();
+    byBase.set(base, byKey);
+  }
+  let name = byKey.get(key);
+  if (name === undefined) {
+    name = sep === 'meta' ? base.slice(5) + ':' + key : base + sep + key;
+    if (apiNameCount > 100_000) return name;
     byKey.set(key, name);
     apiNameCount++;
   }
@@ -231,26 +285,69 @@ export interface LocalRef {
   readonly born: number;
 }
 
+/** A local of a scope's short list: its name, and the local declared before it in the scope. */
+interface ListedLocal extends LocalRef {
+  readonly name: string;
+  readonly next: ListedLocal | null;
+}
+
+/** Locals a scope keeps in a list before it moves them to a map. */
+const LISTED_LOCALS = 8;
+
 /** A lexical scope of the emulator; closures capture it by reference, as Lua does. */
 export class Scope {
   /** Declarations made so far, in order: the next local's `born`. */
   static declared = 0;
-  /** Locals declared in this block; most blocks (an `if` body, a loop) declare none. */
+  /**
+   * Locals declared in this block, newest first; most blocks (an `if` body, a loop) declare
+   * none and most others a few, so a short list costs less than a map to make and to search.
+   * A name declared again is listed again in front: the newest declaration is the one found.
+   */
+  private list: ListedLocal | null = null;
+  private listed = 0;
+  /** The locals of a scope that declared more than LISTED_LOCALS (a file's top level). */
   private vars: Map<string, LocalRef> | null = null;
   constructor(readonly parent: Scope | null) {}
 
+  private own(name: string): LocalRef | undefined {
+    if (this.list === null) return this.vars === null ? undefined : this.vars.get(name);
+    for (let l: ListedLocal | null = this.list; l !== null; l = l.next)
+      if (l.name === name) return l;
+    return undefined;
+  }
+
   lookup(name: string): LocalRef | undefined {
-    const own = this.vars?.get(name);
-    if (own) return own;
-    for (let s = this.parent; s; s = s.parent) {
-      const v = s.vars?.get(name);
-      if (v) return v;
+    const own = this.own(name);
+    if (own !== undefined) return own;
+    for (let s = this.parent; s !== null; s = s.parent) {
+      const v = s.own(name);
+      if (v !== undefined) return v;
     }
     return undefined;
   }
 
   declare(name: string, value: Value): void {
-    (this.vars ??= new Map()).set(name, { value, born: Scope.declared++ });
+    const born = Scope.declared++;
+    if (this.vars !== null) {
+      // (The list's shape here too: every local has one shape.)
+      const ref: ListedLocal = { value, born, name, next: null };
+      this.vars.set(name, ref);
+      return;
+    }
+    if (this.listed < LISTED_LOCALS) {
+      this.list = { value, born, name, next: this.list };
+      this.listed++;
+      return;
+    }
+    // Too many to search in a list: a map, filled oldest first so that the newest wins.
+    const all: ListedLocal[] = [];
+    for (let l = this.list; l !== null; l = l.next) all.push(l);
+    const vars = new Map<string, LocalRef>();
+    for (let i = all.length - 1; i >= 0; i--) vars.set(all[i]!.name, all[i]!);
+    const ref: ListedLocal = { value, born, name, next: null };
+    vars.set(name, ref);
+    this.vars = vars;
+    this.list = null;
   }
 }
 

@@ -145,6 +145,8 @@ export interface FunctionDeclaration extends NodeBase {
 /** Where a skipped function body starts: just after the `)` of its parameter list. */
 export interface LazyBody {
   src: string;
+  /** The same source as bytes, which the lexer reads (see Lexer.bytes). */
+  bytes: Uint8Array;
   offset: number;
   line: number;
   lineStart: number;

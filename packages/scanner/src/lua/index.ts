@@ -56,7 +56,8 @@ export function forEachToken(
   visit: (token: Token) => void | boolean,
 ): void {
   const text = decodeSource(source);
-  const lexer = new Lexer(text, new Diagnostics(0), hasUtf8Bom(text) ? 3 : 0);
+  const bytes = typeof source === 'string' ? undefined : source;
+  const lexer = new Lexer(text, new Diagnostics(0), hasUtf8Bom(text) ? 3 : 0, true, bytes);
   for (;;) {
     const t = lexer.next();
     if (t.kind === 'EOF' || visit(t) === false) return;

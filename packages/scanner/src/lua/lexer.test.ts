@@ -2,7 +2,7 @@
 // escape, long brackets, GLua's C-style operators and comments, positions and byte input.
 import { describe, expect, it } from 'vitest';
 import { parseLua, tokenize, type Token } from './index.js';
-import { numeralValue, parseNumeral } from './lexer.js';
+import { Diagnostics, Lexer, numeralValue, parseNumeral } from './lexer.js';
 
 function kinds(tokens: Token[]): string[] {
   return tokens.map((t) => `${t.kind}:${t.value}`);
@@ -322,5 +322,57 @@ describe('positions and byte input', () => {
   it('turns stray bytes into Invalid tokens without stopping', () => {
     const tokens = tokenize(new Uint8Array([0x61, 0x00, 0x01, 0x24, 0x62, 0x7e, 0x60]));
     expect(tokens.map((t) => t.kind)).toEqual(['Name', 'Invalid', 'Name', 'Invalid']);
+  });
+});
+
+describe('bytes and text', () => {
+  // The lexer reads the caller's bytes when it has them (Lexer.bytes) and a copy of the text
+  // otherwise: both must read the same tokens, errors and positions, to the last byte.
+  const sources = [
+    'local s = "a\\x41\\65\\u{48}\\z  \n b" .. [==[\nx]==] -- c\n/* d */ x = 0x1p4 != !y',
+    'x = "unfinished',
+    'x = [[ unfinished',
+    'x = 1 --[[ unfinished',
+    'x = 1 /* unfinished',
+    'f(a, b)\r\n\r\ny = 12ULL\rz',
+    'name',
+    'x = "\\',
+    '1.5e',
+    '\x00\x01 $ ? @ ` \x7f a\x00',
+    '\xef\xbb\xbfprint("\xff\xfe")',
+  ];
+
+  /** Every token and error of `text`, read from `bytes` if given. */
+  function lexAll(text: string, bytes?: Uint8Array): unknown[] {
+    const diagnostics = new Diagnostics();
+    const lexer = new Lexer(text, diagnostics, 0, true, bytes);
+    const tokens: unknown[] = [];
+    for (;;) {
+      const t = lexer.next();
+      tokens.push({ ...t });
+      if (t.kind === 'EOF') break;
+    }
+    return [tokens, diagnostics.errors, lexer.line, lexer.longestLineLength, lexer.comments];
+  }
+
+  it('gives the same tokens from bytes as from the text', () => {
+    for (const s of sources) {
+      const bytes = new Uint8Array(Buffer.from(s, 'latin1'));
+      expect(lexAll(s, bytes)).toEqual(lexAll(s));
+    }
+  });
+
+  it('gives the same trees and errors from bytes as from the text', () => {
+    for (const s of sources) {
+      const bytes = new Uint8Array(Buffer.from(s, 'latin1'));
+      const text = Buffer.from(bytes).toString('latin1');
+      const fromBytes = parseLua(bytes);
+      const fromText = parseLua(text, {
+        decoded: { text, encoding: { invisibleCharCount: 0, invalidUtf8: false } },
+      });
+      expect(JSON.stringify([fromBytes.chunk, fromBytes.errors])).toBe(
+        JSON.stringify([fromText.chunk, fromText.errors]),
+      );
+    }
   });
 });

@@ -24,7 +24,7 @@ import type {
   VarargLiteral,
 } from './ast.js';
 import { WATCH_FIELD, WATCH_GLOBAL, WATCH_LIBRARY, WATCH_SINK } from './ast.js';
-import { copyToken, Diagnostics, Lexer, numeralValue, type Token } from './lexer.js';
+import { Diagnostics, Lexer, numeralValue, type Token } from './lexer.js';
 import type { Skim } from './skim.js';
 import {
   decodeSource,
@@ -189,6 +189,29 @@ function describe(t: Token): string {
   return `'${v}'`;
 }
 
+/**
+ * A name's slot in `nameSlots`: its length, first and last byte. Most names share none with
+ * a watched name, and are then settled without a lookup in the watch's map (which hashes
+ * every freshly sliced name: ~5 % of a full parse).
+ */
+function nameSlot(name: string): number {
+  const n = name.length;
+  return ((n & 63) << 10) | ((name.charCodeAt(0) & 31) << 5) | (name.charCodeAt(n - 1) & 31);
+}
+
+const nameSlotsOf = new WeakMap<FunctionWatch, Uint8Array>();
+
+/** The slots (see nameSlot) of a watch list's names: 1 where a watched name may be. */
+function nameSlots(watch: FunctionWatch): Uint8Array {
+  let slots = nameSlotsOf.get(watch);
+  if (slots === undefined) {
+    slots = new Uint8Array(64 << 10);
+    for (const name of watch.names.keys()) if (name.length > 0) slots[nameSlot(name)] = 1;
+    nameSlotsOf.set(watch, slots);
+  }
+  return slots;
+}
+
 export class Parser {
   private tok: Token;
   private ahead: Token | null = null;
@@ -206,6 +229,8 @@ export class Parser {
   private fnTopIndex = -1;
   private readonly fnIndex = new Map<FunctionDeclaration, FunctionFacts>();
   watch: FunctionWatch | null = null;
+  /** `nameSlots` of the watch list, taken when the first name is judged. */
+  private watchedSlots: Uint8Array | null = null;
   skim: Skim | null = null;
   /** Variables and fields assigned a sink (with a watch list): callers of them are relevant. */
   readonly aliases: string[] = [];
@@ -226,19 +251,11 @@ export class Parser {
     recycleTokens = true,
   ) {
     this.src = lexer.src;
-    // The parser lets go of a token within a few reads, or keeps a copy (see `hold`).
+    // The parser lets go of a token within a few reads; a construct that needs its first
+    // token again after parsing what follows keeps its line and offset as numbers.
     lexer.recycleTokens = recycleTokens;
     this.tok = lexer.next();
     this.prev = this.tok;
-  }
-
-  /**
-   * The current token, copied: for a construct that reads its first token again after
-   * parsing what follows (the lexer reuses its token objects, see Lexer.recycleTokens). A
-   * token read within a few tokens needs no copy.
-   */
-  private hold(): Token {
-    return copyToken(this.tok);
   }
 
   // ---- token helpers -------------------------------------------------------------------
@@ -261,7 +278,10 @@ export class Parser {
   private watchToken(t: Token, before: Token, after: Token, fn: FunctionFacts): void {
     const w = this.watch!;
     if (t.kind === 'Name') {
-      const flags = w.names.get(t.value);
+      const name = t.value;
+      const slots = (this.watchedSlots ??= nameSlots(w));
+      if (slots[nameSlot(name)] === 0) return;
+      const flags = w.names.get(name);
       if (flags === undefined) return;
       const isField =
         before !== t && before.kind === 'Punct' && (before.value === '.' || before.value === ':');
@@ -384,14 +404,15 @@ export class Parser {
     );
   }
 
-  private expectKeyword(v: string, opener?: Token): void {
+  /** `opener` and `openerLine`: the keyword the missing one closes, and its line. */
+  private expectKeyword(v: string, opener?: string, openerLine = 0): void {
     if (this.isKeyword(v)) {
       this.next();
       return;
     }
     const where =
-      opener && opener.line !== this.tok.line
-        ? ` (to close '${opener.value}' at line ${opener.line})`
+      opener !== undefined && openerLine !== this.tok.line
+        ? ` (to close '${opener}' at line ${openerLine})`
         : '';
     this.errorAt(this.tok, `'${v}' expected${where} near ${describe(this.tok)}`);
   }
@@ -490,7 +511,8 @@ export class Parser {
   // ---- blocks and statements -----------------------------------------------------------
 
   parseChunk(): Chunk {
-    const start = this.hold();
+    const startLine = this.tok.line;
+    const startOffset = this.tok.offset;
     const body: Statement[] = [];
     try {
       for (;;) {
@@ -524,8 +546,8 @@ export class Parser {
     return {
       type: 'Chunk',
       body,
-      line: start.line,
-      offset: start.offset,
+      line: startLine,
+      offset: startOffset,
       endOffset: this.tok.offset,
     };
   }
@@ -555,14 +577,15 @@ export class Parser {
 
   private parseStatementsInto(body: Statement[]): void {
     if (++this.depth > this.maxDepth) {
-      const s = this.hold();
+      const line = this.tok.line;
+      const offset = this.tok.offset;
       this.tooDeep();
       this.skipNested(false);
       body.push({
         type: 'ErrorStatement',
         message: 'nesting too deep',
-        line: this.lineFrom(s),
-        offset: this.offsetFrom(s),
+        line: this.lineAt(line, offset),
+        offset: this.offsetAt(offset),
         endOffset: this.prev.end,
       });
       this.depth--;
@@ -644,15 +667,16 @@ export class Parser {
         case 'repeat':
           return this.parseRepeat();
         case 'do': {
-          const start = this.hold();
+          const line = t.line;
+          const offset = t.offset;
           this.next();
           const body = this.parseBlock();
-          this.expectKeyword('end', start);
+          this.expectKeyword('end', 'do', line);
           return {
             type: 'DoStatement',
             body,
-            line: this.lineFrom(start),
-            offset: this.offsetFrom(start),
+            line: this.lineAt(line, offset),
+            offset: this.offsetAt(offset),
             endOffset: this.prev.end,
           };
         }
@@ -753,14 +777,16 @@ export class Parser {
   }
 
   private parseLocal(): Statement {
-    const start: Start = { line: this.tok.line, offset: this.tok.offset };
+    const line = this.tok.line;
+    const offset = this.tok.offset;
     this.next();
     if (this.isKeyword('function')) {
-      const fnTok = this.hold();
+      const fnLine = this.tok.line;
+      const fnOffset = this.tok.offset;
       this.next();
       const name = this.expectName("after 'local function'");
       this.declareTopLocal(name.name);
-      return this.parseFunctionBody(start, name, true, fnTok);
+      return this.parseFunctionBody(line, offset, name, true, fnLine, fnOffset);
     }
     const variables: Identifier[] = [this.expectName("after 'local'")];
     while (this.acceptPunct(',')) variables.push(this.expectName("after ','"));
@@ -773,16 +799,16 @@ export class Parser {
       type: 'LocalStatement',
       variables,
       init,
-      line: this.lineFrom(start),
-      offset: this.offsetFrom(start),
+      line: this.lineAt(line, offset),
+      offset: this.offsetAt(offset),
       endOffset: this.prev.end,
     };
     return node;
   }
 
   private parseFunctionStatement(): Statement {
-    const fnTok = this.hold();
-    const start = fnTok;
+    const fnLine = this.tok.line;
+    const fnOffset = this.tok.offset;
     this.next();
     let name: Identifier | MemberExpression = this.expectName("after 'function'");
     const nameStart: Start = name;
@@ -801,17 +827,24 @@ export class Parser {
       };
       if (indexer === ':') break;
     }
-    return this.parseFunctionBody(start, name, false, fnTok);
+    return this.parseFunctionBody(fnLine, fnOffset, name, false, fnLine, fnOffset);
   }
 
-  /** Parameters and body, from '(' to 'end'. */
+  /**
+   * Parameters and body, from '(' to 'end'. The node starts at `line`, `offset` (`local` or
+   * `function`); `fnLine`, `fnOffset` are where its `function` keyword is. (Numbers, not the
+   * tokens: the lexer reuses its token objects.)
+   */
   private parseFunctionBody(
-    start: Start,
+    line: number,
+    offset: number,
     identifier: Identifier | MemberExpression | null,
     isLocal: boolean,
-    fnTok: Token,
+    fnLine: number,
+    fnOffset: number,
   ): FunctionDeclaration {
-    if (this.watch === null) return this.parseFunctionRest(start, identifier, isLocal, fnTok);
+    if (this.watch === null)
+      return this.parseFunctionRest(line, offset, identifier, isLocal, fnLine, fnOffset);
     const outer = this.fnTop;
     const name = identifier ? calleeName(identifier) : undefined;
     // `function meta:IsAdmin()` inside a function: the definition itself is what matters.
@@ -839,7 +872,7 @@ export class Parser {
     this.functions.push(facts);
     this.fnTop = facts;
     try {
-      const node = this.parseFunctionRest(start, identifier, isLocal, fnTok);
+      const node = this.parseFunctionRest(line, offset, identifier, isLocal, fnLine, fnOffset);
       facts.node = node;
       this.fnIndex.set(node, facts);
       return node;
@@ -854,10 +887,12 @@ export class Parser {
   }
 
   private parseFunctionRest(
-    start: Start,
+    line: number,
+    offset: number,
     identifier: Identifier | MemberExpression | null,
     isLocal: boolean,
-    fnTok: Token,
+    fnLine: number,
+    fnOffset: number,
   ): FunctionDeclaration {
     const parameters: Array<Identifier | VarargLiteral> = [];
     this.expectPunct('(', 'to open the parameter list');
@@ -885,7 +920,7 @@ export class Parser {
     }
     this.expectPunct(')', 'to close the parameter list');
     const skim = this.skim;
-    const skimmed = skim?.functions.get(fnTok.offset);
+    const skimmed = skim?.functions.get(fnOffset);
     let body: Statement[] = [];
     let lazy: FunctionDeclaration['lazy'];
     if (
@@ -899,6 +934,7 @@ export class Parser {
       const close = this.prev;
       lazy = {
         src: this.src,
+        bytes: this.lexer.bytes,
         offset: close.end,
         line: close.endLine,
         lineStart: close.offset - close.column + 1,
@@ -910,7 +946,7 @@ export class Parser {
       this.ahead = null;
       this.tok = this.lexer.next();
     } else body = this.parseBlock();
-    this.expectKeyword('end', fnTok);
+    this.expectKeyword('end', 'function', fnLine);
     const node: FunctionDeclaration = {
       type: 'FunctionDeclaration',
       identifier,
@@ -919,8 +955,8 @@ export class Parser {
       body,
       // Always present (undefined once parsed), so that every function node has one shape.
       lazy,
-      line: this.lineFrom(start),
-      offset: this.offsetFrom(start),
+      line: this.lineAt(line, offset),
+      offset: this.offsetAt(offset),
       endOffset: this.prev.end,
     };
     return node;
@@ -942,90 +978,93 @@ export class Parser {
   }
 
   private parseIf(): Statement {
-    const ifTok = this.hold();
-    const start = ifTok;
+    const line = this.tok.line;
+    const offset = this.tok.offset;
     const clauses: IfClauseNode[] = [];
-    let clauseStart = start;
+    let clauseLine = line;
+    let clauseOffset = offset;
     let kind: IfClauseNode['type'] = 'IfClause';
     this.next();
     for (;;) {
       const condition = this.parseExpression();
-      this.expectKeyword('then', ifTok);
+      this.expectKeyword('then', 'if', line);
       const body = this.parseBlock();
       clauses.push({
         type: kind,
         condition,
         body,
-        line: this.lineFrom(clauseStart),
-        offset: this.offsetFrom(clauseStart),
+        line: this.lineAt(clauseLine, clauseOffset),
+        offset: this.offsetAt(clauseOffset),
         endOffset: this.prev.end,
       });
       if (!this.isKeyword('elseif')) break;
-      clauseStart = this.hold();
+      clauseLine = this.tok.line;
+      clauseOffset = this.tok.offset;
       kind = 'ElseifClause';
       this.next();
     }
     if (this.isKeyword('else')) {
-      const elseStart = this.hold();
+      const elseLine = this.tok.line;
+      const elseOffset = this.tok.offset;
       this.next();
       const body = this.parseBlock();
       clauses.push({
         type: 'ElseClause',
         condition: null,
         body,
-        line: this.lineFrom(elseStart),
-        offset: this.offsetFrom(elseStart),
+        line: this.lineAt(elseLine, elseOffset),
+        offset: this.offsetAt(elseOffset),
         endOffset: this.prev.end,
       });
     }
-    this.expectKeyword('end', ifTok);
+    this.expectKeyword('end', 'if', line);
     return {
       type: 'IfStatement',
       clauses,
-      line: this.lineFrom(start),
-      offset: this.offsetFrom(start),
+      line: this.lineAt(line, offset),
+      offset: this.offsetAt(offset),
       endOffset: this.prev.end,
     };
   }
 
   private parseWhile(): Statement {
-    const whileTok = this.hold();
-    const start = whileTok;
+    const line = this.tok.line;
+    const offset = this.tok.offset;
     this.next();
     const condition = this.parseExpression();
-    this.expectKeyword('do', whileTok);
+    this.expectKeyword('do', 'while', line);
     const body = this.parseBlock();
-    this.expectKeyword('end', whileTok);
+    this.expectKeyword('end', 'while', line);
     return {
       type: 'WhileStatement',
       condition,
       body,
-      line: this.lineFrom(start),
-      offset: this.offsetFrom(start),
+      line: this.lineAt(line, offset),
+      offset: this.offsetAt(offset),
       endOffset: this.prev.end,
     };
   }
 
   private parseRepeat(): Statement {
-    const repeatTok = this.hold();
-    const start = repeatTok;
+    const line = this.tok.line;
+    const offset = this.tok.offset;
     this.next();
     const body = this.parseBlock();
-    this.expectKeyword('until', repeatTok);
+    this.expectKeyword('until', 'repeat', line);
     const condition = this.parseExpression();
     return {
       type: 'RepeatStatement',
       condition,
       body,
-      line: this.lineFrom(start),
-      offset: this.offsetFrom(start),
+      line: this.lineAt(line, offset),
+      offset: this.offsetAt(offset),
       endOffset: this.prev.end,
     };
   }
 
   private parseFor(): Statement {
-    const forTok = this.hold();
-    const start = forTok;
+    const line = this.tok.line;
+    const offset = this.tok.offset;
     this.next();
     const first = this.expectName("after 'for'");
     if (this.acceptPunct('=')) {
@@ -1033,9 +1072,9 @@ export class Parser {
       this.expectPunct(',', "in numeric 'for'");
       const to = this.parseExpression();
       const step = this.acceptPunct(',') ? this.parseExpression() : null;
-      this.expectKeyword('do', forTok);
+      this.expectKeyword('do', 'for', line);
       const body = this.parseBlock();
-      this.expectKeyword('end', forTok);
+      this.expectKeyword('end', 'for', line);
       return {
         type: 'ForNumericStatement',
         variable: first,
@@ -1043,31 +1082,32 @@ export class Parser {
         end: to,
         step,
         body,
-        line: this.lineFrom(start),
-        offset: this.offsetFrom(start),
+        line: this.lineAt(line, offset),
+        offset: this.offsetAt(offset),
         endOffset: this.prev.end,
       };
     }
     const variables = [first];
     while (this.acceptPunct(',')) variables.push(this.expectName("in 'for'"));
-    this.expectKeyword('in', forTok);
+    this.expectKeyword('in', 'for', line);
     const iterators = this.parseExpressionList();
-    this.expectKeyword('do', forTok);
+    this.expectKeyword('do', 'for', line);
     const body = this.parseBlock();
-    this.expectKeyword('end', forTok);
+    this.expectKeyword('end', 'for', line);
     return {
       type: 'ForGenericStatement',
       variables,
       iterators,
       body,
-      line: this.lineFrom(start),
-      offset: this.offsetFrom(start),
+      line: this.lineAt(line, offset),
+      offset: this.offsetAt(offset),
       endOffset: this.prev.end,
     };
   }
 
   private parseReturn(): Statement {
-    const start: Start = { line: this.tok.line, offset: this.tok.offset };
+    const line = this.tok.line;
+    const offset = this.tok.offset;
     this.next();
     let args: Expression[] = [];
     if (!isBlockEnd(this.tok) && !this.isPunct(';')) args = this.parseExpressionList();
@@ -1075,8 +1115,8 @@ export class Parser {
     return {
       type: 'ReturnStatement',
       arguments: args,
-      line: this.lineFrom(start),
-      offset: this.offsetFrom(start),
+      line: this.lineAt(line, offset),
+      offset: this.offsetAt(offset),
       endOffset: this.prev.end,
     };
   }
@@ -1084,7 +1124,13 @@ export class Parser {
   // ---- expressions ---------------------------------------------------------------------
 
   private parseExpressionList(): Expression[] {
-    const list = [this.parseExpression()];
+    // Lists of one or two (most argument lists) are built at their size: pushing onto a
+    // one-element list grows its store to 17 slots, for the whole life of the tree.
+    const first = this.parseExpression();
+    if (!this.acceptPunct(',')) return [first];
+    const second = this.parseExpression();
+    if (!this.isPunct(',')) return [first, second];
+    const list = [first, second];
     while (this.acceptPunct(',')) list.push(this.parseExpression());
     return list;
   }
@@ -1235,9 +1281,10 @@ export class Parser {
               endOffset: this.prev.end,
             };
           case 'function': {
-            const fnTok = this.hold();
+            const line = t.line;
+            const offset = t.offset;
             this.next();
-            return this.parseFunctionBody(fnTok, null, false, fnTok);
+            return this.parseFunctionBody(line, offset, null, false, line, offset);
           }
           default:
             break;
@@ -1417,8 +1464,8 @@ export class Parser {
   }
 
   private parseTable(): TableConstructorExpression {
-    const open = this.hold();
-    const start = open;
+    const openLine = this.tok.line;
+    const openOffset = this.tok.offset;
     this.next();
     const fields: TableField[] = [];
     if (++this.depth > this.maxDepth) {
@@ -1476,14 +1523,14 @@ export class Parser {
     }
     this.depth--;
     if (!this.isPunct('}')) {
-      const where = open.line !== this.tok.line ? ` (to close '{' at line ${open.line})` : '';
+      const where = openLine !== this.tok.line ? ` (to close '{' at line ${openLine})` : '';
       this.errorAt(this.tok, `'}' expected${where} near ${describe(this.tok)}`);
     } else this.next();
     return {
       type: 'TableConstructorExpression',
       fields,
-      line: this.lineFrom(start),
-      offset: this.offsetFrom(start),
+      line: this.lineAt(openLine, openOffset),
+      offset: this.offsetAt(openOffset),
       endOffset: this.prev.end,
     };
   }
@@ -1528,7 +1575,9 @@ export function parseLua(source: Uint8Array | string, options: ParseOptions = {}
       ? scanEncoding(text, hasBom ? 3 : 0)
       : scanEncodingOfBytes(source, hasBom ? 3 : 0));
   const diagnostics = new Diagnostics(options.maxErrors ?? 500);
-  const lexer = new Lexer(text, diagnostics, hasBom ? 3 : 0);
+  // (The lexer reads the bytes themselves when they are the text's: see Lexer.bytes.)
+  const bytes = typeof source === 'string' ? undefined : source;
+  const lexer = new Lexer(text, diagnostics, hasBom ? 3 : 0, true, bytes);
   if (options.comments === false) lexer.keepComments = false;
   const maxDepth = Math.max(1, Math.min(options.maxDepth ?? DEFAULT_MAX_DEPTH, HARD_MAX_DEPTH));
   const parser = new Parser(
@@ -1608,7 +1657,7 @@ export function parseLazy(
     return { body: node.body, own, functions: [], aliases: [], localAliases: [] };
   node.lazy = undefined;
   const diagnostics = new Diagnostics(50);
-  const lexer = new Lexer(lazy.src, diagnostics, lazy.offset, false);
+  const lexer = new Lexer(lazy.src, diagnostics, lazy.offset, false, lazy.bytes);
   lexer.keepComments = false;
   lexer.line = lazy.line;
   lexer.lineStart = lazy.lineStart;

@@ -64,11 +64,75 @@ for (let c = 0; c < 32; c++)
   if (c !== 9 && c !== 10 && c !== 11 && c !== 12 && c !== 13) STRAY[c] = 1;
 for (const c of [36, 63, 64, 92, 96, 127]) STRAY[c] = 1;
 
+/**
+ * Byte classes of the skim's main loop: one table read sorts a byte, and the dense values
+ * let V8 compile the switch on them as a jump table (a switch on the byte itself became a
+ * tree of a dozen comparisons). WORD and DIGIT are the identifier bytes (`>= WORD`).
+ */
+const PLAIN = 0; // operators that need nothing: `=`, `+`, `,`, `;`…
+const SPACE = 1;
+const BREAK = 2;
+const QUOTE = 3;
+const MINUS = 4;
+const SLASH = 5;
+const OPEN_SQUARE = 6;
+const OPEN_PAREN = 7;
+const OPEN_BRACE = 8;
+const CLOSE = 9;
+const BANG = 10;
+const DOUBLED = 11; // `&&`, `||`
+const TILDE = 12;
+const DOT = 13;
+const COLON = 14;
+const STRAY_BYTE = 15;
+const WORD = 16;
+const DIGIT = 17;
+const CLASS = new Uint8Array(256);
+for (let c = 0; c < 256; c++)
+  CLASS[c] =
+    IDENT_START[c] === 1 ? WORD : IDENT_PART[c] === 1 ? DIGIT : STRAY[c] === 1 ? STRAY_BYTE : PLAIN;
+for (const c of [32, 9, 11, 12]) CLASS[c] = SPACE;
+for (const [c, cls] of [
+  [10, BREAK],
+  [13, BREAK],
+  [34, QUOTE],
+  [39, QUOTE],
+  [45, MINUS],
+  [47, SLASH],
+  [91, OPEN_SQUARE],
+  [40, OPEN_PAREN],
+  [123, OPEN_BRACE],
+  [41, CLOSE],
+  [93, CLOSE],
+  [125, CLOSE],
+  [33, BANG],
+  [38, DOUBLED],
+  [124, DOUBLED],
+  [126, TILDE],
+  [46, DOT],
+  [58, COLON],
+] as const)
+  CLASS[c] = cls;
+
 function fnv(text: string, start: number, end: number): number {
   let h = 0x811c9dc5;
   for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
   return h >>> 0;
 }
+
+/** FNV-1a as the skim's loops compute it: a signed 32-bit integer (`fnv(…) | 0`). */
+function fnv32(text: string): number {
+  return fnv(text, 0, text.length) | 0;
+}
+
+// Hashes of the keywords that open or close blocks. The main loop compares an identifier's
+// hash with these before looking at its bytes, so ordinary names cost a few comparisons.
+const H_FUNCTION = fnv32('function');
+const H_END = fnv32('end');
+const H_DO = fnv32('do');
+const H_IF = fnv32('if');
+const H_REPEAT = fnv32('repeat');
+const H_UNTIL = fnv32('until');
 
 function bytesStartWith(bytes: Uint8Array, at: number, ascii: string): boolean {
   if (at < 0 || at + ascii.length > bytes.length) return false;
@@ -81,14 +145,6 @@ function wordBits(length: number): number {
   let bits = 2048;
   while (bits < length * 2 && bits < 1 << 22) bits *= 2;
   return bits;
-}
-
-function addWord(words: Uint32Array, h: number): void {
-  const mask = words.length * 32 - 1;
-  const a = h & mask;
-  const b = (Math.imul(h, 0x9e3779b1) >>> 0) & mask;
-  words[a >>> 5]! |= 1 << (a & 31);
-  words[b >>> 5]! |= 1 << (b & 31);
 }
 
 /** Hash of a name for `mayMention` (compute it once per name). */
@@ -338,6 +394,15 @@ function isObfuscatedWord(text: Uint8Array, start: number, end: number): boolean
 }
 
 /**
+ * The shortest machine-made name (see isObfuscatedWord) by its first byte: `_0x…` from 5
+ * bytes, confusable letters (`lIlI…`) from 8, any other from 22. One table read, whose test
+ * is almost always false, replaces length tests that go either way.
+ */
+const MADE_FROM = new Uint8Array(256).fill(22);
+MADE_FROM[95] = 5;
+for (const c of [108, 73, 79, 48]) MADE_FROM[c] = 8;
+
+/**
  * Deeper nesting than this is left to the parser, whose depth limit (200, counting blocks and
  * expressions) then reports it.
  */
@@ -416,20 +481,20 @@ class Skimmer {
   }
 
   /**
-   * The categories of the watched needles found in string content [from, to). `key` holds
-   * the 4 bytes just before `from` when the content started earlier (a needle may then end
-   * at `from`); otherwise a needle starts at `from` or after.
+   * The categories of the watched needles that start in string content [from, to) (at
+   * least 4 bytes long: a needle's first 4 bytes end inside it).
    */
-  private needlesIn(from: number, to: number, key?: number): number {
+  private needlesIn(from: number, to: number): number {
     const src = this.src;
     const filter = this.watch.needleFilter;
-    const first = key === undefined ? from + 3 : from;
-    let k = key ?? 0;
+    // The last 4 bytes as a signed 32-bit integer (see the identifier hash in `run`).
+    let k = (src[from]! << 16) | (src[from + 1]! << 8) | src[from + 2]!;
     let found = 0;
-    for (let p = from; p < to; p++) {
-      k = ((k << 8) | src[p]!) >>> 0;
-      if (p < first || !inFilter(filter, k ^ (k >>> 16))) continue;
-      found |= this.needlesEndingAt(p, k);
+    for (let p = from + 3; p < to; p++) {
+      k = (k << 8) | src[p]!;
+      const f = k ^ (k >>> 16);
+      if ((filter[(f & 0xffff) >>> 5]! & (1 << (f & 31))) !== 0)
+        found |= this.needlesEndingAt(p, k >>> 0);
     }
     return found;
   }
@@ -446,41 +511,43 @@ class Skimmer {
 
   /**
    * Judges a string literal's raw content: escapes, needles, or a watched definition name.
-   * One pass over its first MAX_LITERAL bytes computes both hashes and looks for needles;
-   * the rest of a longer string is only searched for needles.
+   * Needles are looked for in the whole content; strings of MAX_LITERAL bytes or fewer are
+   * hashed lower-cased (literals), those of 24 or fewer as they are (definitions).
    */
   private judgeString(from: number, to: number, escaped: boolean): void {
     const watch = this.watch;
     if (escaped) this.markWatched(0, watch.escapeCategory);
     const length = to - from;
     if (length <= 0) return;
-    const src = this.src;
-    const head = Math.min(to, from + MAX_LITERAL);
-    let lower = 0x811c9dc5;
-    let plain = 0x811c9dc5;
-    let key = 0;
-    let found = 0;
-    const needles = length >= 5;
-    const filter = watch.needleFilter;
-    for (let p = from; p < head; p++) {
-      const c = src[p]!;
-      lower = Math.imul(lower ^ (c >= 65 && c <= 90 ? c + 32 : c), 16777619);
-      plain = Math.imul(plain ^ c, 16777619);
-      key = ((key << 8) | c) >>> 0;
-      if (needles && p - from >= 3 && inFilter(filter, key ^ (key >>> 16)))
-        found |= this.needlesEndingAt(p, key);
+    const found = length >= 5 ? this.needlesIn(from, to) : 0;
+    if (length > MAX_LITERAL) {
+      if (found !== 0) this.markWatched(0, found);
+      return;
     }
-    if (head < to) found |= this.needlesIn(head, to, key);
-    if (length <= MAX_LITERAL && watch.literals.size > 0) {
-      const h = lower >>> 0;
-      if (inFilter(watch.literalFilter, h)) {
-        const category = watch.literals.get(h);
-        if (category !== undefined) this.markWatched(0, category);
+    const src = this.src;
+    let lower = 0x811c9dc5 | 0;
+    let plain = 0x811c9dc5 | 0;
+    if (length <= 24) {
+      for (let p = from; p < to; p++) {
+        const c = src[p]!;
+        lower = Math.imul(lower ^ (c - 65 < 26 && c >= 65 ? c + 32 : c), 16777619);
+        plain = Math.imul(plain ^ c, 16777619);
       }
+    } else if (watch.literals.size > 0) {
+      for (let p = from; p < to; p++) {
+        const c = src[p]!;
+        lower = Math.imul(lower ^ (c - 65 < 26 && c >= 65 ? c + 32 : c), 16777619);
+      }
+    }
+    // The quick filters take the int32 hashes (same low bits); the maps and sets, keyed by
+    // uint32, are only asked when a filter lets a hash through.
+    if (watch.literals.size > 0 && inFilter(watch.literalFilter, lower)) {
+      const category = watch.literals.get(lower >>> 0);
+      if (category !== undefined) this.markWatched(0, category);
     }
     if (found !== 0) this.markWatched(0, found);
     // `meta["IsAdmin"] = …` redefines as surely as `meta.IsAdmin = …`.
-    else if (length >= 3 && length <= 24) {
+    else if (length >= 3 && length <= 24 && inFilter(watch.definitionFilter, plain)) {
       const h = plain >>> 0;
       if (watch.definitionHashes.has(h) && !watch.genericDefinitionHashes.has(h))
         this.markWatched(0, watch.definitionCategory);
@@ -521,6 +588,48 @@ class Skimmer {
     return this.watch.definitionBases.get(name)?.has(base) ?? false;
   }
 
+  /**
+   * Judges an identifier [s, p) of hash `hu` that passed a quick filter: a watched name, or a
+   * watched definition (`function a.b:IsAdmin()`, `a.IsAdmin = f`).
+   */
+  private watchedName(s: number, p: number, hu: number, isField: boolean, inFunctionName: boolean) {
+    const src = this.src;
+    const n = this.n;
+    const watch = this.watch;
+    // Next significant byte (line breaks skipped; they are counted when the loop gets there).
+    let q = p;
+    while (q < n) {
+      const d = src[q]!;
+      if (d === 32 || d === 9 || d === 10 || d === 13) q++;
+      else break;
+    }
+    const next = q < n ? src[q]! : 0;
+    const list = inFilter(watch.nameFilter, hu) ? watch.names.get(hu) : undefined;
+    if (list) {
+      for (const { name, flags, category } of list) {
+        if (name.length !== p - s || !bytesStartWith(src, s, name)) continue;
+        if (flags & WATCH_FIELD && !isField) continue;
+        if (flags & WATCH_GLOBAL && isField) continue;
+        if (flags & WATCH_LIBRARY && !(next === 46 || next === 58 || next === 91)) continue;
+        this.markWatched(0, category);
+      }
+    }
+    if (isField) {
+      // `function a.b:IsAdmin()` defines inside the enclosing function; `a.IsAdmin = f`
+      // inside the current one.
+      const defining = inFunctionName || (next === 61 && this.at(q + 1) !== 61);
+      const name = defining && watch.definitionHashes.has(hu) ? src.toString('latin1', s, p) : '';
+      if (
+        watch.definitions.has(name) &&
+        (!watch.genericDefinitionHashes.has(hu) || this.onLibrary(s, name))
+      ) {
+        // The enclosing function defines it; the definition's own body is judged too.
+        this.markWatched(inFunctionName ? 1 : 0, watch.definitionCategory);
+        if (inFunctionName) this.markWatched(0, watch.definitionCategory);
+      }
+    }
+  }
+
   /** Level of a long bracket opening at p (`[`, `=`*, `[`), or -1 if there is none. */
   private levelAt(p: number): number {
     const n = this.n;
@@ -541,6 +650,12 @@ class Skimmer {
     const watch = this.watch;
     const functions = new Map<number, SkimmedFunction>();
     const words = new Uint32Array(wordBits(n) / 32);
+    const wordMask = words.length * 32 - 1;
+    // Tables in locals: a module-level one is reloaded and checked for every byte.
+    const classOf = CLASS;
+    const madeFrom = MADE_FROM;
+    const nameFilter = watch.nameFilter;
+    const definitionFilter = watch.definitionFilter;
     const openFns = this.openFns;
     this.lineStart = start;
     let glua = 0;
@@ -565,29 +680,35 @@ class Skimmer {
 
     while (p < n) {
       const c = src[p]!;
-      if (c === 32 || c === 9 || c === 11 || c === 12) {
+      const cls = classOf[c]!;
+      if (cls === SPACE) {
+        // Indentation comes in runs: skip them without going round the main loop.
         p++;
+        while (p < n && classOf[src[p]!]! === SPACE) p++;
         continue;
       }
-      if (c === 10 || c === 13) {
+      if (cls === BREAK) {
         p = this.breakAt(p);
         continue;
       }
-      if (IDENT_START[c] === 1) {
+      if (cls === WORD) {
         const s = p;
-        let h = 0x811c9dc5;
+        // FNV-1a kept as a signed 32-bit integer: a uint32 (`>>> 0`) outside V8's small
+        // integers would be boxed as a heap number whenever it leaves a register.
+        let h = Math.imul(0x811c9dc5 ^ c, 16777619);
+        p++;
         // Reads stay below n: a read past the end deoptimises the whole function in V8.
         while (p < n) {
           const d = src[p]!;
-          if (IDENT_PART[d] !== 1) break;
+          if (classOf[d]! < WORD) break;
           h = Math.imul(h ^ d, 16777619);
           p++;
         }
         const len = p - s;
-        // Keywords that open or close blocks; the others need nothing here.
-        if (len >= 2 && len <= 8) {
-          const c0 = c;
-          if (len === 8 && c0 === 102 && bytesStartWith(src, s, 'function')) {
+        // Keywords that open or close blocks, found by hash and confirmed by their bytes; the
+        // other keywords need nothing here.
+        if (h === H_END || h === H_FUNCTION || h === H_IF || h === H_DO) {
+          if (len === 8 && bytesStartWith(src, s, 'function')) {
             const record: SkimmedFunction = {
               end: -1,
               endLine: 0,
@@ -605,7 +726,7 @@ class Skimmer {
             prevSig = 0;
             continue;
           }
-          if (len === 3 && c0 === 101 && this.at(s + 1) === 110 && this.at(s + 2) === 100) {
+          if (len === 3 && c === 101 && src[s + 1]! === 110 && src[s + 2]! === 100) {
             const kind = kinds.pop();
             if (kind === undefined || kind === REPEAT) this.balanced = false;
             if (kind === FN) {
@@ -621,15 +742,20 @@ class Skimmer {
             continue;
           }
           if (
-            (len === 2 &&
-              ((c0 === 100 && this.at(s + 1) === 111) || (c0 === 105 && this.at(s + 1) === 102))) ||
-            (len === 6 && c0 === 114 && bytesStartWith(src, s, 'repeat'))
+            len === 2 &&
+            ((c === 100 && src[s + 1]! === 111) || (c === 105 && src[s + 1]! === 102))
           ) {
-            kinds.push(len === 6 ? REPEAT : BLOCK);
+            kinds.push(BLOCK);
             prevSig = 0;
             continue;
           }
-          if (len === 5 && c0 === 117 && bytesStartWith(src, s, 'until')) {
+        } else if (h === H_REPEAT || h === H_UNTIL) {
+          if (len === 6 && bytesStartWith(src, s, 'repeat')) {
+            kinds.push(REPEAT);
+            prevSig = 0;
+            continue;
+          }
+          if (len === 5 && bytesStartWith(src, s, 'until')) {
             if (kinds.pop() !== REPEAT) this.balanced = false;
             prevSig = 0;
             continue;
@@ -640,51 +766,25 @@ class Skimmer {
           if (nameStart < 0) nameStart = s;
           nameEnd = p;
         }
-        const hu = h >>> 0;
-        addWord(words, hu);
-        // (every kind of machine-made name is 5 bytes or more)
-        if (len >= 5 && isObfuscatedWord(src, s, p)) obfuscated++;
-        const isField = prevSig === 46 || prevSig === 58;
-        // Most identifiers are neither watched nor a watched definition: two table reads.
-        if (inFilter(watch.nameFilter, hu) || (isField && inFilter(watch.definitionFilter, hu))) {
-          // Next significant byte (line breaks skipped; they are counted when the loop gets there).
-          let q = p;
-          while (q < n) {
-            const d = src[q]!;
-            if (d === 32 || d === 9 || d === 10 || d === 13) q++;
-            else break;
-          }
-          const next = q < n ? src[q]! : 0;
-          const list = inFilter(watch.nameFilter, hu) ? watch.names.get(hu) : undefined;
-          if (list) {
-            for (const { name, flags, category } of list) {
-              if (name.length !== len || !bytesStartWith(src, s, name)) continue;
-              if (flags & WATCH_FIELD && !isField) continue;
-              if (flags & WATCH_GLOBAL && isField) continue;
-              if (flags & WATCH_LIBRARY && !(next === 46 || next === 58 || next === 91)) continue;
-              this.markWatched(0, category);
-            }
-          }
-          if (isField) {
-            // `function a.b:IsAdmin()` defines inside the enclosing function; `a.IsAdmin = f`
-            // inside the current one.
-            const defining = inFunctionName || (next === 61 && this.at(q + 1) !== 61);
-            const name =
-              defining && watch.definitionHashes.has(hu) ? src.toString('latin1', s, p) : '';
-            if (
-              watch.definitions.has(name) &&
-              (!watch.genericDefinitionHashes.has(hu) || this.onLibrary(s, name))
-            ) {
-              // The enclosing function defines it; the definition's own body is judged too.
-              this.markWatched(inFunctionName ? 1 : 0, watch.definitionCategory);
-              if (inFunctionName) this.markWatched(0, watch.definitionCategory);
-            }
-          }
-        }
+        // The Bloom filter's two bits (the ones `mayMention` tests).
+        const wa = h & wordMask;
+        const wb = Math.imul(h, 0x9e3779b1) & wordMask;
+        words[wa >>> 5]! |= 1 << (wa & 31);
+        words[wb >>> 5]! |= 1 << (wb & 31);
+        if (len >= madeFrom[c]! && isObfuscatedWord(src, s, p)) obfuscated++;
+        const isField = prevSig !== 0;
         prevSig = 0;
+        // Most identifiers are neither watched nor a watched definition: one test that is
+        // almost always false (a test of isField first would go either way, and mispredict).
+        const bit = 1 << (h & 31);
+        const slot = (h & 0xffff) >>> 5;
+        if (((nameFilter[slot]! | definitionFilter[slot]!) & bit) !== 0) {
+          if ((nameFilter[slot]! & bit) !== 0 || isField)
+            this.watchedName(s, p, h >>> 0, isField, inFunctionName);
+        }
         continue;
       }
-      if (c >= 48 && c <= 57) {
+      if (cls === DIGIT) {
         const s = p;
         const exponentMark = c === 48 && (this.at(p + 1) | 0x20) === 120 ? 112 : 101;
         while (p < n) {
@@ -698,9 +798,8 @@ class Skimmer {
         prevSig = 0;
         continue;
       }
-      switch (c) {
-        case 34:
-        case 39: {
+      switch (cls) {
+        case QUOTE: {
           // A quoted string: escapes skip a byte; a raw line break or the end leaves it open.
           const s = p + 1;
           let q = s;
@@ -744,7 +843,7 @@ class Skimmer {
           prevSig = 0;
           continue;
         }
-        case 45: // '-'
+        case MINUS:
           if (this.at(p + 1) === 45) {
             const level = this.levelAt(p + 2);
             if (level >= 0) p = this.longBracket(p + 2, level, false);
@@ -755,8 +854,8 @@ class Skimmer {
             continue;
           }
           break;
-        case 47: {
-          // '/': GLua's C-style comments
+        case SLASH: {
+          // GLua's C-style comments
           const c1 = this.at(p + 1);
           if (c1 === 47) {
             cComments++;
@@ -777,8 +876,8 @@ class Skimmer {
           }
           break;
         }
-        case 91: {
-          // '[': a long string, or an index
+        case OPEN_SQUARE: {
+          // A long string, or an index
           const level = this.levelAt(p);
           if (level >= 0) {
             p = this.longBracket(p, level, true);
@@ -788,45 +887,51 @@ class Skimmer {
           if (++brackets + kinds.length > MAX_NESTING) this.balanced = false;
           break;
         }
-        case 40: // '('
+        case OPEN_PAREN:
           // `function a.b:c(` outside any other function: a definition other files may call.
           if (inFunctionName && nameStart >= 0 && openFns.length === 1 && defines.length < 10_000)
             defines.push(src.toString('latin1', nameStart, nameEnd).replace(/\s+/g, ''));
           inFunctionName = false;
           if (++brackets + kinds.length > MAX_NESTING) this.balanced = false;
           break;
-        case 123: // '{'
+        case OPEN_BRACE:
           if (++brackets + kinds.length > MAX_NESTING) this.balanced = false;
           break;
-        case 41:
-        case 125:
-        case 93: // ')', '}', ']'
+        case CLOSE: // ')', '}', ']'
           if (--brackets < 0) this.balanced = false;
           break;
-        case 33: // '!' and '!='
+        case BANG: // '!' and '!='
           glua++;
           if (this.at(p + 1) === 61) p++;
           break;
-        case 38:
-        case 124: // '&&' and '||'
+        case DOUBLED: // '&&' and '||'
           if (this.at(p + 1) === c) {
             glua++;
             p++;
           } else this.balanced = false;
           break;
-        case 126: // '~='
+        case TILDE: // '~='
           if (this.at(p + 1) !== 61) this.balanced = false;
           break;
-        default:
-          if (STRAY[c] === 1) this.balanced = false;
+        case DOT:
+          if (this.at(p + 1) === 46) {
+            // `..` and `...` are operators, not field access.
+            p += this.at(p + 2) === 46 ? 3 : 2;
+            prevSig = 0;
+          } else {
+            prevSig = 46;
+            p++;
+          }
+          continue;
+        case COLON:
+          prevSig = 58;
+          p++;
+          continue;
+        case STRAY_BYTE:
+          this.balanced = false;
+          break;
       }
-      if (c === 46 && this.at(p + 1) === 46) {
-        // `..` and `...` are operators, not field access.
-        p += this.at(p + 2) === 46 ? 3 : 2;
-        prevSig = 0;
-        continue;
-      }
-      prevSig = c === 46 || c === 58 ? c : 0;
+      prevSig = 0;
       p++;
     }
     if (n - this.lineStart > this.longest) this.longest = n - this.lineStart;

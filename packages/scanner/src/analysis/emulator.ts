@@ -372,6 +372,11 @@ interface ApiInfo {
   registration: boolean;
 }
 
+/**
+ * Every name of callApi's own switch, and below every name of dispatchCallbacks' switch: the
+ * switches are entered only for names listed here (a string switch compares the name with
+ * each case in turn). A case added to a switch must be added to its list too.
+ */
 const CALL_API_SWITCH = new Set([
   'getfenv',
   'debug.getfenv',

@@ -392,6 +392,7 @@ function parseLazyCallers(record: LuaFileRecord, offsets: number[], relevance: R
     facts.watched = own.watched;
     facts.sink = own.sink;
     facts.calls = own.calls;
+    if (record.relevanceIndex !== undefined) relevance.callsReplaced(record.relevanceIndex, i);
     const base = functions.length;
     for (const f of nested) {
       f.parent = f.parent < 0 ? i : base + f.parent;

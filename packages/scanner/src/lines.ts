@@ -28,25 +28,50 @@ export function lineBreaks(bytes: Uint8Array, limit: number): { count: number; a
 }
 
 /**
- * lineBreaks(bytes, limit).count, four bytes at a time where the text has no CR: the count of
- * LF bytes in a 32-bit word is the count of its zero bytes once XORed with 0x0a0a0a0a.
+ * lineBreaks(bytes, limit).count, four bytes at a time: breaks are LF bytes plus CR bytes
+ * less the CR LF pairs, and a byte of a 32-bit word equals b exactly when that byte of the
+ * word XORed with b repeated is zero. One pass serves files with and without returns.
  */
 export function countLineBreaks(bytes: Uint8Array, limit: number): number {
-  if (bytes.length < 64 || bytes.indexOf(13) >= 0) return lineBreaks(bytes, limit).count;
+  const n = bytes.length;
+  if (n < 64) return lineBreaks(bytes, limit).count;
   let count = 0;
   let i = 0;
-  const n = bytes.length;
   // Up to the first 4-byte aligned offset, the word view, then the tail.
   const head = Math.min(n, (4 - (bytes.byteOffset & 3)) & 3);
-  for (; i < head; i++) if (bytes[i] === 10) count++;
+  for (; i < head; i++) count += breakAt(bytes, i);
   const words = new Uint32Array(bytes.buffer, bytes.byteOffset + i, (n - i) >>> 2);
-  for (let k = 0; k < words.length; k++) {
-    const x = words[k]! ^ 0x0a0a0a0a;
-    // High bit of each byte set when that byte of x is not zero (exact, no borrow across bytes).
-    const nonZero = (((x & 0x7f7f7f7f) + 0x7f7f7f7f) | x) & 0x80808080;
-    const zero = ~nonZero & 0x80808080;
-    if (zero !== 0) count += Math.imul(zero >>> 7, 0x01010101) >>> 24;
+  // 1 when the byte before the current word is a CR (its pair's LF would be this word's first byte).
+  let returnBefore = i > 0 && bytes[i - 1] === 13 ? 1 : 0;
+  for (let k = 0; k < words.length;) {
+    // Each byte lane of `lanes` gains at most 1 per word: summed across lanes every 255 words,
+    // before a lane can overflow, instead of a multiply per word.
+    const end = Math.min(words.length, k + 255);
+    let lanes = 0;
+    for (; k < end; k++) {
+      const w = words[k]!;
+      const lf = zeroBytes(w ^ 0x0a0a0a0a);
+      const cr = zeroBytes(w ^ 0x0d0d0d0d);
+      // A CR's pair is the LF one lane up (little-endian); a lane can hold an LF or a CR, not both.
+      lanes += lf + cr - ((((cr << 8) | returnBefore) & lf) >>> 0);
+      returnBefore = cr >>> 24;
+    }
+    const pairs = (lanes & 0x00ff00ff) + ((lanes >>> 8) & 0x00ff00ff);
+    count += (pairs & 0xffff) + (pairs >>> 16);
   }
-  for (i += words.length * 4; i < n; i++) if (bytes[i] === 10) count++;
+  for (i += words.length * 4; i < n; i++) count += breakAt(bytes, i);
   return Math.min(count, limit);
+}
+
+/** 0x01 in each byte lane of x that is zero, else 0x00 (exact: no borrow across lanes). */
+function zeroBytes(x: number): number {
+  return ~((((x & 0x7f7f7f7f) + 0x7f7f7f7f) | x) >>> 7) & 0x01010101;
+}
+
+/** Whether the byte at i ends a line break of its own (the LF of a CR LF does not). */
+function breakAt(bytes: Uint8Array, i: number): number {
+  const b = bytes[i];
+  if (b === 13) return 1;
+  if (b === 10) return i > 0 && bytes[i - 1] === 13 ? 0 : 1;
+  return 0;
 }

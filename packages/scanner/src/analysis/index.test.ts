@@ -103,6 +103,15 @@ describe('analyzeAddon', () => {
     expect(run?.realm).toBe('client');
   });
 
+  it('splits lines on LF, CRLF and a lone CR alike', () => {
+    const texts = ['a\nb\n', 'a\r\nb\r\n', 'a\rb', 'a\r\nb\nc\rd', 'a\r', '\r\n\n', 'x'];
+    const analysis = analyzeAddon(
+      entries(Object.fromEntries(texts.map((t, i) => [`lua/f${i}.lua`, t]))),
+      { intel },
+    );
+    expect(analysis.files.map((f) => f.lines)).toEqual(texts.map((t) => t.split(/\r?\n|\r/)));
+  });
+
   it('keeps byte offsets (and lines) right after non-ASCII text', () => {
     const analysis = analyzeAddon(
       entries({

@@ -213,7 +213,7 @@ function skimFile(entry: ArchiveEntry, watch: SkimWatch): LuaFileRecord {
     realm: entry.kind === 'lua_in_asset' ? 'server' : realmOfPath(entry.path),
     text,
     get lines() {
-      return (lines ??= text.split(/\r?\n|\r/));
+      return (lines ??= splitLines(text));
     },
     lineCount: skim.lines,
     parse: 'skimmed',
@@ -242,6 +242,19 @@ function skimFile(entry: ArchiveEntry, watch: SkimWatch): LuaFileRecord {
     shallow: false,
   };
   return { file, bytes, skim, encoding, fc };
+}
+
+/**
+ * The text's lines, split on `\r\n`, `\n` or a lone `\r`. Splitting on a one- or two-char
+ * string is about twice as fast as on the regex `/\r?\n|\r/`, and gives the same lines when
+ * the text has no `\r` at all, or only in `\r\n` pairs (no line then holds a `\r` or `\n`).
+ */
+function splitLines(text: string): string[] {
+  if (text.indexOf('\r') < 0) return text.split('\n');
+  const lines = text.split('\r\n');
+  for (const line of lines)
+    if (line.indexOf('\r') >= 0 || line.indexOf('\n') >= 0) return text.split(/\r?\n|\r/);
+  return lines;
 }
 
 /**
@@ -379,6 +392,7 @@ function parseLazyCallers(record: LuaFileRecord, offsets: number[], relevance: R
     facts.watched = own.watched;
     facts.sink = own.sink;
     facts.calls = own.calls;
+    if (record.relevanceIndex !== undefined) relevance.callsReplaced(record.relevanceIndex, i);
     const base = functions.length;
     for (const f of nested) {
       f.parent = f.parent < 0 ? i : base + f.parent;

@@ -330,8 +330,10 @@ export class Relevance {
    * extended with what was parsed since (see callersIndex).
    */
   private readonly callers = new Map<string, number[]>();
-  /** The `calls` array of each function as indexed, per file. */
-  private readonly indexedCalls: string[][][] = [];
+  /** How many functions of each file are indexed (the lists only grow). */
+  private readonly indexedCount: number[] = [];
+  /** Indexed functions whose calls were replaced since (file, function pairs, flat). */
+  private readonly replacedCalls: number[] = [];
 
   /** Paths calling which is as good as calling a sink (`fetch = http.Fetch`). */
   private readonly aliases = new Set<string>();
@@ -379,28 +381,45 @@ export class Relevance {
   }
 
   /**
+   * Tells that function `i` of file `file` got new calls (its lazy body was parsed), for the
+   * callers index to add them.
+   */
+  callsReplaced(file: number, i: number): void {
+    this.replacedCalls.push(file, i);
+  }
+
+  /**
    * The callers index, brought up to date: functions added since the last round are indexed,
    * and so are the calls of lazy bodies parsed since (their facts get a new `calls` array,
    * empty before). Entries are never removed; one left by a replaced array could only make a
-   * function relevant, never skippable.
+   * function relevant, never skippable. Only those functions are visited, not every function
+   * of the addon again each round (117 000 visits per corpus pass for 23 000 indexed).
    */
   private callersIndex(): Map<string, number[]> {
     const all = this.all;
+    const replaced = this.replacedCalls;
+    for (let r = 0; r < replaced.length; r += 2) {
+      const k = replaced[r]!;
+      const i = replaced[r + 1]!;
+      // One not indexed yet is indexed with the new ones below.
+      if (i < (this.indexedCount[k] ?? 0)) this.indexCalls(k, i);
+    }
+    replaced.length = 0;
     for (let k = 0; k < all.length; k++) {
       const fs = all[k]!;
-      const seen = (this.indexedCalls[k] ??= []);
-      for (let i = 0; i < fs.length; i++) {
-        const calls = fs[i]!.calls;
-        if (seen[i] === calls) continue;
-        seen[i] = calls;
-        for (let j = 0; j < calls.length; j++) {
-          const list = this.callers.get(calls[j]!);
-          if (list) list.push(k, i);
-          else this.callers.set(calls[j]!, [k, i]);
-        }
-      }
+      for (let i = this.indexedCount[k] ?? 0; i < fs.length; i++) this.indexCalls(k, i);
+      this.indexedCount[k] = fs.length;
     }
     return this.callers;
+  }
+
+  private indexCalls(k: number, i: number): void {
+    const calls = this.all[k]![i]!.calls;
+    for (let j = 0; j < calls.length; j++) {
+      const list = this.callers.get(calls[j]!);
+      if (list) list.push(k, i);
+      else this.callers.set(calls[j]!, [k, i]);
+    }
   }
 
   /**

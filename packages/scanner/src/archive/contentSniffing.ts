@@ -74,11 +74,13 @@ export function extensionOf(path: string): string {
 const CODE_EXECUTION_CALL =
   /\b(RunString|RunStringEx|CompileString|CompileFile|loadstring|BroadcastLua|SendLua|RunConsoleCommand|setfenv|getfenv)(\s*\(|\[=*\[|")|\bgame\.ConsoleCommand\s*\(|\bhttp\.(Fetch|Post)\s*\(|\bdebug\.getregistry\s*\(|\b_G\s*\[/;
 /**
- * A word every CODE_EXECUTION_CALL match holds, found far faster than the calls themselves.
- * A call starts at its word, or 1 (s/getfenv), 5 (game.) or 6 (debug.) characters before.
+ * A word every CODE_EXECUTION_CALL match but `_G[` holds, found far faster than the calls
+ * themselves. A call starts at its word, or 1 (s/getfenv), 5 (game.) or 6 (debug.) characters
+ * before. No word is shorter than four characters: the regex engine skips ahead by the
+ * shortest, so a two-character `_G` here slowed the search over all text; it has its own.
  */
 const CODE_EXECUTION_WORD =
-  /Run|Compile|loadstring|BroadcastLua|SendLua|etfenv|ConsoleCommand|http\.|getregistry|_G/g;
+  /RunS|RunC|Compile|loadstring|BroadcastLua|SendLua|etfenv|ConsoleCommand|http\.|getregistry/g;
 const CODE_EXECUTION_CALL_AT = new RegExp(CODE_EXECUTION_CALL.source, 'y');
 const CALL_STARTS_BEFORE_WORD = [0, 1, 5, 6];
 
@@ -91,6 +93,11 @@ function hasCodeExecutionCall(text: string): boolean {
       CODE_EXECUTION_CALL_AT.lastIndex = word.index - back;
       if (CODE_EXECUTION_CALL_AT.test(text)) return true;
     }
+  }
+  // `_G[`: a native search for the rare `_G`, then the call pattern where it shows.
+  for (let at = text.indexOf('_G'); at !== -1; at = text.indexOf('_G', at + 2)) {
+    CODE_EXECUTION_CALL_AT.lastIndex = at;
+    if (CODE_EXECUTION_CALL_AT.test(text)) return true;
   }
   return false;
 }

@@ -65,10 +65,7 @@ class FolderReader {
       return;
     }
     // Byte order of names, so that the manifest hash does not depend on the file system.
-    const children = listed
-      .map((child) => ({ child, key: Buffer.from(child.name) }))
-      .sort((a, b) => Buffer.compare(a.key, b.key))
-      .map(({ child }) => child);
+    const children = inByteOrder(listed);
     for (const child of children) {
       await this.breakIfLong();
       ctx.checkCancelled();
@@ -296,6 +293,24 @@ export function* readFileChunks(
 }
 
 const EMPTY_SHA256 = sha256Hex(new Uint8Array(0));
+
+/** A UTF-16 surrogate: the one place where string order and UTF-8 byte order differ. */
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/**
+ * Folder children sorted by the UTF-8 bytes of their names. UTF-8 keeps code point order,
+ * as comparing strings does for names without surrogates: those are sorted as strings,
+ * with no Buffer per name (a folder of thousands of files paid more for the keys).
+ */
+function inByteOrder<T extends { name: string }>(listed: T[]): T[] {
+  if (listed.some((child) => SURROGATE.test(child.name))) {
+    return listed
+      .map((child) => ({ child, key: Buffer.from(child.name) }))
+      .sort((a, b) => Buffer.compare(a.key, b.key))
+      .map(({ child }) => child);
+  }
+  return listed.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
 
 function reportSpecialFile(ctx: ReadingContext, path: string): void {
   ctx.addFinding('corrupt_entry', path, 'not a regular file (device, socket or pipe); not read');

@@ -188,6 +188,20 @@ function isFreeGlobal(name: string): boolean {
   return r;
 }
 
+/**
+ * The scope a block runs in: a new one when the block declares locals of its own, else the
+ * enclosing one. A scope no local is declared in only lengthens every look-up through it;
+ * most blocks (an `if` branch, a loop body) declare none.
+ */
+function blockScope(body: readonly Statement[], scope: Scope): Scope {
+  for (let i = 0; i < body.length; i++) {
+    const st = body[i]!;
+    if (st.type === 'LocalStatement' || (st.type === 'FunctionDeclaration' && st.isLocal))
+      return new Scope(scope);
+  }
+  return scope;
+}
+
 /** An expression that gives all its values at the end of a list (a call, `...`). */
 function givesValues(e: Expression): boolean {
   return (
@@ -354,6 +368,8 @@ const REGISTRATIONS = new Set([
  * (see apiName), so one map look-up replaces a dozen of them per call.
  */
 interface ApiInfo {
+  /** The name these answers are for. */
+  name: string;
   builtin: ((args: Value[]) => Value[]) | undefined;
   gsub: boolean;
   recorded: boolean;
@@ -419,6 +435,7 @@ function apiInfo(name: string): ApiInfo {
   // included, so that every name gets the same answers.)
   const exec = name in EXEC_SINKS;
   info = {
+    name,
     builtin: BUILTINS[name],
     gsub: name === 'string.gsub',
     recorded: isRecordedApi(name),
@@ -472,6 +489,19 @@ class MethodNames {
 }
 
 const methodNameTable = new Map<string, MethodNames>();
+
+/**
+ * Answers the emulator keeps on the tree's nodes, set on a node's first visit, so that a
+ * call evaluated again (a loop, a function called often) skips the look-ups by name.
+ */
+interface CallSite {
+  /** The ApiInfo of the API this call last reached (usually the same each time). */
+  emuApi?: ApiInfo;
+}
+interface MethodSite {
+  /** The MethodNames of `a:method()`'s method. */
+  emuMethod?: MethodNames;
+}
 
 /** One look-up per method call where the sets and the interned names took three. */
 function methodNames(method: string): MethodNames {
@@ -902,6 +932,13 @@ export class Emulator {
     return new Scope(scope);
   }
 
+  /** The scope of a new iteration of a loop with no loop variables (`while`, `repeat`). */
+  private bodyIterationScope(loop: LoopState, scope: Scope, body: readonly Statement[]): Scope {
+    loop.declaredFloor = Scope.declared;
+    loop.tableFloor = LuaTable.clock;
+    return blockScope(body, scope);
+  }
+
   /**
    * Explores the iterations of a loop that `iterate` left as converged: the body once more,
    * with the loop variables unknown and its branches uncertain. What a later iteration could
@@ -1008,10 +1045,16 @@ export class Emulator {
           const c = isTruthy(this.evalExpr(st.condition, scope, fc));
           if (c === false) break;
           if (c === undefined) {
-            return this.uncertainBlock(st.body, new Scope(scope), fc);
+            return this.uncertainBlock(st.body, blockScope(st.body, scope), fc);
           }
           // (Converged: the condition reads the same state, so the next iterations are the same.)
-          const sig = this.iterate(st.body, this.iterationScope(loop, scope), fc, n, loop);
+          const sig = this.iterate(
+            st.body,
+            this.bodyIterationScope(loop, scope, st.body),
+            fc,
+            n,
+            loop,
+          );
           if (sig === 'stop' || sig === 'converged') break;
           if (sig?.type === 'return') return sig;
         }
@@ -1021,7 +1064,7 @@ export class Emulator {
         const loop = this.startLoop(fc);
         let n = 0;
         while (n++ < MAX_LOOP) {
-          const inner = this.iterationScope(loop, scope);
+          const inner = this.bodyIterationScope(loop, scope, st.body);
           const sig = this.iterate(st.body, inner, fc, n, loop);
           if (sig === 'stop' || sig === 'converged') break;
           if (sig?.type === 'return') return sig;
@@ -1031,7 +1074,7 @@ export class Emulator {
         return undefined;
       }
       case 'DoStatement':
-        return this.execBlock(st.body, new Scope(scope), fc);
+        return this.execBlock(st.body, blockScope(st.body, scope), fc);
       case 'ForNumericStatement':
         return this.execForNumeric(st, scope, fc);
       case 'ForGenericStatement':
@@ -1076,19 +1119,20 @@ export class Emulator {
         if (firstRealm && fc.realm === 'shared') {
           elseFc = new RealmBranch(fc, firstRealm === 'server' ? 'client' : 'server');
         }
-        if (anyUnknown) return this.uncertainBlock(clause.body, new Scope(scope), elseFc);
-        return this.execBlock(clause.body, new Scope(scope), elseFc);
+        if (anyUnknown)
+          return this.uncertainBlock(clause.body, blockScope(clause.body, scope), elseFc);
+        return this.execBlock(clause.body, blockScope(clause.body, scope), elseFc);
       }
       const c = isTruthy(this.evalExpr(clause.condition, scope, fc));
       if (c === false) continue;
       if (c === true && !anyUnknown) {
         // A setting that happens to read as on/off here is still the owner's setting.
         const setting = this.settingIn(clause.condition);
-        if (!setting) return this.execBlock(clause.body, new Scope(scope), fc);
+        if (!setting) return this.execBlock(clause.body, blockScope(clause.body, scope), fc);
         const saved = this.ctx;
         this.ctx = [...this.ctx, this.frame('config', setting, fc, clause.line)];
         try {
-          return this.execBlock(clause.body, new Scope(scope), fc);
+          return this.execBlock(clause.body, blockScope(clause.body, scope), fc);
         } finally {
           this.ctx = saved;
         }
@@ -1107,7 +1151,7 @@ export class Emulator {
         branchFc = new RealmBranch(fc, realmCond);
       }
       try {
-        this.uncertainBlock(clause.body, new Scope(scope), branchFc);
+        this.uncertainBlock(clause.body, blockScope(clause.body, scope), branchFc);
       } finally {
         this.ctx = saved;
       }
@@ -1685,7 +1729,8 @@ export class Emulator {
     if (baseExpr.type === 'MemberExpression' && baseExpr.indexer === ':') {
       self = this.evalExpr(baseExpr.base, scope, fc);
       const m = baseExpr.identifier.name;
-      const method = methodNames(m);
+      const site = baseExpr as MethodSite;
+      const method = (site.emuMethod ??= methodNames(m));
       if (self.k === 'str' && method.string) {
         callee = { k: 'api', name: method.inString(), via: 'direct' };
         info = method.inStringInfo();
@@ -1728,8 +1773,15 @@ export class Emulator {
           : this.evalTable(e.arguments, scope, fc);
       args = self ? [self, arg] : [arg];
     }
-    if (info !== undefined && callee.k === 'api')
-      return this.callApi(callee, args, fc, line, true, info);
+    if (callee.k === 'api') {
+      if (info === undefined) {
+        const site = e as CallSite;
+        info = site.emuApi;
+        if (info === undefined || info.name !== callee.name)
+          info = site.emuApi = apiInfo(callee.name);
+      }
+      return this.callApi(callee, args, fc, line, !!self, info);
+    }
     return this.callValue(callee, args, fc, line, !!self);
   }
 

@@ -50,6 +50,7 @@ import {
   partialText,
   Scope,
   stringOfKey,
+  type ApiValue,
   apiName,
   memberName,
   str,
@@ -501,6 +502,14 @@ interface CallSite {
 interface MethodSite {
   /** The MethodNames of `a:method()`'s method. */
   emuMethod?: MethodNames;
+}
+interface MemberSite {
+  /** `a.b`'s interned name for the API base it last read (see Emulator.apiMember). */
+  emuMember?: { base: string; name: string };
+}
+interface NameSite {
+  /** Whether the global this identifier names is a free one (see isFreeGlobal). */
+  emuFree?: boolean;
 }
 
 /** One look-up per method call where the sets and the interned names took three. */
@@ -1434,7 +1443,7 @@ export class Emulator {
     switch (e.type) {
       // (The commonest first: each case is one comparison more for those below it.)
       case 'Identifier':
-        return this.lookupName(e.name, scope, fc);
+        return this.lookupName(e, scope, fc);
       case 'CallExpression':
       case 'StringCallExpression':
       case 'TableCallExpression':
@@ -1444,6 +1453,7 @@ export class Emulator {
         // (A table's field is read by its name, without a value made for the key: what index
         // does for a table and a plain name.)
         if (b.k === 'table') return b.t.getName(e.identifier.name);
+        if (b.k === 'api') return this.apiMember(b, e, fc, e.line);
         return this.index(b, str(e.identifier.name), fc, e.line, false);
       }
       case 'StringLiteral':
@@ -1602,7 +1612,8 @@ export class Emulator {
     }
   }
 
-  private lookupName(name: string, scope: Scope, fc: FileContext): Value {
+  private lookupName(e: Identifier, scope: Scope, fc: FileContext): Value {
+    const name = e.name;
     const ref = scope.lookup(name);
     if (ref) return ref.value;
     if (name === 'SERVER' || name === 'CLIENT') {
@@ -1615,8 +1626,31 @@ export class Emulator {
     const g = this.globals.getName(name);
     if (g.k !== 'nil') return g;
     const v: Value = { k: 'api', name, via: 'direct' };
-    if (isFreeGlobal(name)) v.free = true;
+    if (((e as NameSite).emuFree ??= isFreeGlobal(name)) === true) v.free = true;
     return v;
+  }
+
+  /**
+   * `a.b` on an API value, by name: what index gives for it, with the member's interned
+   * name kept on the node for the next visit with the same base (a loop, a function called
+   * often) instead of looked up by base and key again.
+   */
+  private apiMember(b: ApiValue, e: MemberExpression, fc: FileContext, line: number): Value {
+    const site = e as MemberSite;
+    const cached = site.emuMember;
+    let name: string;
+    if (cached !== undefined && cached.base === b.name) name = cached.name;
+    else {
+      const base = b.name;
+      // (The bases index treats otherwise: globals, the registry, metatables.)
+      if (base === '_G' || base === '_R' || base.startsWith('meta:'))
+        return this.index(b, str(e.identifier.name), fc, line, false);
+      name = memberName(base, '.', e.identifier.name);
+      site.emuMember = { base, name };
+    }
+    const out: Value = { k: 'api', name, via: b.via };
+    if (b.free) out.free = true;
+    return out;
   }
 
   private evalTable(e: TableConstructorExpression, scope: Scope, fc: FileContext): Value {
@@ -1735,7 +1769,7 @@ export class Emulator {
         callee = { k: 'api', name: method.inString(), via: 'direct' };
         info = method.inStringInfo();
       } else if (self.k === 'table') callee = self.t.getName(m);
-      else if (self.k === 'api') callee = this.index(self, str(m), fc, line, false);
+      else if (self.k === 'api') callee = this.apiMember(self, baseExpr, fc, line);
       else if (
         self.k === 'unk' &&
         (self.partial !== undefined || self.taint) &&

@@ -347,6 +347,14 @@ interface LoopState {
   tableFloor: number;
 }
 
+/** A question classifyCondition asked about the state, and the answer (see Emulator.judge). */
+interface StateAnswer {
+  /** isAdminCheckFn's question, else isLiteralIdTable's. */
+  admin: boolean;
+  e: Expression;
+  answer: boolean;
+}
+
 interface Deferred {
   fn: FnValue;
   args: Value[];
@@ -790,31 +798,65 @@ export class Emulator {
   private judge(cond: Expression, scope: Scope): ConditionClass {
     const known = this.judged.get(cond);
     if (known !== undefined) return known;
+    // A condition that asked about the state is judged the same again while the answers are
+    // the same: classifyCondition depends on the tree and those answers alone, and which
+    // question it asks next depends on the earlier answers only. Asking them again costs
+    // less than walking the tree again.
+    const prior = this.judgedAsking.get(cond);
+    if (prior !== undefined && this.sameAnswers(prior.asked, scope)) return prior.cls;
     this.stateAsked = false;
-    const cls = classifyCondition(cond, this.isLiteralIdTable(scope), this.isAdminCheckFn(scope));
+    const asked: StateAnswer[] = [];
+    const cls = classifyCondition(
+      cond,
+      (e) => {
+        const answer = this.isLiteralIdTable(e, scope);
+        asked.push({ admin: false, e, answer });
+        return answer;
+      },
+      (e) => {
+        const answer = this.isAdminCheckFn(e, scope);
+        asked.push({ admin: true, e, answer });
+        return answer;
+      },
+    );
     if (!this.stateAsked) this.judged.set(cond, cls);
+    else this.judgedAsking.set(cond, { cls, asked });
     return cls;
   }
 
+  /** Whether the state gives the same answers to a judgement's questions (see judge). */
+  private sameAnswers(asked: readonly StateAnswer[], scope: Scope): boolean {
+    for (let i = 0; i < asked.length; i++) {
+      const a = asked[i]!;
+      const answer = a.admin ? this.isAdminCheckFn(a.e, scope) : this.isLiteralIdTable(a.e, scope);
+      if (answer !== a.answer) return false;
+    }
+    return true;
+  }
+
   private readonly judged = new WeakMap<Expression, ConditionClass>();
+  /** Conditions that asked about the state, with the answers they were last judged on. */
+  private readonly judgedAsking = new WeakMap<
+    Expression,
+    { cls: ConditionClass; asked: StateAnswer[] }
+  >();
   /** The condition being judged asked what the emulation knows (see judge). */
   private stateAsked = false;
 
-  private isLiteralIdTable(scope: Scope) {
-    return (e: Expression): boolean => {
-      this.stateAsked = true;
-      const v = this.peek(e, scope);
-      if (!v || v.k !== 'table') return false;
-      let n = 0;
-      for (const [k, val] of v.t.hash) {
-        if (n++ > 500) break;
-        const ks = stringOfKey(k);
-        if ((ks && STEAMID_LITERAL.test(ks)) || (val.k === 'str' && STEAMID_LITERAL.test(val.v)))
-          return true;
-        if (val.k === 'num' && /^7656119\d{10}$/.test(String(val.v))) return true;
-      }
-      return false;
-    };
+  /** Whether `e` reads a table that holds literal SteamIDs. */
+  private isLiteralIdTable(e: Expression, scope: Scope): boolean {
+    this.stateAsked = true;
+    const v = this.peek(e, scope);
+    if (!v || v.k !== 'table') return false;
+    let n = 0;
+    for (const [k, val] of v.t.hash) {
+      if (n++ > 500) break;
+      const ks = stringOfKey(k);
+      if ((ks && STEAMID_LITERAL.test(ks)) || (val.k === 'str' && STEAMID_LITERAL.test(val.v)))
+        return true;
+      if (val.k === 'num' && /^7656119\d{10}$/.test(String(val.v))) return true;
+    }
+    return false;
   }
 
   private readonly settingMemo = new WeakMap<Expression, string | undefined>();
@@ -834,18 +876,17 @@ export class Emulator {
 
   private readonly adminCheckMemo = new Map<FunctionDeclaration, boolean>();
 
-  private isAdminCheckFn(scope: Scope) {
-    return (e: Expression): boolean => {
-      this.stateAsked = true;
-      const v = this.peek(e, scope);
-      if (v?.k !== 'fn') return false;
-      let r = this.adminCheckMemo.get(v.node);
-      if (r === undefined) {
-        r = containsAdminCheck(v.node);
-        this.adminCheckMemo.set(v.node, r);
-      }
-      return r;
-    };
+  /** Whether `e` reads a function whose body checks the player's rank. */
+  private isAdminCheckFn(e: Expression, scope: Scope): boolean {
+    this.stateAsked = true;
+    const v = this.peek(e, scope);
+    if (v?.k !== 'fn') return false;
+    let r = this.adminCheckMemo.get(v.node);
+    if (r === undefined) {
+      r = containsAdminCheck(v.node);
+      this.adminCheckMemo.set(v.node, r);
+    }
+    return r;
   }
 
   /** Side-effect-free look-up of a variable or field chain (for condition classification). */
@@ -1310,7 +1351,6 @@ export class Emulator {
         ref.value = next;
         return;
       }
-      const current = this.globals.getName(target.name);
       if (CORE_GLOBALS.has(target.name) && value.k === 'fn') {
         this.out.overrides.push({
           ...this.base(fc, target.line),
@@ -1320,7 +1360,6 @@ export class Emulator {
         return;
       }
       if (target.name === 'GM' || target.name === 'GAMEMODE') return;
-      void current;
       this.globals.set(str(target.name), this.aliasOf(value, target.name, init));
       return;
     }

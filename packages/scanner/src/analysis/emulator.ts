@@ -515,6 +515,13 @@ interface MemberSite {
   /** `a.b`'s interned name for the API base it last read (see Emulator.apiMember). */
   emuMember?: { base: string; name: string };
 }
+interface LiteralSite {
+  /**
+   * The literal's value, made on the first visit: values are never changed once made, and
+   * compared by content, so every visit can hand out the same one.
+   */
+  emuValue?: Value;
+}
 interface NameSite {
   /** Whether the global this identifier names is a free one (see isFreeGlobal). */
   emuFree?: boolean;
@@ -1496,9 +1503,10 @@ export class Emulator {
         return this.index(b, str(e.identifier.name), fc, e.line, false);
       }
       case 'StringLiteral':
-        return e.escaped ? this.note(str(e.value, 'escape'), fc, e.line) : str(e.value);
+        if (e.escaped) return this.note(str(e.value, 'escape'), fc, e.line);
+        return ((e as LiteralSite).emuValue ??= str(e.value));
       case 'NumericLiteral':
-        return num(e.value);
+        return ((e as LiteralSite).emuValue ??= num(e.value));
       case 'BooleanLiteral':
         return { k: 'bool', v: e.value };
       case 'NilLiteral':

@@ -50,6 +50,7 @@ import {
   partialText,
   Scope,
   stringOfKey,
+  type ApiValue,
   apiName,
   memberName,
   str,
@@ -186,6 +187,20 @@ function isFreeGlobal(name: string): boolean {
     if (freeGlobals.size < 100_000) freeGlobals.set(name, r);
   }
   return r;
+}
+
+/**
+ * The scope a block runs in: a new one when the block declares locals of its own, else the
+ * enclosing one. A scope no local is declared in only lengthens every look-up through it;
+ * most blocks (an `if` branch, a loop body) declare none.
+ */
+function blockScope(body: readonly Statement[], scope: Scope): Scope {
+  for (let i = 0; i < body.length; i++) {
+    const st = body[i]!;
+    if (st.type === 'LocalStatement' || (st.type === 'FunctionDeclaration' && st.isLocal))
+      return new Scope(scope);
+  }
+  return scope;
 }
 
 /** An expression that gives all its values at the end of a list (a call, `...`). */
@@ -332,6 +347,14 @@ interface LoopState {
   tableFloor: number;
 }
 
+/** A question classifyCondition asked about the state, and the answer (see Emulator.judge). */
+interface StateAnswer {
+  /** isAdminCheckFn's question, else isLiteralIdTable's. */
+  admin: boolean;
+  e: Expression;
+  answer: boolean;
+}
+
 interface Deferred {
   fn: FnValue;
   args: Value[];
@@ -354,6 +377,8 @@ const REGISTRATIONS = new Set([
  * (see apiName), so one map look-up replaces a dozen of them per call.
  */
 interface ApiInfo {
+  /** The name these answers are for. */
+  name: string;
   builtin: ((args: Value[]) => Value[]) | undefined;
   gsub: boolean;
   recorded: boolean;
@@ -424,6 +449,7 @@ function apiInfo(name: string): ApiInfo {
   // included, so that every name gets the same answers.)
   const exec = name in EXEC_SINKS;
   info = {
+    name,
     builtin: BUILTINS[name],
     gsub: name === 'string.gsub',
     recorded: isRecordedApi(name),
@@ -477,6 +503,34 @@ class MethodNames {
 }
 
 const methodNameTable = new Map<string, MethodNames>();
+
+/**
+ * Answers the emulator keeps on the tree's nodes, set on a node's first visit, so that a
+ * call evaluated again (a loop, a function called often) skips the look-ups by name.
+ */
+interface CallSite {
+  /** The ApiInfo of the API this call last reached (usually the same each time). */
+  emuApi?: ApiInfo;
+}
+interface MethodSite {
+  /** The MethodNames of `a:method()`'s method. */
+  emuMethod?: MethodNames;
+}
+interface MemberSite {
+  /** `a.b`'s interned name for the API base it last read (see Emulator.apiMember). */
+  emuMember?: { base: string; name: string };
+}
+interface LiteralSite {
+  /**
+   * The literal's value, made on the first visit: values are never changed once made, and
+   * compared by content, so every visit can hand out the same one.
+   */
+  emuValue?: Value;
+}
+interface NameSite {
+  /** Whether the global this identifier names is a free one (see isFreeGlobal). */
+  emuFree?: boolean;
+}
 
 /** One look-up per method call where the sets and the interned names took three. */
 function methodNames(method: string): MethodNames {
@@ -756,31 +810,65 @@ export class Emulator {
   private judge(cond: Expression, scope: Scope): ConditionClass {
     const known = this.judged.get(cond);
     if (known !== undefined) return known;
+    // A condition that asked about the state is judged the same again while the answers are
+    // the same: classifyCondition depends on the tree and those answers alone, and which
+    // question it asks next depends on the earlier answers only. Asking them again costs
+    // less than walking the tree again.
+    const prior = this.judgedAsking.get(cond);
+    if (prior !== undefined && this.sameAnswers(prior.asked, scope)) return prior.cls;
     this.stateAsked = false;
-    const cls = classifyCondition(cond, this.isLiteralIdTable(scope), this.isAdminCheckFn(scope));
+    const asked: StateAnswer[] = [];
+    const cls = classifyCondition(
+      cond,
+      (e) => {
+        const answer = this.isLiteralIdTable(e, scope);
+        asked.push({ admin: false, e, answer });
+        return answer;
+      },
+      (e) => {
+        const answer = this.isAdminCheckFn(e, scope);
+        asked.push({ admin: true, e, answer });
+        return answer;
+      },
+    );
     if (!this.stateAsked) this.judged.set(cond, cls);
+    else this.judgedAsking.set(cond, { cls, asked });
     return cls;
   }
 
+  /** Whether the state gives the same answers to a judgement's questions (see judge). */
+  private sameAnswers(asked: readonly StateAnswer[], scope: Scope): boolean {
+    for (let i = 0; i < asked.length; i++) {
+      const a = asked[i]!;
+      const answer = a.admin ? this.isAdminCheckFn(a.e, scope) : this.isLiteralIdTable(a.e, scope);
+      if (answer !== a.answer) return false;
+    }
+    return true;
+  }
+
   private readonly judged = new WeakMap<Expression, ConditionClass>();
+  /** Conditions that asked about the state, with the answers they were last judged on. */
+  private readonly judgedAsking = new WeakMap<
+    Expression,
+    { cls: ConditionClass; asked: StateAnswer[] }
+  >();
   /** The condition being judged asked what the emulation knows (see judge). */
   private stateAsked = false;
 
-  private isLiteralIdTable(scope: Scope) {
-    return (e: Expression): boolean => {
-      this.stateAsked = true;
-      const v = this.peek(e, scope);
-      if (!v || v.k !== 'table') return false;
-      let n = 0;
-      for (const [k, val] of v.t.hash) {
-        if (n++ > 500) break;
-        const ks = stringOfKey(k);
-        if ((ks && STEAMID_LITERAL.test(ks)) || (val.k === 'str' && STEAMID_LITERAL.test(val.v)))
-          return true;
-        if (val.k === 'num' && /^7656119\d{10}$/.test(String(val.v))) return true;
-      }
-      return false;
-    };
+  /** Whether `e` reads a table that holds literal SteamIDs. */
+  private isLiteralIdTable(e: Expression, scope: Scope): boolean {
+    this.stateAsked = true;
+    const v = this.peek(e, scope);
+    if (!v || v.k !== 'table') return false;
+    let n = 0;
+    for (const [k, val] of v.t.hash) {
+      if (n++ > 500) break;
+      const ks = stringOfKey(k);
+      if ((ks && STEAMID_LITERAL.test(ks)) || (val.k === 'str' && STEAMID_LITERAL.test(val.v)))
+        return true;
+      if (val.k === 'num' && /^7656119\d{10}$/.test(String(val.v))) return true;
+    }
+    return false;
   }
 
   private readonly settingMemo = new WeakMap<Expression, string | undefined>();
@@ -800,18 +888,17 @@ export class Emulator {
 
   private readonly adminCheckMemo = new Map<FunctionDeclaration, boolean>();
 
-  private isAdminCheckFn(scope: Scope) {
-    return (e: Expression): boolean => {
-      this.stateAsked = true;
-      const v = this.peek(e, scope);
-      if (v?.k !== 'fn') return false;
-      let r = this.adminCheckMemo.get(v.node);
-      if (r === undefined) {
-        r = containsAdminCheck(v.node);
-        this.adminCheckMemo.set(v.node, r);
-      }
-      return r;
-    };
+  /** Whether `e` reads a function whose body checks the player's rank. */
+  private isAdminCheckFn(e: Expression, scope: Scope): boolean {
+    this.stateAsked = true;
+    const v = this.peek(e, scope);
+    if (v?.k !== 'fn') return false;
+    let r = this.adminCheckMemo.get(v.node);
+    if (r === undefined) {
+      r = containsAdminCheck(v.node);
+      this.adminCheckMemo.set(v.node, r);
+    }
+    return r;
   }
 
   /** Side-effect-free look-up of a variable or field chain (for condition classification). */
@@ -905,6 +992,13 @@ export class Emulator {
     loop.declaredFloor = Scope.declared;
     loop.tableFloor = LuaTable.clock;
     return new Scope(scope);
+  }
+
+  /** The scope of a new iteration of a loop with no loop variables (`while`, `repeat`). */
+  private bodyIterationScope(loop: LoopState, scope: Scope, body: readonly Statement[]): Scope {
+    loop.declaredFloor = Scope.declared;
+    loop.tableFloor = LuaTable.clock;
+    return blockScope(body, scope);
   }
 
   /**
@@ -1013,10 +1107,16 @@ export class Emulator {
           const c = isTruthy(this.evalExpr(st.condition, scope, fc));
           if (c === false) break;
           if (c === undefined) {
-            return this.uncertainBlock(st.body, new Scope(scope), fc);
+            return this.uncertainBlock(st.body, blockScope(st.body, scope), fc);
           }
           // (Converged: the condition reads the same state, so the next iterations are the same.)
-          const sig = this.iterate(st.body, this.iterationScope(loop, scope), fc, n, loop);
+          const sig = this.iterate(
+            st.body,
+            this.bodyIterationScope(loop, scope, st.body),
+            fc,
+            n,
+            loop,
+          );
           if (sig === 'stop' || sig === 'converged') break;
           if (sig?.type === 'return') return sig;
         }
@@ -1026,7 +1126,7 @@ export class Emulator {
         const loop = this.startLoop(fc);
         let n = 0;
         while (n++ < MAX_LOOP) {
-          const inner = this.iterationScope(loop, scope);
+          const inner = this.bodyIterationScope(loop, scope, st.body);
           const sig = this.iterate(st.body, inner, fc, n, loop);
           if (sig === 'stop' || sig === 'converged') break;
           if (sig?.type === 'return') return sig;
@@ -1036,7 +1136,7 @@ export class Emulator {
         return undefined;
       }
       case 'DoStatement':
-        return this.execBlock(st.body, new Scope(scope), fc);
+        return this.execBlock(st.body, blockScope(st.body, scope), fc);
       case 'ForNumericStatement':
         return this.execForNumeric(st, scope, fc);
       case 'ForGenericStatement':
@@ -1081,19 +1181,20 @@ export class Emulator {
         if (firstRealm && fc.realm === 'shared') {
           elseFc = new RealmBranch(fc, firstRealm === 'server' ? 'client' : 'server');
         }
-        if (anyUnknown) return this.uncertainBlock(clause.body, new Scope(scope), elseFc);
-        return this.execBlock(clause.body, new Scope(scope), elseFc);
+        if (anyUnknown)
+          return this.uncertainBlock(clause.body, blockScope(clause.body, scope), elseFc);
+        return this.execBlock(clause.body, blockScope(clause.body, scope), elseFc);
       }
       const c = isTruthy(this.evalExpr(clause.condition, scope, fc));
       if (c === false) continue;
       if (c === true && !anyUnknown) {
         // A setting that happens to read as on/off here is still the owner's setting.
         const setting = this.settingIn(clause.condition);
-        if (!setting) return this.execBlock(clause.body, new Scope(scope), fc);
+        if (!setting) return this.execBlock(clause.body, blockScope(clause.body, scope), fc);
         const saved = this.ctx;
         this.ctx = [...this.ctx, this.frame('config', setting, fc, clause.line)];
         try {
-          return this.execBlock(clause.body, new Scope(scope), fc);
+          return this.execBlock(clause.body, blockScope(clause.body, scope), fc);
         } finally {
           this.ctx = saved;
         }
@@ -1112,7 +1213,7 @@ export class Emulator {
         branchFc = new RealmBranch(fc, realmCond);
       }
       try {
-        this.uncertainBlock(clause.body, new Scope(scope), branchFc);
+        this.uncertainBlock(clause.body, blockScope(clause.body, scope), branchFc);
       } finally {
         this.ctx = saved;
       }
@@ -1262,7 +1363,6 @@ export class Emulator {
         ref.value = next;
         return;
       }
-      const current = this.globals.getName(target.name);
       if (CORE_GLOBALS.has(target.name) && value.k === 'fn') {
         this.out.overrides.push({
           ...this.base(fc, target.line),
@@ -1272,7 +1372,6 @@ export class Emulator {
         return;
       }
       if (target.name === 'GM' || target.name === 'GAMEMODE') return;
-      void current;
       this.globals.set(str(target.name), this.aliasOf(value, target.name, init));
       return;
     }
@@ -1395,7 +1494,7 @@ export class Emulator {
     switch (e.type) {
       // (The commonest first: each case is one comparison more for those below it.)
       case 'Identifier':
-        return this.lookupName(e.name, scope, fc);
+        return this.lookupName(e, scope, fc);
       case 'CallExpression':
       case 'StringCallExpression':
       case 'TableCallExpression':
@@ -1405,12 +1504,14 @@ export class Emulator {
         // (A table's field is read by its name, without a value made for the key: what index
         // does for a table and a plain name.)
         if (b.k === 'table') return b.t.getName(e.identifier.name);
+        if (b.k === 'api') return this.apiMember(b, e, fc, e.line);
         return this.index(b, str(e.identifier.name), fc, e.line, false);
       }
       case 'StringLiteral':
-        return e.escaped ? this.note(str(e.value, 'escape'), fc, e.line) : str(e.value);
+        if (e.escaped) return this.note(str(e.value, 'escape'), fc, e.line);
+        return ((e as LiteralSite).emuValue ??= str(e.value));
       case 'NumericLiteral':
-        return num(e.value);
+        return ((e as LiteralSite).emuValue ??= num(e.value));
       case 'BooleanLiteral':
         return { k: 'bool', v: e.value };
       case 'NilLiteral':
@@ -1563,7 +1664,8 @@ export class Emulator {
     }
   }
 
-  private lookupName(name: string, scope: Scope, fc: FileContext): Value {
+  private lookupName(e: Identifier, scope: Scope, fc: FileContext): Value {
+    const name = e.name;
     const ref = scope.lookup(name);
     if (ref) return ref.value;
     if (name === 'SERVER' || name === 'CLIENT') {
@@ -1576,8 +1678,31 @@ export class Emulator {
     const g = this.globals.getName(name);
     if (g.k !== 'nil') return g;
     const v: Value = { k: 'api', name, via: 'direct' };
-    if (isFreeGlobal(name)) v.free = true;
+    if (((e as NameSite).emuFree ??= isFreeGlobal(name)) === true) v.free = true;
     return v;
+  }
+
+  /**
+   * `a.b` on an API value, by name: what index gives for it, with the member's interned
+   * name kept on the node for the next visit with the same base (a loop, a function called
+   * often) instead of looked up by base and key again.
+   */
+  private apiMember(b: ApiValue, e: MemberExpression, fc: FileContext, line: number): Value {
+    const site = e as MemberSite;
+    const cached = site.emuMember;
+    let name: string;
+    if (cached !== undefined && cached.base === b.name) name = cached.name;
+    else {
+      const base = b.name;
+      // (The bases index treats otherwise: globals, the registry, metatables.)
+      if (base === '_G' || base === '_R' || base.startsWith('meta:'))
+        return this.index(b, str(e.identifier.name), fc, line, false);
+      name = memberName(base, '.', e.identifier.name);
+      site.emuMember = { base, name };
+    }
+    const out: Value = { k: 'api', name, via: b.via };
+    if (b.free) out.free = true;
+    return out;
   }
 
   private evalTable(e: TableConstructorExpression, scope: Scope, fc: FileContext): Value {
@@ -1690,12 +1815,13 @@ export class Emulator {
     if (baseExpr.type === 'MemberExpression' && baseExpr.indexer === ':') {
       self = this.evalExpr(baseExpr.base, scope, fc);
       const m = baseExpr.identifier.name;
-      const method = methodNames(m);
+      const site = baseExpr as MethodSite;
+      const method = (site.emuMethod ??= methodNames(m));
       if (self.k === 'str' && method.string) {
         callee = { k: 'api', name: method.inString(), via: 'direct' };
         info = method.inStringInfo();
       } else if (self.k === 'table') callee = self.t.getName(m);
-      else if (self.k === 'api') callee = this.index(self, str(m), fc, line, false);
+      else if (self.k === 'api') callee = this.apiMember(self, baseExpr, fc, line);
       else if (
         self.k === 'unk' &&
         (self.partial !== undefined || self.taint) &&
@@ -1733,8 +1859,15 @@ export class Emulator {
           : this.evalTable(e.arguments, scope, fc);
       args = self ? [self, arg] : [arg];
     }
-    if (info !== undefined && callee.k === 'api')
-      return this.callApi(callee, args, fc, line, true, info);
+    if (callee.k === 'api') {
+      if (info === undefined) {
+        const site = e as CallSite;
+        info = site.emuApi;
+        if (info === undefined || info.name !== callee.name)
+          info = site.emuApi = apiInfo(callee.name);
+      }
+      return this.callApi(callee, args, fc, line, !!self, info);
+    }
     return this.callValue(callee, args, fc, line, !!self);
   }
 

@@ -96,6 +96,13 @@ export const UNKNOWN: UnknownValue = { k: 'unk' };
 export const MAX_STRING = 256 * 1024;
 export const MAX_TAINT = 4;
 
+/**
+ * The entries of every table nothing was written to yet, shared: many tables stay empty (a
+ * file's ENT and SWEP, a function's `...`, `{}` never filled), and a map each costs more to
+ * make than the table. Only LuaTable.set writes entries, and it gives a table its own map first.
+ */
+const NO_ENTRIES = new Map<string | number | object, Value>();
+
 export class LuaTable {
   /**
    * Tables are numbered as they are made; writes to tables made before `LuaTable.floor` are
@@ -110,7 +117,7 @@ export class LuaTable {
     return LuaTable.made;
   }
   private readonly id = LuaTable.made++;
-  readonly hash = new Map<string | number | object, Value>();
+  hash: Map<string | number | object, Value> = NO_ENTRIES;
   /** Set for an addon global that shadows an API table: missing keys read as API refs. */
   apiName?: string;
   /**
@@ -155,8 +162,12 @@ export class LuaTable {
     if (k === undefined) return;
     if (this.id < LuaTable.floor) LuaTable.outerWrites++;
     if (this.hash.size > 100_000 && !this.hash.has(k)) return;
-    if (value.k === 'nil') this.hash.delete(k);
-    else this.hash.set(k, value);
+    if (value.k === 'nil') {
+      if (this.hash !== NO_ENTRIES) this.hash.delete(k);
+    } else {
+      if (this.hash === NO_ENTRIES) this.hash = new Map();
+      this.hash.set(k, value);
+    }
     if (typeof k === 'number') {
       if (value.k !== 'nil' && k === this.border + 1) {
         this.border = k;

@@ -28,4 +28,21 @@ describe('line counting', () => {
       }
     }
   });
+
+  it('counts CR, LF and CR LF pairs a word at a time as the byte loop does, pairs across words included', () => {
+    // Returns and line feeds packed together put CR LF pairs across every lane and word edge;
+    // runs longer than 255 words check the per-lane sums.
+    const mix = [0x0d, 0x0a, 0x0d, 0x0a, 0x0a, 0x0d, 0x41, 0x0c, 0x0e, 0x8d, 0x20];
+    let seed = 11;
+    const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 16;
+    const whole = new Uint8Array(3 * 4096 + 7);
+    for (let i = 0; i < whole.length; i++) whole[i] = mix[random() % mix.length]!;
+    for (let offset = 0; offset < 4; offset++) {
+      for (const length of [64, 65, 66, 67, 1023, 1024 * 4 + 3, whole.length - offset]) {
+        const view = whole.subarray(offset, offset + length);
+        expect(countLineBreaks(view, 1e9)).toBe(lineBreaks(view, 1e9).count);
+        expect(countLineBreaks(view, 5)).toBe(Math.min(5, lineBreaks(view, 1e9).count));
+      }
+    }
+  });
 });

@@ -347,14 +347,6 @@ interface LoopState {
   tableFloor: number;
 }
 
-/** A question classifyCondition asked about the state, and the answer (see Emulator.judge). */
-interface StateAnswer {
-  /** isAdminCheckFn's question, else isLiteralIdTable's. */
-  admin: boolean;
-  e: Expression;
-  answer: boolean;
-}
-
 interface Deferred {
   fn: FnValue;
   args: Value[];
@@ -544,20 +536,18 @@ function methodNames(method: string): MethodNames {
 }
 
 /**
- * The calls a function already ran with (see callFunction): keys `offset:path:signature` for
- * calls with unknown arguments, `offset:path:decoded:…` for decoded payloads, as one set of
- * distinct keys. Signatures are kept by file and offset, so that a call hashes its short
- * signature rather than a new key with the whole path in it. A signature key splits one way
- * only (neither the offset nor the signature's two fields hold a colon), so this holds the
- * same keys as one set of whole strings would, the rare decoded keys included.
+ * The calls a function already ran with (see callFunction): by file and function offset, the
+ * signatures of calls with unknown arguments, and apart from them the decoded payloads handed
+ * to it. Keyed by file and offset so that a call hashes its short signature, not a new key
+ * with the whole path in it.
  */
 class CallMemo {
   private readonly signatures = new Map<string, Map<number, Set<string>>>();
   private readonly decoded = new Set<string>();
-  /** Distinct keys held. */
+  /** Distinct entries held. */
   size = 0;
 
-  /** Adds `offset:path:signature`; false when it was there already. */
+  /** Adds a signature of the function at `offset` of `path`; false when it was there already. */
   addSignature(offset: number, path: string, signature: string): boolean {
     let byOffset = this.signatures.get(path);
     if (byOffset === undefined) {
@@ -570,7 +560,6 @@ class CallMemo {
       byOffset.set(offset, set);
     }
     if (set.has(signature)) return false;
-    if (this.decoded.size > 0 && this.decoded.has(`${offset}:${path}:${signature}`)) return false;
     set.add(signature);
     this.size++;
     return true;
@@ -578,25 +567,10 @@ class CallMemo {
 
   /** Adds a decoded payload's key; false when it was there already. */
   addDecoded(key: string): boolean {
-    if (this.decoded.has(key) || this.holdsAsSignature(key)) return false;
+    if (this.decoded.has(key)) return false;
     this.decoded.add(key);
     this.size++;
     return true;
-  }
-
-  /** Whether a key, split as a signature key, is one. */
-  private holdsAsSignature(key: string): boolean {
-    const first = key.indexOf(':');
-    const last = key.lastIndexOf(':');
-    const beforeLast = key.lastIndexOf(':', last - 1);
-    if (first < 0 || beforeLast <= first) return false;
-    const offset = Number(key.slice(0, first));
-    const set = this.signatures.get(key.slice(first + 1, beforeLast))?.get(offset);
-    return (
-      set !== undefined &&
-      String(offset) === key.slice(0, first) &&
-      set.has(key.slice(beforeLast + 1))
-    );
   }
 }
 
@@ -810,48 +784,17 @@ export class Emulator {
   private judge(cond: Expression, scope: Scope): ConditionClass {
     const known = this.judged.get(cond);
     if (known !== undefined) return known;
-    // A condition that asked about the state is judged the same again while the answers are
-    // the same: classifyCondition depends on the tree and those answers alone, and which
-    // question it asks next depends on the earlier answers only. Asking them again costs
-    // less than walking the tree again.
-    const prior = this.judgedAsking.get(cond);
-    if (prior !== undefined && this.sameAnswers(prior.asked, scope)) return prior.cls;
     this.stateAsked = false;
-    const asked: StateAnswer[] = [];
     const cls = classifyCondition(
       cond,
-      (e) => {
-        const answer = this.isLiteralIdTable(e, scope);
-        asked.push({ admin: false, e, answer });
-        return answer;
-      },
-      (e) => {
-        const answer = this.isAdminCheckFn(e, scope);
-        asked.push({ admin: true, e, answer });
-        return answer;
-      },
+      (e) => this.isLiteralIdTable(e, scope),
+      (e) => this.isAdminCheckFn(e, scope),
     );
     if (!this.stateAsked) this.judged.set(cond, cls);
-    else this.judgedAsking.set(cond, { cls, asked });
     return cls;
   }
 
-  /** Whether the state gives the same answers to a judgement's questions (see judge). */
-  private sameAnswers(asked: readonly StateAnswer[], scope: Scope): boolean {
-    for (let i = 0; i < asked.length; i++) {
-      const a = asked[i]!;
-      const answer = a.admin ? this.isAdminCheckFn(a.e, scope) : this.isLiteralIdTable(a.e, scope);
-      if (answer !== a.answer) return false;
-    }
-    return true;
-  }
-
   private readonly judged = new WeakMap<Expression, ConditionClass>();
-  /** Conditions that asked about the state, with the answers they were last judged on. */
-  private readonly judgedAsking = new WeakMap<
-    Expression,
-    { cls: ConditionClass; asked: StateAnswer[] }
-  >();
   /** The condition being judged asked what the emulation knows (see judge). */
   private stateAsked = false;
 

@@ -129,16 +129,10 @@ export class LuaTable {
   border = 0;
 
   get(key: Value): Value {
+    if (key.k === 'str') return this.getName(key.v);
     const k = tableKey(key);
     if (k === undefined) return UNKNOWN;
-    const v = this.hash.get(k);
-    if (v) return v;
-    if (this.apiName && key.k === 'str') {
-      const ref: ApiValue = { k: 'api', name: memberName(this.apiName, '.', key.v), via: 'direct' };
-      if (this.free) ref.free = true;
-      return ref;
-    }
-    return NIL;
+    return this.hash.get(k) ?? NIL;
   }
 
   /**
@@ -147,7 +141,7 @@ export class LuaTable {
    */
   getName(name: string): Value {
     if (name.length > MAX_STRING) return this.get(str(name));
-    const v = this.hash.get(name.charCodeAt(0) === 0xdfff ? KEY_TAG + name : name);
+    const v = this.hash.get(stringKey(name));
     if (v) return v;
     if (this.apiName) {
       const ref: ApiValue = { k: 'api', name: memberName(this.apiName, '.', name), via: 'direct' };
@@ -257,6 +251,11 @@ const KEY_TAG = '\uDFFF';
 const TRUE_KEY = { key: true };
 const FALSE_KEY = { key: false };
 
+/** The map key of a Lua string: itself, or with KEY_TAG in front when it starts with the tag. */
+function stringKey(s: string): string {
+  return s.charCodeAt(0) === 0xdfff ? KEY_TAG + s : s;
+}
+
 /**
  * The map key of a Lua key. Strings are their own key, so a look-up by a name taken from the
  * syntax tree hashes that string once instead of building a new prefixed string every time.
@@ -264,7 +263,7 @@ const FALSE_KEY = { key: false };
 export function tableKey(key: Value): string | number | object | undefined {
   switch (key.k) {
     case 'str':
-      return key.v.charCodeAt(0) === 0xdfff ? KEY_TAG + key.v : key.v;
+      return stringKey(key.v);
     case 'num':
       return key.v;
     case 'bool':

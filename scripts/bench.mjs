@@ -226,7 +226,9 @@ async function benchFolder(folder) {
   }
   const size = availableParallelism();
   // One worker per core, as the server runs its pool; `npm run bench` and `npm start` pass
-  // --single-threaded-gc so that V8's garbage-collector threads do not compete with them.
+  // --single-threaded-gc so that V8's garbage-collector threads do not compete with them, and
+  // --no-allocation-site-pretenuring (docs/decisions.md) so that the collector's cost does not
+  // depend on decisions V8 took during the first scans.
   const flags = process.execArgv.filter((a) => a.startsWith('--')).join(' ') || 'none';
   console.log(
     `Scanning ${items.length} addons from ${folder} with ${size} workers (node flags: ${flags})…`,

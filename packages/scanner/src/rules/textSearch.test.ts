@@ -22,6 +22,22 @@ describe('NeedleFilter', () => {
     expect(g.mayContain('mega-project.cz')).toBe(false);
     expect(g.mayContain('local OMEG\nA')).toBe(false);
   });
+  it('finds needles of 4 to 6 bytes whatever byte stands next to them', () => {
+    // Where such a needle holds 3 bytes of a word, the word is looked up under every value
+    // of the fourth byte, which is the text's byte before or after the needle.
+    for (const needle of ['wxyz', 'vwxyz', 'uvwxyz']) {
+      const g = new NeedleFilter([needle]);
+      for (let pad = 0; pad < 8; pad++)
+        for (let b = 0; b < 256; b++) {
+          const next = String.fromCharCode(b);
+          const cased = pad % 2 ? needle.toUpperCase() : needle;
+          const at = `${pad} ${needle} ${b}`;
+          expect(g.mayContain('-'.repeat(pad) + next + cased + next), at).toBe(true);
+          expect(g.mayContain('-'.repeat(pad) + next + cased), at).toBe(true);
+          expect(g.mayContain('-'.repeat(pad) + cased.slice(1) + next + '--'), at).toBe(false);
+        }
+    }
+  });
   it('reads texts larger than the kept buffer', () => {
     const big = 'x'.repeat(9 << 20);
     expect(f.mayContain(big + 'Stage1.PHP')).toBe(true);

@@ -85,8 +85,6 @@ export function firstLineMatching(
   return file.lines.findIndex((l) => pattern.test(l));
 }
 
-/** Needles this long hold a whole aligned 4-byte word wherever they start in the text. */
-const WORD_NEEDLE_LENGTH = 7;
 const HASH_BITS = 18;
 /** ASCII letters differ from their capitals only by 0x20: or-ing it folds case in 4 bytes at once. */
 const FOLD_CASE = 0x20202020;
@@ -158,8 +156,38 @@ function commonness(piece: string): number {
 interface Candidate {
   /** The needle, lower-cased. */
   needle: string;
-  /** Where the looked-up word starts inside the needle. */
+  /** Where the looked-up word starts inside the needle (negative: before the needle). */
   offset: number;
+}
+
+/** The 128 values a byte can take once case-folded (or-ed with 0x20). */
+const FOLDED_BYTES = Array.from({ length: 256 }, (_, b) => b).filter((b) => (b & 0x20) !== 0);
+
+/**
+ * The words to look a needle up by when it starts at a given place inside an aligned word,
+ * and where the first of them starts inside the needle. A whole word of the needle when one
+ * fits; else a word holding 3 of its bytes, looked up under each of the 128 folded values of
+ * its fourth byte; else none (the needle is too short to be found a word at a time).
+ */
+function lookupOf(needle: string, first: number): { words: number[]; offset: number } | undefined {
+  // `first`: where the first aligned word that starts inside the needle starts.
+  if (first + 4 <= needle.length) {
+    let best = first;
+    for (let at = first + 4; at + 4 <= needle.length; at += 4)
+      if (commonness(needle.slice(at, at + 4)) < commonness(needle.slice(best, best + 4)))
+        best = at;
+    return { words: [wordAt(needle, best)], offset: best };
+  }
+  const tail = needle.slice(first); // the start of the word the needle ends in
+  const head = first === 3 ? needle.slice(0, 3) : undefined; // the end of the word it starts in
+  if (tail.length === 3 && (!head || commonness(tail) <= commonness(head)))
+    return {
+      words: FOLDED_BYTES.map((b) => wordAt(tail + String.fromCharCode(b), 0)),
+      offset: first,
+    };
+  if (head)
+    return { words: FOLDED_BYTES.map((b) => wordAt(String.fromCharCode(b) + head, 0)), offset: -1 };
+  return undefined;
 }
 
 /** The text as bytes, reused from file to file: a byte view and a word view of one buffer. */
@@ -180,16 +208,19 @@ function scratchFor(size: number): typeof scratch {
 /**
  * Answers whether a text may contain one of the needles (in any case), exactly: it never
  * says no when one is there. The text is copied as bytes and read one aligned 4-byte word at a
- * time; a needle of 7 bytes or more covers a whole aligned word wherever it starts, so a table
- * of the case-folded words of every needle (one per alignment) flags the few places to compare
- * in full. Shorter needles are left to one case-insensitive native regex. Texts must be latin1
- * (one char per byte, as the analysis reads files): a char above U+00FF would be read as its
- * low byte.
+ * time; a table of the case-folded words of every needle (one per place the needle can start
+ * in a word) flags the few places to compare in full. A needle of 7 bytes or more holds a whole
+ * aligned word wherever it starts; shorter ones hold a whole word or 3 bytes of one, entered
+ * under every value of the missing byte, except where they are too short (under 4 bytes, or 4
+ * bytes split 2 and 2 across words): those go to one case-insensitive native regex. Texts must be
+ * latin1 (one char per byte, as the analysis reads files): a char above U+00FF would be read
+ * as its low byte.
  */
 export class NeedleFilter {
   /** One bit per hash (32 KiB: it stays in the L1 cache, where a byte table would not). */
   private readonly table = new Uint32Array(1 << (HASH_BITS - 5));
   private readonly candidates = new Map<number, Candidate[]>();
+  /** Needles the words cannot find: one case-insensitive native regex. */
   private readonly short: RegExp | undefined;
 
   constructor(needles: readonly string[]) {
@@ -197,20 +228,23 @@ export class NeedleFilter {
     for (const raw of new Set(needles.map((n) => n.toLowerCase()))) {
       if (raw.length === 0) continue;
       // Needles with a character above U+00FF cannot be read as bytes: the regex takes them.
-      if (raw.length < WORD_NEEDLE_LENGTH || [...raw].some((ch) => ch.charCodeAt(0) > 0xff)) {
+      // So do the few that no word covers wherever they start (such as 4 bytes split 2 and 2):
+      // folding every word for a native byte search of them costs more than the regex.
+      const lookups = [...raw].some((ch) => ch.charCodeAt(0) > 0xff)
+        ? [undefined]
+        : [0, 1, 2, 3].map((first) => lookupOf(raw, first));
+      if (lookups.includes(undefined)) {
         short.push(raw);
         continue;
       }
-      // For each of the 4 alignments, the rarest whole word the needle covers there.
-      for (let first = 0; first < 4; first++) {
-        let best = first;
-        for (let at = first + 4; at + 4 <= raw.length; at += 4)
-          if (commonness(raw.slice(at, at + 4)) < commonness(raw.slice(best, best + 4))) best = at;
-        const h = hashOf(wordAt(raw, best));
-        this.table[h >>> 5]! |= 1 << (h & 31);
-        const list = this.candidates.get(h) ?? [];
-        list.push({ needle: raw, offset: best });
-        this.candidates.set(h, list);
+      for (const lookup of lookups) {
+        for (const word of lookup!.words) {
+          const h = hashOf(word);
+          this.table[h >>> 5]! |= 1 << (h & 31);
+          const list = this.candidates.get(h) ?? [];
+          list.push({ needle: raw, offset: lookup!.offset });
+          this.candidates.set(h, list);
+        }
       }
     }
     this.short = short.length
@@ -221,7 +255,7 @@ export class NeedleFilter {
   mayContain(text: string): boolean {
     if (this.short?.test(text)) return true;
     const len = text.length;
-    if (len < WORD_NEEDLE_LENGTH || this.candidates.size === 0) return false;
+    if (len < 4 || this.candidates.size === 0) return false;
     // Zeros after the text fill the last pair of words; a needle is never matched past `len`.
     const { bytes, words } = scratchFor(len + 8);
     bytes.write(text, 0, len, 'latin1');

@@ -323,6 +323,8 @@ function settleRelevance(
   const knownSet = new Set<string>();
   const searched = new Map<LuaFileRecord, number>();
   const searchedLocal = new Map<LuaFileRecord, Set<string>>();
+  // The lazy bodies of parsed files, until one of them is parsed (see lazyRanges).
+  const lazy = new Map<LuaFileRecord, number[]>();
   for (let round = 0; round < 50; round++) {
     for (const name of relevance.names) {
       if (knownSet.has(name)) continue;
@@ -336,9 +338,12 @@ function settleRelevance(
       const offsets: number[] = [];
       // In a parsed file only uses in lazy bodies matter (see parseLazyCallers); computed
       // when a name is searched for.
-      let ranges: number[] | undefined;
-      const where = (): number[] | undefined =>
-        record.body && record.functions ? (ranges ??= lazyRanges(record.functions)) : undefined;
+      const where = (): number[] | undefined => {
+        if (!record.body || !record.functions) return undefined;
+        let ranges = lazy.get(record);
+        if (!ranges) lazy.set(record, (ranges = lazyRanges(record.functions)));
+        return ranges;
+      };
       const locals =
         record.relevanceIndex === undefined
           ? undefined
@@ -368,7 +373,10 @@ function settleRelevance(
         parseRecord(record, relevance, false);
         changed = true;
       }
-      if (parseLazyCallers(record, offsets, relevance)) changed = true;
+      if (parseLazyCallers(record, offsets, relevance)) {
+        changed = true;
+        lazy.delete(record);
+      }
     }
     if (!changed) return true;
     relevance.settleNames();
@@ -388,7 +396,9 @@ function lazyRanges(functions: FunctionFacts[]): number[] {
     if (f.node.lazy !== undefined) bodies.push(f.node.lazy.offset, f.node.endOffset);
   // Bodies parsed later append their nested functions: sort by where each starts.
   const order = Array.from({ length: bodies.length / 2 }, (_, j) => 2 * j);
-  order.sort((a, b) => bodies[a]! - bodies[b]!);
+  let sorted = true;
+  for (let j = 2; j < bodies.length && sorted; j += 2) sorted = bodies[j - 2]! <= bodies[j]!;
+  if (!sorted) order.sort((a, b) => bodies[a]! - bodies[b]!);
   const ranges: number[] = [];
   for (const j of order) {
     const from = bodies[j]!;

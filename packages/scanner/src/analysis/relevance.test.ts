@@ -4,13 +4,16 @@ import { parseLua } from '../lua/index.js';
 import type { FunctionDeclaration } from '../lua/ast.js';
 import { FUNCTION_WATCH, Relevance } from './relevance.js';
 
-function relevantNames(files: string[]): string[] {
+/** `stepwise`: settle after each file, as the addon-wide fixpoint does between rounds. */
+function relevantNames(files: string[], stepwise = false): string[] {
   const rel = new Relevance();
   const all: FunctionDeclaration[] = [];
   for (const text of files) {
     const parsed = parseLua(text, { watch: FUNCTION_WATCH });
     rel.add(parsed.functions, false);
+    rel.addAliases(parsed.aliases);
     for (const f of parsed.functions ?? []) all.push(f.node);
+    if (stepwise) rel.settleNames();
   }
   rel.finish();
   return all
@@ -50,6 +53,18 @@ describe('relevance', () => {
       'concommand.Add("x", function(p) MyAddon.grant(p) end)\nlocal function other(e) e.grant(1) end',
     ]);
     expect(names.sort()).toEqual(['anonymous', 'grant']);
+  });
+  it('settles the same when the facts arrive one file at a time', () => {
+    // The sink first, so its callers and an alias's callers arrive after the names are known.
+    const files = [
+      'function MyAddon.grant(p) p:SetUserGroup("superadmin") end\nrun = RunString',
+      'function MyAddon.relay(p) MyAddon.grant(p) end\nfunction ping() run("u") end',
+      'concommand.Add("x", function(p) MyAddon.relay(p) end)\nfunction pong() ping() end',
+      'function quiet() print(1) end',
+    ];
+    const once = relevantNames(files).sort();
+    expect(once).toEqual(['anonymous', 'grant', 'ping', 'pong', 'relay']);
+    expect(relevantNames(files, true).sort()).toEqual(once);
   });
   it('does not follow generic method names', () => {
     const names = relevantNames([

@@ -339,17 +339,32 @@ export class Relevance {
   private readonly aliases = new Set<string>();
   /** Local variables of one file holding a sink (`local fetch = http.Fetch`). */
   private readonly localAliases = new Map<number, Set<string>>();
+  /** Aliases added since the last `settleNames` (path, then file or -1 for a global one). */
+  private readonly newAliases: Array<string | number> = [];
+
+  /**
+   * Which functions are relevant so far, by file (the arrays may be longer than the lists).
+   * Kept between rounds: facts only ever grow (new functions, calls and aliases), so what was
+   * relevant stays relevant and each round only adds what the new facts reach.
+   */
+  private readonly relevant: Uint8Array[] = [];
+  /** Relevant functions whose parent and name are not handled yet (file, function pairs). */
+  private readonly queue: number[] = [];
 
   /** Adds aliases, of the file `file` only when they are local variables. */
   addAliases(paths: readonly string[] | undefined, file?: number): void {
     if (!paths) return;
     for (const p of paths) {
-      if (file === undefined) this.aliases.add(p);
-      else {
+      if (file === undefined) {
+        if (this.aliases.has(p)) continue;
+        this.aliases.add(p);
+      } else {
         const set = this.localAliases.get(file) ?? new Set<string>();
+        if (set.has(p)) continue;
         set.add(p);
         this.localAliases.set(file, set);
       }
+      this.newAliases.push(p, file ?? -1);
     }
   }
 
@@ -364,14 +379,15 @@ export class Relevance {
     return this.all.length - 1;
   }
 
-  /** Computes (again, from scratch) `names` and `skippable` over everything added so far. */
+  /** Computes (again) `names` and `skippable` over everything added so far. */
   finish(): void {
     const relevant = this.settleNames();
     this.skippable.clear();
     const all = this.all;
     for (let k = 0; k < all.length; k++) {
       const fs = all[k]!;
-      const r = relevant[k]!;
+      // A copy: the parents marked here are not relevant in the sense `settleNames` keeps.
+      const r = relevant[k]!.slice(0, fs.length);
       // Watched functions run; so do their parents, which create and register them.
       for (let i = fs.length - 1; i >= 0; i--)
         if ((r[i] || fs[i]!.watched) && fs[i]!.parent >= 0) r[fs[i]!.parent] = 1;
@@ -394,8 +410,9 @@ export class Relevance {
    * empty before). Entries are never removed; one left by a replaced array could only make a
    * function relevant, never skippable. Only those functions are visited, not every function
    * of the addon again each round (117 000 visits per corpus pass for 23 000 indexed).
+   * Each function visited is marked relevant when it carries a sink or calls a known name.
    */
-  private callersIndex(): Map<string, number[]> {
+  private callersIndex(): void {
     const all = this.all;
     const replaced = this.replacedCalls;
     for (let r = 0; r < replaced.length; r += 2) {
@@ -410,68 +427,87 @@ export class Relevance {
       for (let i = this.indexedCount[k] ?? 0; i < fs.length; i++) this.indexCalls(k, i);
       this.indexedCount[k] = fs.length;
     }
-    return this.callers;
   }
 
   private indexCalls(k: number, i: number): void {
-    const calls = this.all[k]![i]!.calls;
+    const f = this.all[k]![i]!;
+    if (f.sink) this.mark(k, i);
+    const calls = f.calls;
+    const locals = this.localNames.get(k);
     for (let j = 0; j < calls.length; j++) {
-      const list = this.callers.get(calls[j]!);
+      const name = calls[j]!;
+      const list = this.callers.get(name);
       if (list) list.push(k, i);
-      else this.callers.set(calls[j]!, [k, i]);
+      else this.callers.set(name, [k, i]);
+      // A new caller of a name already known (`addName` reached only the callers before it).
+      if (this.names.has(name) || locals?.has(name)) this.mark(k, i);
     }
   }
 
+  private mark(k: number, i: number): void {
+    const r = this.relevant[k]!;
+    if (r[i]) return;
+    r[i] = 1;
+    this.queue.push(k, i);
+  }
+
+  private addName(name: string): void {
+    if (this.names.has(name)) return;
+    this.names.add(name);
+    const list = this.callers.get(name);
+    if (list) for (let j = 0; j < list.length; j += 2) this.mark(list[j]!, list[j + 1]!);
+  }
+
+  private addLocalName(name: string, file: number): void {
+    let set = this.localNames.get(file);
+    if (!set) this.localNames.set(file, (set = new Set<string>()));
+    if (set.has(name)) return;
+    set.add(name);
+    const list = this.callers.get(name);
+    if (list)
+      for (let j = 0; j < list.length; j += 2) if (list[j] === file) this.mark(file, list[j + 1]!);
+  }
+
   /**
-   * Computes (again, from scratch) `names` and `localNames` only, which is all the
-   * addon-wide search for callers needs between rounds; returns which functions are relevant.
+   * Brings `names` and `localNames` up to date with what was added since the last call,
+   * which is all the addon-wide search for callers needs between rounds; returns which
+   * functions are relevant (the same as computing it all again: facts only grow, and the
+   * result is the least set closed under the rules below).
    */
   settleNames(): Uint8Array[] {
-    this.names.clear();
-    this.localNames.clear();
-    const names = this.names;
-    const localNames = this.localNames;
     const all = this.all;
+    const relevant = this.relevant;
+    // Room for the functions added since (lazy bodies append their nested functions).
+    for (let k = 0; k < all.length; k++) {
+      const n = all[k]!.length;
+      const r = relevant[k];
+      if (r === undefined) relevant[k] = new Uint8Array(n);
+      else if (r.length < n) {
+        const grown = new Uint8Array(Math.max(n, r.length * 2));
+        grown.set(r);
+        relevant[k] = grown;
+      }
+    }
     // Relevant functions: those carrying a sink, their parents, and (by path) their callers:
     // addon-wide for a global path, in the same file for a local one. A worklist visits each
     // function and each call once; callers are found through an index of who calls each path.
-    const relevant: Uint8Array[] = all.map((fs) => new Uint8Array(fs.length));
-    const callers = this.callersIndex();
-    const queue: number[] = [];
-    const mark = (k: number, i: number): void => {
-      if (relevant[k]![i]) return;
-      relevant[k]![i] = 1;
-      queue.push(k, i);
-    };
-    const addName = (name: string): void => {
-      if (names.has(name)) return;
-      names.add(name);
-      const list = callers.get(name);
-      if (list) for (let j = 0; j < list.length; j += 2) mark(list[j]!, list[j + 1]!);
-    };
-    const addLocalName = (name: string, file: number): void => {
-      let set = localNames.get(file);
-      if (!set) localNames.set(file, (set = new Set<string>()));
-      if (set.has(name)) return;
-      set.add(name);
-      const list = callers.get(name);
-      if (list)
-        for (let j = 0; j < list.length; j += 2) if (list[j] === file) mark(file, list[j + 1]!);
-    };
-    for (const a of this.aliases) addName(a);
-    for (const [file, set] of this.localAliases) for (const a of set) addLocalName(a, file);
-    for (let k = 0; k < all.length; k++) {
-      const fs = all[k]!;
-      for (let i = 0; i < fs.length; i++) if (fs[i]!.sink) mark(k, i);
+    const aliases = this.newAliases;
+    for (let j = 0; j < aliases.length; j += 2) {
+      const file = aliases[j + 1] as number;
+      if (file < 0) this.addName(aliases[j] as string);
+      else this.addLocalName(aliases[j] as string, file);
     }
+    aliases.length = 0;
+    this.callersIndex();
+    const queue = this.queue;
     while (queue.length > 0) {
       const i = queue.pop()!;
       const k = queue.pop()!;
       const f = all[k]![i]!;
-      if (f.parent >= 0) mark(k, f.parent);
+      if (f.parent >= 0) this.mark(k, f.parent);
       if (f.name === undefined) continue;
-      if (f.local) addLocalName(f.name, k);
-      else addName(f.name);
+      if (f.local) this.addLocalName(f.name, k);
+      else this.addName(f.name);
     }
     return relevant;
   }

@@ -245,6 +245,21 @@ describe('skim', () => {
     expect(wordOffsets('myfunction grant', 'grant')).toEqual([11]);
   });
 
+  it('searches only the ranges given, reading what surrounds a use in the whole text', () => {
+    const src = 'grant(1)\nlocal function f() x.grant(2) grant(3) end\ngrant(4)';
+    const body = [src.indexOf(')', src.indexOf('f(')) + 1, src.indexOf('end') + 3];
+    expect(wordOffsets(src, 'grant')).toEqual([
+      0,
+      src.indexOf('grant(3)'),
+      src.indexOf('grant(4)'),
+    ]);
+    // The field before the body's first use is seen although the range starts after the dot.
+    expect(wordOffsets(src, 'grant', undefined, body)).toEqual([src.indexOf('grant(3)')]);
+    expect(wordOffsets(src, 'grant', undefined, [src.indexOf('grant(2)'), body[1]!])).toEqual([
+      src.indexOf('grant(3)'),
+    ]);
+  });
+
   it('counts the code identifiers and the machine-made ones', () => {
     const skim = skimLua(
       [

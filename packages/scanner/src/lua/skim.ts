@@ -168,25 +168,42 @@ export function mayMention(skim: Skim, h: number): boolean {
  * method names would otherwise match everywhere. Definitions (`function PANEL:Init`) and
  * assignment targets (`x.f = …`) are not uses: they neither call nor pass the function, and
  * engine callbacks such as `PANEL:Init` are defined in hundreds of files.
+ *
+ * `ranges` (`[from, to)` pairs, in text order) limits the search to those parts of the text;
+ * a use must lie inside one. What surrounds a use is read in the whole text.
  */
-export function wordOffsets(text: string, name: string, max = 10_000): number[] {
+export function wordOffsets(
+  text: string,
+  name: string,
+  max = 10_000,
+  ranges?: readonly number[],
+): number[] {
   const out: number[] = [];
   const bare = !/[.:]/.test(name);
-  let at = text.indexOf(name);
-  while (at >= 0 && out.length < max) {
-    const before = at > 0 ? text.charCodeAt(at - 1) : 32;
-    const end = at + name.length;
-    // `| 0`: past the end `charCodeAt` gives NaN, and one NaN index makes V8's loads from the
-    // byte table generic (slow) for every later read; NaN | 0 is 0, no identifier byte.
-    if (
-      IDENT_PART[before] !== 1 &&
-      IDENT_PART[text.charCodeAt(end) | 0] !== 1 &&
-      !(bare && isFieldAt(text, at)) &&
-      !isDefinitionAt(text, at) &&
-      !isAssignedAt(text, end)
-    )
-      out.push(at);
-    at = text.indexOf(name, end);
+  const count = ranges === undefined ? 2 : ranges.length;
+  for (let r = 0; r < count && out.length < max; r += 2) {
+    const from = ranges === undefined ? 0 : ranges[r]!;
+    const to = ranges === undefined ? text.length : ranges[r + 1]!;
+    // A slice shares the text's characters (no copy): the native search stops at its end
+    // instead of running on to the next use, which may be anywhere in the rest of the text.
+    const part = from === 0 && to === text.length ? text : text.slice(from, to);
+    let found = part.indexOf(name);
+    while (found >= 0 && out.length < max) {
+      const at = from + found;
+      const before = at > 0 ? text.charCodeAt(at - 1) : 32;
+      const end = at + name.length;
+      // `| 0`: past the end `charCodeAt` gives NaN, and one NaN index makes V8's loads from
+      // the byte table generic (slow) for every later read; NaN | 0 is 0, no identifier byte.
+      if (
+        IDENT_PART[before] !== 1 &&
+        IDENT_PART[text.charCodeAt(end) | 0] !== 1 &&
+        !(bare && isFieldAt(text, at)) &&
+        !isDefinitionAt(text, at) &&
+        !isAssignedAt(text, end)
+      )
+        out.push(at);
+      found = part.indexOf(name, found + name.length);
+    }
   }
   return out;
 }

@@ -129,10 +129,17 @@ function capLuaLines(
   for (const entry of entries) if (isLuaEntry(entry)) most += entry.bytes!.length + 1;
   if (most <= maxLines) return { entries, cut: false };
   const lua = entries
-    .map((entry, index) => ({ entry, index }))
-    .filter(({ entry }) => isLuaEntry(entry))
-    .map((l) => ({ ...l, lines: countLineBreaks(l.entry.bytes!, maxLines + 1) + 1 }));
-  if (lua.reduce((sum, l) => sum + l.lines, 0) <= maxLines) return { entries, cut: false };
+    .map((entry, index) => ({ entry, index, lines: entry.bytes ? entry.bytes.length + 1 : 0 }))
+    .filter(({ entry }) => isLuaEntry(entry));
+  // Exact counts replace that bound, largest files first (they tighten it most), until the
+  // addon is known to fit: an addon a few times over the bound is decided with about half
+  // its bytes read. Only an addon over the cap needs every count.
+  for (const l of [...lua].sort((a, b) => b.lines - a.lines)) {
+    const lines = countLineBreaks(l.entry.bytes!, maxLines + 1) + 1;
+    most -= l.lines - lines;
+    l.lines = lines;
+    if (most <= maxLines) return { entries, cut: false };
+  }
   const capped: Array<ArchiveEntry | undefined> = [...entries];
   let remaining = maxLines;
   for (const l of lua.sort((a, b) => a.lines - b.lines)) {

@@ -30,19 +30,29 @@ export function lineBreaks(bytes: Uint8Array, limit: number): { count: number; a
 /**
  * lineBreaks(bytes, limit).count, four bytes at a time: breaks are LF bytes plus CR bytes
  * less the CR LF pairs, and a byte of a 32-bit word equals b exactly when that byte of the
- * word XORed with b repeated is zero. One pass serves files with and without returns.
+ * word XORed with b repeated is zero. Most files hold no CR at all (found at memory speed
+ * by a native search): their breaks are their LF bytes, a third of the work per word.
  */
 export function countLineBreaks(bytes: Uint8Array, limit: number): number {
   const n = bytes.length;
   if (n < 64) return lineBreaks(bytes, limit).count;
+  const returns = Buffer.from(bytes.buffer, bytes.byteOffset, n).indexOf(13) !== -1;
   let count = 0;
   let i = 0;
   // Up to the first 4-byte aligned offset, the word view, then the tail.
   const head = Math.min(n, (4 - (bytes.byteOffset & 3)) & 3);
   for (; i < head; i++) count += breakAt(bytes, i);
   const words = new Uint32Array(bytes.buffer, bytes.byteOffset + i, (n - i) >>> 2);
+  count += returns ? wordBreaks(words, i > 0 && bytes[i - 1] === 13) : wordLineFeeds(words);
+  for (i += words.length * 4; i < n; i++) count += breakAt(bytes, i);
+  return Math.min(count, limit);
+}
+
+/** Line breaks in the words: LF, CR and CR LF pairs, a pair's CR possibly just before them. */
+function wordBreaks(words: Uint32Array, returnBeforeFirst: boolean): number {
+  let count = 0;
   // 1 when the byte before the current word is a CR (its pair's LF would be this word's first byte).
-  let returnBefore = i > 0 && bytes[i - 1] === 13 ? 1 : 0;
+  let returnBefore = returnBeforeFirst ? 1 : 0;
   for (let k = 0; k < words.length;) {
     // Each byte lane of `lanes` gains at most 1 per word: summed across lanes every 255 words,
     // before a lane can overflow, instead of a multiply per word.
@@ -56,11 +66,27 @@ export function countLineBreaks(bytes: Uint8Array, limit: number): number {
       lanes += lf + cr - ((((cr << 8) | returnBefore) & lf) >>> 0);
       returnBefore = cr >>> 24;
     }
-    const pairs = (lanes & 0x00ff00ff) + ((lanes >>> 8) & 0x00ff00ff);
-    count += (pairs & 0xffff) + (pairs >>> 16);
+    count += laneSum(lanes);
   }
-  for (i += words.length * 4; i < n; i++) count += breakAt(bytes, i);
-  return Math.min(count, limit);
+  return count;
+}
+
+/** LF bytes in the words (of text without a CR, where every LF is a break of its own). */
+function wordLineFeeds(words: Uint32Array): number {
+  let count = 0;
+  for (let k = 0; k < words.length;) {
+    const end = Math.min(words.length, k + 255);
+    let lanes = 0;
+    for (; k < end; k++) lanes += zeroBytes(words[k]! ^ 0x0a0a0a0a);
+    count += laneSum(lanes);
+  }
+  return count;
+}
+
+/** The sum of the four byte lanes of x. */
+function laneSum(x: number): number {
+  const pairs = (x & 0x00ff00ff) + ((x >>> 8) & 0x00ff00ff);
+  return (pairs & 0xffff) + (pairs >>> 16);
 }
 
 /** 0x01 in each byte lane of x that is zero, else 0x00 (exact: no borrow across lanes). */

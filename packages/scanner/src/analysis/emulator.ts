@@ -52,6 +52,8 @@ import {
   stringOfKey,
   type ApiValue,
   apiName,
+  bool,
+  TRUE,
   memberName,
   str,
   type Taint,
@@ -172,6 +174,26 @@ function sameState(a: Value, b: Value): boolean {
 }
 
 const noLiteralIdTable = (): boolean => false;
+
+/** A field's name as the text of the string value `str(name)` would make of it. */
+function fieldName(name: string): string {
+  return name.length > MAX_STRING ? name.slice(0, MAX_STRING) : name;
+}
+
+/**
+ * `b[key]` for a base that is neither a table nor an API value, given the key's text when the
+ * key is a string: what `a.b` reads on such a base without a value made for the key.
+ */
+function indexOther(b: Value, key: string | undefined): Value {
+  if (b.k === 'str') {
+    // ("x"):method — string methods resolve to the string library.
+    if (key !== undefined && STRING_METHODS.has(key))
+      return { k: 'api', name: apiName('string.', key), via: 'direct' };
+    return NIL;
+  }
+  if (b.k === 'unk') return withTaint({ k: 'unk' }, b.taint);
+  return UNKNOWN;
+}
 
 const freeGlobals = new Map<string, boolean>();
 
@@ -581,7 +603,8 @@ export class Emulator {
   private callDepth = 0;
   private handlerSeq = 0;
   private readonly deferred: Deferred[] = [];
-  private readonly closures: Array<{ fn: FnValue; fc: FileContext }> = [];
+  /** Closures made, in order, each with its file (`home`): drain runs those never called. */
+  private readonly closures: FnValue[] = [];
   /**
    * Loads the not-yet-loaded files that define a function path (`pace.Send`); true when some
    * were loaded. Set by the analysis.
@@ -591,8 +614,6 @@ export class Emulator {
   private readonly callSites: Array<{ fc: FileContext; line: number }> = [];
   /** Realm of the calling code while a shared file's function runs (see callFunction). */
   private realmHint: Realm | null = null;
-  /** The file each closure was defined in: its body runs (and reports) there, whoever calls it. */
-  private readonly homes = new WeakMap<FnValue, FileContext>();
   private readonly invoked = new Set<FunctionDeclaration>();
   private readonly memo = new CallMemo();
   private readonly runCount = new Map<FunctionDeclaration, number>();
@@ -649,7 +670,8 @@ export class Emulator {
     };
     runDeferred();
     for (let i = 0; i < this.closures.length && guard++ < 200_000; i++) {
-      const { fn, fc } = this.closures[i]!;
+      const fn = this.closures[i]!;
+      const fc = fn.home!;
       if (this.invoked.has(fn.node) || stopped(fc)) continue;
       const id0 = fn.node.identifier;
       const chatHook =
@@ -1315,32 +1337,37 @@ export class Emulator {
         return;
       }
       if (target.name === 'GM' || target.name === 'GAMEMODE') return;
-      this.globals.set(str(target.name), this.aliasOf(value, target.name, init));
+      this.globals.setName(target.name, this.aliasOf(value, target.name, init));
       return;
     }
     const baseV = this.evalExpr(target.base, scope, fc);
-    const key: Value =
-      target.type === 'MemberExpression'
-        ? str(target.identifier.name)
-        : this.evalExpr(target.index, scope, fc);
+    // A field's name is used as it is, without a value made for the key (`key` stays undefined):
+    // what setName and the key's text give for it are what `str(name)` would have given.
+    let key: Value | undefined;
+    let keyText: string | undefined;
+    if (target.type === 'MemberExpression') keyText = fieldName(target.identifier.name);
+    else {
+      key = this.evalExpr(target.index, scope, fc);
+      if (key.k === 'str') keyText = key.v;
+    }
     if (baseV.k === 'table') {
-      baseV.t.set(key, value);
+      if (key === undefined) baseV.t.setName(keyText!, value);
+      else baseV.t.set(key, value);
       if (
         baseV.t.apiName &&
         value.k === 'fn' &&
-        key.k === 'str' &&
+        keyText !== undefined &&
         CORE_GLOBALS.has(baseV.t.apiName.split('.')[0]!)
       ) {
         this.out.overrides.push({
           ...this.base(fc, target.line),
-          target: `${baseV.t.apiName}.${key.v}`,
+          target: `${baseV.t.apiName}.${keyText}`,
           fn: value.node,
         });
       }
       return;
     }
     if (baseV.k === 'api') {
-      const keyText = key.k === 'str' ? key.v : undefined;
       if (keyText === undefined) return;
       const targetName = baseV.name.startsWith('meta:')
         ? `${baseV.name.slice(5)}:${keyText}`
@@ -1368,7 +1395,7 @@ export class Emulator {
         const t = new LuaTable();
         t.apiName = baseV.name;
         if (baseV.free) t.free = true;
-        t.set(key, value);
+        t.setName(keyText, value);
         this.globals.set(str(baseV.name), { k: 'table', t });
       }
     }
@@ -1448,7 +1475,7 @@ export class Emulator {
         // does for a table and a plain name.)
         if (b.k === 'table') return b.t.getName(e.identifier.name);
         if (b.k === 'api') return this.apiMember(b, e, fc, e.line);
-        return this.index(b, str(e.identifier.name), fc, e.line, false);
+        return indexOther(b, e.identifier.name);
       }
       case 'StringLiteral':
         if (e.escaped) return this.note(str(e.value, 'escape'), fc, e.line);
@@ -1456,7 +1483,7 @@ export class Emulator {
       case 'NumericLiteral':
         return ((e as LiteralSite).emuValue ??= num(e.value));
       case 'BooleanLiteral':
-        return { k: 'bool', v: e.value };
+        return bool(e.value);
       case 'NilLiteral':
         return NIL;
       case 'VarargLiteral':
@@ -1477,7 +1504,7 @@ export class Emulator {
         const v = this.evalExpr(e.argument, scope, fc);
         if (e.operator === 'not') {
           const t = isTruthy(v);
-          return t === undefined ? UNKNOWN : { k: 'bool', v: !t };
+          return t === undefined ? UNKNOWN : bool(!t);
         }
         if (e.operator === '-') {
           const n = asNumber(v);
@@ -1556,7 +1583,7 @@ export class Emulator {
       else if (l.k === 'table' && r.k === 'table') eq = l.t === r.t;
       else if (l.k !== r.k) eq = false;
       else return UNKNOWN;
-      return { k: 'bool', v: e.operator === '==' ? eq : !eq };
+      return bool(e.operator === '==' ? eq : !eq);
     }
     const a = asNumber(l);
     const b = asNumber(r);
@@ -1567,17 +1594,15 @@ export class Emulator {
         r.k === 'str'
       ) {
         const c = l.v < r.v ? -1 : l.v > r.v ? 1 : 0;
-        return {
-          k: 'bool',
-          v:
-            e.operator === '<'
-              ? c < 0
-              : e.operator === '<='
-                ? c <= 0
-                : e.operator === '>'
-                  ? c > 0
-                  : c >= 0,
-        };
+        return bool(
+          e.operator === '<'
+            ? c < 0
+            : e.operator === '<='
+              ? c <= 0
+              : e.operator === '>'
+                ? c > 0
+                : c >= 0,
+        );
       }
       return UNKNOWN;
     }
@@ -1595,13 +1620,13 @@ export class Emulator {
       case '^':
         return num(Math.pow(a, b));
       case '<':
-        return { k: 'bool', v: a < b };
+        return bool(a < b);
       case '<=':
-        return { k: 'bool', v: a <= b };
+        return bool(a <= b);
       case '>':
-        return { k: 'bool', v: a > b };
+        return bool(a > b);
       case '>=':
-        return { k: 'bool', v: a >= b };
+        return bool(a >= b);
       default:
         return UNKNOWN;
     }
@@ -1614,7 +1639,7 @@ export class Emulator {
     if (name === 'SERVER' || name === 'CLIENT') {
       const realm = this.realmOf(fc);
       if (realm === 'shared') return UNKNOWN;
-      return { k: 'bool', v: (realm === 'server') === (name === 'SERVER') };
+      return bool((realm === 'server') === (name === 'SERVER'));
     }
     if (name === 'GM' || name === 'GAMEMODE') return { k: 'table', t: this.gmTable };
     if (name === '_R') return { k: 'api', name: '_R', via: 'registry' };
@@ -1665,7 +1690,7 @@ export class Emulator {
           for (let j = 0; j < vs.length; j++) t.set(num(i++), vs[j]!);
         } else t.set(num(i++), this.evalExpr(f.value, scope, fc));
       } else if (f.type === 'TableKeyString')
-        t.set(str(f.key.name), this.evalExpr(f.value, scope, fc));
+        t.setName(f.key.name, this.evalExpr(f.value, scope, fc));
       else t.set(this.evalExpr(f.key, scope, fc), this.evalExpr(f.value, scope, fc));
     }
     return { k: 'table', t };
@@ -1677,12 +1702,6 @@ export class Emulator {
       if (v.k === 'api' && k.k === 'str' && keyDecoded && (k.dec || v.via === 'direct'))
         return { ...v, via: 'decoded' };
       return v;
-    }
-    if (b.k === 'str') {
-      // ("x"):method — string methods resolve to the string library.
-      if (k.k === 'str' && STRING_METHODS.has(k.v))
-        return { k: 'api', name: apiName('string.', k.v), via: 'direct' };
-      return NIL;
     }
     if (b.k === 'api') {
       const key = k.k === 'str' ? k.v : undefined;
@@ -1730,14 +1749,12 @@ export class Emulator {
         out.free = true;
       return out;
     }
-    if (b.k === 'unk') return withTaint({ k: 'unk' }, b.taint);
-    return UNKNOWN;
+    return indexOther(b, k.k === 'str' ? k.v : undefined);
   }
 
   private makeClosure(node: FunctionDeclaration, scope: Scope, fc: FileContext): FnValue {
-    const fn: FnValue = { k: 'fn', node, scope };
-    this.homes.set(fn, fc);
-    if (this.closures.length < 200_000) this.closures.push({ fn, fc });
+    const fn: FnValue = { k: 'fn', node, scope, home: fc };
+    if (this.closures.length < 200_000) this.closures.push(fn);
     return fn;
   }
 
@@ -1850,7 +1867,7 @@ export class Emulator {
     always = false,
     callLine = -1,
   ): Value[] {
-    const fc = this.homes.get(fn) ?? caller;
+    const fc = fn.home ?? caller;
     if (!always && this.skippable.has(fn.node) && !this.exhaustive()) {
       // Nothing in it can reach a sink: unless attacker data flows in, its result is unknown.
       let tainted = false;
@@ -2046,7 +2063,7 @@ export class Emulator {
           const f = args[0];
           if (f && (f.k === 'fn' || f.k === 'api'))
             return [
-              { k: 'bool', v: true },
+              TRUE,
               ...this.callValue(f, args.slice(name === 'xpcall' ? 2 : 1), fc, line, false),
             ];
           return [UNKNOWN];

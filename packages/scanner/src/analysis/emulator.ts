@@ -235,6 +235,17 @@ function givesValues(e: Expression): boolean {
   );
 }
 
+/**
+ * The expression of a list that gives one value at most (`= 1`, `= a.b`, no `= f()` nor
+ * `= ...`), null for an empty list, undefined for any other list: what evalList would give
+ * as `[value]` or `[]`, for the statements that read the first value alone.
+ */
+function oneValue(exprs: readonly Expression[]): Expression | null | undefined {
+  if (exprs.length === 0) return null;
+  if (exprs.length === 1 && !givesValues(exprs[0]!)) return exprs[0]!;
+  return undefined;
+}
+
 /** The file spent twice its budget, shallow walk included: nothing more of it runs. */
 function stopped(fc: FileContext): boolean {
   return fc.steps > fc.budget * 2;
@@ -514,6 +525,19 @@ class MethodNames {
   onUnknownInfo(): ApiInfo {
     return (this.unknownInfo ??= apiInfo(this.onUnknown()));
   }
+  /**
+   * The callee inString() names, made once: evalCall hands it to callApi alone, which only
+   * reads it (it is never stored nor returned), so no two calls can tell they shared it.
+   */
+  inStringCallee(): ApiValue {
+    return (this.stringCallee ??= { k: 'api', name: this.inString(), via: 'direct' });
+  }
+  /** The callee onUnknown() names, made once (see inStringCallee). */
+  onUnknownCallee(): ApiValue {
+    return (this.unknownCallee ??= { k: 'api', name: this.onUnknown(), via: 'direct' });
+  }
+  private stringCallee: ApiValue | undefined;
+  private unknownCallee: ApiValue | undefined;
 }
 
 const methodNameTable = new Map<string, MethodNames>();
@@ -807,14 +831,22 @@ export class Emulator {
     const known = this.judged.get(cond);
     if (known !== undefined) return known;
     this.stateAsked = false;
-    const cls = classifyCondition(
-      cond,
-      (e) => this.isLiteralIdTable(e, scope),
-      (e) => this.isAdminCheckFn(e, scope),
-    );
+    this.judgeScope = scope;
+    const cls = classifyCondition(cond, this.literalIdTableHere, this.adminCheckFnHere);
+    this.judgeScope = null;
     if (!this.stateAsked) this.judged.set(cond, cls);
     return cls;
   }
+
+  /**
+   * The scope of the condition being judged, and the two questions judge asks about it, made
+   * once: two closures per condition judged were most of what judging allocated.
+   */
+  private judgeScope: Scope | null = null;
+  private readonly literalIdTableHere = (e: Expression): boolean =>
+    this.isLiteralIdTable(e, this.judgeScope!);
+  private readonly adminCheckFnHere = (e: Expression): boolean =>
+    this.isAdminCheckFn(e, this.judgeScope!);
 
   private readonly judged = new WeakMap<Expression, ConditionClass>();
   /** The condition being judged asked what the emulation knows (see judge). */
@@ -1037,8 +1069,18 @@ export class Emulator {
         this.evalCall(st.expression, scope, fc);
         return undefined;
       case 'LocalStatement': {
-        const values = this.evalList(st.init, scope, fc);
         const variables = st.variables;
+        const one = oneValue(st.init);
+        if (one !== undefined) {
+          // (`local x = 1`: the one value, without a list of values made for it.)
+          const v = one === null ? NIL : this.evalExpr(one, scope, fc);
+          for (let i = 0; i < variables.length; i++) {
+            const name = variables[i]!.name;
+            scope.declare(name, this.aliasOf(i === 0 ? v : NIL, name, st.init[i]));
+          }
+          return undefined;
+        }
+        const values = this.evalList(st.init, scope, fc);
         for (let i = 0; i < variables.length; i++) {
           const name = variables[i]!.name;
           scope.declare(name, this.aliasOf(values[i] ?? NIL, name, st.init[i]));
@@ -1046,8 +1088,16 @@ export class Emulator {
         return undefined;
       }
       case 'AssignmentStatement': {
-        const values = this.evalList(st.init, scope, fc);
         const variables = st.variables;
+        const one = oneValue(st.init);
+        if (one !== undefined) {
+          // (`x = 1`: as for a local.)
+          const v = one === null ? NIL : this.evalExpr(one, scope, fc);
+          for (let i = 0; i < variables.length; i++)
+            this.assign(variables[i]!, i === 0 ? v : NIL, scope, fc, st.init[i]);
+          return undefined;
+        }
+        const values = this.evalList(st.init, scope, fc);
         for (let i = 0; i < variables.length; i++)
           this.assign(variables[i]!, values[i] ?? NIL, scope, fc, st.init[i]);
         return undefined;
@@ -1778,7 +1828,7 @@ export class Emulator {
       const site = baseExpr as MethodSite;
       const method = (site.emuMethod ??= methodNames(m));
       if (self.k === 'str' && method.string) {
-        callee = { k: 'api', name: method.inString(), via: 'direct' };
+        callee = method.inStringCallee();
         info = method.inStringInfo();
       } else if (self.k === 'table') callee = self.t.getName(m);
       else if (self.k === 'api') callee = this.apiMember(self, baseExpr, fc, line);
@@ -1788,10 +1838,10 @@ export class Emulator {
         method.string &&
         !method.player
       ) {
-        callee = { k: 'api', name: method.inString(), via: 'direct' };
+        callee = method.inStringCallee();
         info = method.inStringInfo();
       } else {
-        callee = { k: 'api', name: method.onUnknown(), via: 'direct' };
+        callee = method.onUnknownCallee();
         info = method.onUnknownInfo();
       }
     } else callee = this.evalExpr(baseExpr, scope, fc);

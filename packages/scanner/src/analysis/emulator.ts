@@ -52,6 +52,8 @@ import {
   stringOfKey,
   type ApiValue,
   apiName,
+  bool,
+  TRUE,
   memberName,
   str,
   type Taint,
@@ -173,6 +175,26 @@ function sameState(a: Value, b: Value): boolean {
 
 const noLiteralIdTable = (): boolean => false;
 
+/** A field's name as the text of the string value `str(name)` would make of it. */
+function fieldName(name: string): string {
+  return name.length > MAX_STRING ? name.slice(0, MAX_STRING) : name;
+}
+
+/**
+ * `b[key]` for a base that is neither a table nor an API value, given the key's text when the
+ * key is a string: what `a.b` reads on such a base without a value made for the key.
+ */
+function indexOther(b: Value, key: string | undefined): Value {
+  if (b.k === 'str') {
+    // ("x"):method — string methods resolve to the string library.
+    if (key !== undefined && STRING_METHODS.has(key))
+      return { k: 'api', name: apiName('string.', key), via: 'direct' };
+    return NIL;
+  }
+  if (b.k === 'unk') return withTaint({ k: 'unk' }, b.taint);
+  return UNKNOWN;
+}
+
 const freeGlobals = new Map<string, boolean>();
 
 /**
@@ -211,6 +233,17 @@ function givesValues(e: Expression): boolean {
     e.type === 'TableCallExpression' ||
     e.type === 'VarargLiteral'
   );
+}
+
+/**
+ * The expression of a list that gives one value at most (`= 1`, `= a.b`, no `= f()` nor
+ * `= ...`), null for an empty list, undefined for any other list: what evalList would give
+ * as `[value]` or `[]`, for the statements that read the first value alone.
+ */
+function oneValue(exprs: readonly Expression[]): Expression | null | undefined {
+  if (exprs.length === 0) return null;
+  if (exprs.length === 1 && !givesValues(exprs[0]!)) return exprs[0]!;
+  return undefined;
 }
 
 /** The file spent twice its budget, shallow walk included: nothing more of it runs. */
@@ -492,6 +525,19 @@ class MethodNames {
   onUnknownInfo(): ApiInfo {
     return (this.unknownInfo ??= apiInfo(this.onUnknown()));
   }
+  /**
+   * The callee inString() names, made once: evalCall hands it to callApi alone, which only
+   * reads it (it is never stored nor returned), so no two calls can tell they shared it.
+   */
+  inStringCallee(): ApiValue {
+    return (this.stringCallee ??= { k: 'api', name: this.inString(), via: 'direct' });
+  }
+  /** The callee onUnknown() names, made once (see inStringCallee). */
+  onUnknownCallee(): ApiValue {
+    return (this.unknownCallee ??= { k: 'api', name: this.onUnknown(), via: 'direct' });
+  }
+  private stringCallee: ApiValue | undefined;
+  private unknownCallee: ApiValue | undefined;
 }
 
 const methodNameTable = new Map<string, MethodNames>();
@@ -581,7 +627,8 @@ export class Emulator {
   private callDepth = 0;
   private handlerSeq = 0;
   private readonly deferred: Deferred[] = [];
-  private readonly closures: Array<{ fn: FnValue; fc: FileContext }> = [];
+  /** Closures made, in order, each with its file (`home`): drain runs those never called. */
+  private readonly closures: FnValue[] = [];
   /**
    * Loads the not-yet-loaded files that define a function path (`pace.Send`); true when some
    * were loaded. Set by the analysis.
@@ -591,8 +638,6 @@ export class Emulator {
   private readonly callSites: Array<{ fc: FileContext; line: number }> = [];
   /** Realm of the calling code while a shared file's function runs (see callFunction). */
   private realmHint: Realm | null = null;
-  /** The file each closure was defined in: its body runs (and reports) there, whoever calls it. */
-  private readonly homes = new WeakMap<FnValue, FileContext>();
   private readonly invoked = new Set<FunctionDeclaration>();
   private readonly memo = new CallMemo();
   private readonly runCount = new Map<FunctionDeclaration, number>();
@@ -649,7 +694,8 @@ export class Emulator {
     };
     runDeferred();
     for (let i = 0; i < this.closures.length && guard++ < 200_000; i++) {
-      const { fn, fc } = this.closures[i]!;
+      const fn = this.closures[i]!;
+      const fc = fn.home!;
       if (this.invoked.has(fn.node) || stopped(fc)) continue;
       const id0 = fn.node.identifier;
       const chatHook =
@@ -785,14 +831,22 @@ export class Emulator {
     const known = this.judged.get(cond);
     if (known !== undefined) return known;
     this.stateAsked = false;
-    const cls = classifyCondition(
-      cond,
-      (e) => this.isLiteralIdTable(e, scope),
-      (e) => this.isAdminCheckFn(e, scope),
-    );
+    this.judgeScope = scope;
+    const cls = classifyCondition(cond, this.literalIdTableHere, this.adminCheckFnHere);
+    this.judgeScope = null;
     if (!this.stateAsked) this.judged.set(cond, cls);
     return cls;
   }
+
+  /**
+   * The scope of the condition being judged, and the two questions judge asks about it, made
+   * once: two closures per condition judged were most of what judging allocated.
+   */
+  private judgeScope: Scope | null = null;
+  private readonly literalIdTableHere = (e: Expression): boolean =>
+    this.isLiteralIdTable(e, this.judgeScope!);
+  private readonly adminCheckFnHere = (e: Expression): boolean =>
+    this.isAdminCheckFn(e, this.judgeScope!);
 
   private readonly judged = new WeakMap<Expression, ConditionClass>();
   /** The condition being judged asked what the emulation knows (see judge). */
@@ -1015,8 +1069,18 @@ export class Emulator {
         this.evalCall(st.expression, scope, fc);
         return undefined;
       case 'LocalStatement': {
-        const values = this.evalList(st.init, scope, fc);
         const variables = st.variables;
+        const one = oneValue(st.init);
+        if (one !== undefined) {
+          // (`local x = 1`: the one value, without a list of values made for it.)
+          const v = one === null ? NIL : this.evalExpr(one, scope, fc);
+          for (let i = 0; i < variables.length; i++) {
+            const name = variables[i]!.name;
+            scope.declare(name, this.aliasOf(i === 0 ? v : NIL, name, st.init[i]));
+          }
+          return undefined;
+        }
+        const values = this.evalList(st.init, scope, fc);
         for (let i = 0; i < variables.length; i++) {
           const name = variables[i]!.name;
           scope.declare(name, this.aliasOf(values[i] ?? NIL, name, st.init[i]));
@@ -1024,8 +1088,16 @@ export class Emulator {
         return undefined;
       }
       case 'AssignmentStatement': {
-        const values = this.evalList(st.init, scope, fc);
         const variables = st.variables;
+        const one = oneValue(st.init);
+        if (one !== undefined) {
+          // (`x = 1`: as for a local.)
+          const v = one === null ? NIL : this.evalExpr(one, scope, fc);
+          for (let i = 0; i < variables.length; i++)
+            this.assign(variables[i]!, i === 0 ? v : NIL, scope, fc, st.init[i]);
+          return undefined;
+        }
+        const values = this.evalList(st.init, scope, fc);
         for (let i = 0; i < variables.length; i++)
           this.assign(variables[i]!, values[i] ?? NIL, scope, fc, st.init[i]);
         return undefined;
@@ -1315,32 +1387,37 @@ export class Emulator {
         return;
       }
       if (target.name === 'GM' || target.name === 'GAMEMODE') return;
-      this.globals.set(str(target.name), this.aliasOf(value, target.name, init));
+      this.globals.setName(target.name, this.aliasOf(value, target.name, init));
       return;
     }
     const baseV = this.evalExpr(target.base, scope, fc);
-    const key: Value =
-      target.type === 'MemberExpression'
-        ? str(target.identifier.name)
-        : this.evalExpr(target.index, scope, fc);
+    // A field's name is used as it is, without a value made for the key (`key` stays undefined):
+    // what setName and the key's text give for it are what `str(name)` would have given.
+    let key: Value | undefined;
+    let keyText: string | undefined;
+    if (target.type === 'MemberExpression') keyText = fieldName(target.identifier.name);
+    else {
+      key = this.evalExpr(target.index, scope, fc);
+      if (key.k === 'str') keyText = key.v;
+    }
     if (baseV.k === 'table') {
-      baseV.t.set(key, value);
+      if (key === undefined) baseV.t.setName(keyText!, value);
+      else baseV.t.set(key, value);
       if (
         baseV.t.apiName &&
         value.k === 'fn' &&
-        key.k === 'str' &&
+        keyText !== undefined &&
         CORE_GLOBALS.has(baseV.t.apiName.split('.')[0]!)
       ) {
         this.out.overrides.push({
           ...this.base(fc, target.line),
-          target: `${baseV.t.apiName}.${key.v}`,
+          target: `${baseV.t.apiName}.${keyText}`,
           fn: value.node,
         });
       }
       return;
     }
     if (baseV.k === 'api') {
-      const keyText = key.k === 'str' ? key.v : undefined;
       if (keyText === undefined) return;
       const targetName = baseV.name.startsWith('meta:')
         ? `${baseV.name.slice(5)}:${keyText}`
@@ -1368,7 +1445,7 @@ export class Emulator {
         const t = new LuaTable();
         t.apiName = baseV.name;
         if (baseV.free) t.free = true;
-        t.set(key, value);
+        t.setName(keyText, value);
         this.globals.set(str(baseV.name), { k: 'table', t });
       }
     }
@@ -1448,7 +1525,7 @@ export class Emulator {
         // does for a table and a plain name.)
         if (b.k === 'table') return b.t.getName(e.identifier.name);
         if (b.k === 'api') return this.apiMember(b, e, fc, e.line);
-        return this.index(b, str(e.identifier.name), fc, e.line, false);
+        return indexOther(b, e.identifier.name);
       }
       case 'StringLiteral':
         if (e.escaped) return this.note(str(e.value, 'escape'), fc, e.line);
@@ -1456,7 +1533,7 @@ export class Emulator {
       case 'NumericLiteral':
         return ((e as LiteralSite).emuValue ??= num(e.value));
       case 'BooleanLiteral':
-        return { k: 'bool', v: e.value };
+        return bool(e.value);
       case 'NilLiteral':
         return NIL;
       case 'VarargLiteral':
@@ -1477,7 +1554,7 @@ export class Emulator {
         const v = this.evalExpr(e.argument, scope, fc);
         if (e.operator === 'not') {
           const t = isTruthy(v);
-          return t === undefined ? UNKNOWN : { k: 'bool', v: !t };
+          return t === undefined ? UNKNOWN : bool(!t);
         }
         if (e.operator === '-') {
           const n = asNumber(v);
@@ -1556,7 +1633,7 @@ export class Emulator {
       else if (l.k === 'table' && r.k === 'table') eq = l.t === r.t;
       else if (l.k !== r.k) eq = false;
       else return UNKNOWN;
-      return { k: 'bool', v: e.operator === '==' ? eq : !eq };
+      return bool(e.operator === '==' ? eq : !eq);
     }
     const a = asNumber(l);
     const b = asNumber(r);
@@ -1567,17 +1644,15 @@ export class Emulator {
         r.k === 'str'
       ) {
         const c = l.v < r.v ? -1 : l.v > r.v ? 1 : 0;
-        return {
-          k: 'bool',
-          v:
-            e.operator === '<'
-              ? c < 0
-              : e.operator === '<='
-                ? c <= 0
-                : e.operator === '>'
-                  ? c > 0
-                  : c >= 0,
-        };
+        return bool(
+          e.operator === '<'
+            ? c < 0
+            : e.operator === '<='
+              ? c <= 0
+              : e.operator === '>'
+                ? c > 0
+                : c >= 0,
+        );
       }
       return UNKNOWN;
     }
@@ -1595,13 +1670,13 @@ export class Emulator {
       case '^':
         return num(Math.pow(a, b));
       case '<':
-        return { k: 'bool', v: a < b };
+        return bool(a < b);
       case '<=':
-        return { k: 'bool', v: a <= b };
+        return bool(a <= b);
       case '>':
-        return { k: 'bool', v: a > b };
+        return bool(a > b);
       case '>=':
-        return { k: 'bool', v: a >= b };
+        return bool(a >= b);
       default:
         return UNKNOWN;
     }
@@ -1614,7 +1689,7 @@ export class Emulator {
     if (name === 'SERVER' || name === 'CLIENT') {
       const realm = this.realmOf(fc);
       if (realm === 'shared') return UNKNOWN;
-      return { k: 'bool', v: (realm === 'server') === (name === 'SERVER') };
+      return bool((realm === 'server') === (name === 'SERVER'));
     }
     if (name === 'GM' || name === 'GAMEMODE') return { k: 'table', t: this.gmTable };
     if (name === '_R') return { k: 'api', name: '_R', via: 'registry' };
@@ -1665,7 +1740,7 @@ export class Emulator {
           for (let j = 0; j < vs.length; j++) t.set(num(i++), vs[j]!);
         } else t.set(num(i++), this.evalExpr(f.value, scope, fc));
       } else if (f.type === 'TableKeyString')
-        t.set(str(f.key.name), this.evalExpr(f.value, scope, fc));
+        t.setName(f.key.name, this.evalExpr(f.value, scope, fc));
       else t.set(this.evalExpr(f.key, scope, fc), this.evalExpr(f.value, scope, fc));
     }
     return { k: 'table', t };
@@ -1677,12 +1752,6 @@ export class Emulator {
       if (v.k === 'api' && k.k === 'str' && keyDecoded && (k.dec || v.via === 'direct'))
         return { ...v, via: 'decoded' };
       return v;
-    }
-    if (b.k === 'str') {
-      // ("x"):method — string methods resolve to the string library.
-      if (k.k === 'str' && STRING_METHODS.has(k.v))
-        return { k: 'api', name: apiName('string.', k.v), via: 'direct' };
-      return NIL;
     }
     if (b.k === 'api') {
       const key = k.k === 'str' ? k.v : undefined;
@@ -1730,14 +1799,12 @@ export class Emulator {
         out.free = true;
       return out;
     }
-    if (b.k === 'unk') return withTaint({ k: 'unk' }, b.taint);
-    return UNKNOWN;
+    return indexOther(b, k.k === 'str' ? k.v : undefined);
   }
 
   private makeClosure(node: FunctionDeclaration, scope: Scope, fc: FileContext): FnValue {
-    const fn: FnValue = { k: 'fn', node, scope };
-    this.homes.set(fn, fc);
-    if (this.closures.length < 200_000) this.closures.push({ fn, fc });
+    const fn: FnValue = { k: 'fn', node, scope, home: fc };
+    if (this.closures.length < 200_000) this.closures.push(fn);
     return fn;
   }
 
@@ -1761,7 +1828,7 @@ export class Emulator {
       const site = baseExpr as MethodSite;
       const method = (site.emuMethod ??= methodNames(m));
       if (self.k === 'str' && method.string) {
-        callee = { k: 'api', name: method.inString(), via: 'direct' };
+        callee = method.inStringCallee();
         info = method.inStringInfo();
       } else if (self.k === 'table') callee = self.t.getName(m);
       else if (self.k === 'api') callee = this.apiMember(self, baseExpr, fc, line);
@@ -1771,10 +1838,10 @@ export class Emulator {
         method.string &&
         !method.player
       ) {
-        callee = { k: 'api', name: method.inString(), via: 'direct' };
+        callee = method.inStringCallee();
         info = method.inStringInfo();
       } else {
-        callee = { k: 'api', name: method.onUnknown(), via: 'direct' };
+        callee = method.onUnknownCallee();
         info = method.onUnknownInfo();
       }
     } else callee = this.evalExpr(baseExpr, scope, fc);
@@ -1850,7 +1917,7 @@ export class Emulator {
     always = false,
     callLine = -1,
   ): Value[] {
-    const fc = this.homes.get(fn) ?? caller;
+    const fc = fn.home ?? caller;
     if (!always && this.skippable.has(fn.node) && !this.exhaustive()) {
       // Nothing in it can reach a sink: unless attacker data flows in, its result is unknown.
       let tainted = false;
@@ -2046,7 +2113,7 @@ export class Emulator {
           const f = args[0];
           if (f && (f.k === 'fn' || f.k === 'api'))
             return [
-              { k: 'bool', v: true },
+              TRUE,
               ...this.callValue(f, args.slice(name === 'xpcall' ? 2 : 1), fc, line, false),
             ];
           return [UNKNOWN];

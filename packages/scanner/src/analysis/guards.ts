@@ -87,6 +87,15 @@ function literalText(e: Expression): string | undefined {
   return undefined;
 }
 
+/** `ply:GetUserGroup()`, maybe parenthesized. */
+function readsUserGroup(e: Expression): boolean {
+  e = unwrap(e);
+  return (
+    (e.type === 'CallExpression' || e.type === 'StringCallExpression') &&
+    calleeName(e.base) === 'GetUserGroup'
+  );
+}
+
 export interface ConditionClass {
   guard?: string;
   trigger?: string;
@@ -132,14 +141,8 @@ export function classifyCondition(
       const litR = literalText(n.right);
       if (idL && litR !== undefined) out.trigger ??= `${idL}() == "${litR}"`;
       else if (idR && litL !== undefined) out.trigger ??= `${idR}() == "${litL}"`;
-      const grp = (e: Expression) => {
-        e = unwrap(e);
-        return (
-          (e.type === 'CallExpression' || e.type === 'StringCallExpression') &&
-          calleeName(e.base) === 'GetUserGroup'
-        );
-      };
-      if ((grp(n.left) && litR) || (grp(n.right) && litL)) out.guard ??= 'GetUserGroup';
+      if ((readsUserGroup(n.left) && litR) || (readsUserGroup(n.right) && litL))
+        out.guard ??= 'GetUserGroup';
     } else if (n.type === 'MemberExpression' && !out.config) {
       let b: Expression = n;
       while (b.type === 'MemberExpression') {

@@ -1,6 +1,7 @@
 // The abstract values the analysis computes for GLua expressions: known constants, tables,
 // references to Garry's Mod API functions (however they were reached) and tainted unknowns.
 import type { FunctionDeclaration } from '../lua/ast.js';
+import type { FileContext } from './emulator.js';
 
 /** Where attacker-controlled data came from (first step of a source → sink chain). */
 export interface TaintSource {
@@ -79,6 +80,12 @@ export interface FnValue {
   scope: Scope;
   /** `self` bound for `function T:m()` declarations. */
   name?: string;
+  /**
+   * The file the closure was defined in: its body runs (and reports) there, whoever calls it.
+   * (A field rather than a WeakMap entry per closure, which costs a hash and the collector's
+   * ephemeron work.)
+   */
+  home?: FileContext;
 }
 export interface UnknownValue {
   k: 'unk';
@@ -92,6 +99,17 @@ export type Value =
 
 export const NIL: NilValue = { k: 'nil' };
 export const UNKNOWN: UnknownValue = { k: 'unk' };
+/**
+ * The two booleans, shared like NIL: no value is changed once made, and a boolean carries no
+ * taint nor anything else that could tell two of them apart. (One object per comparison was
+ * most of what a condition allocated.)
+ */
+export const TRUE: BoolValue = { k: 'bool', v: true };
+export const FALSE: BoolValue = { k: 'bool', v: false };
+
+export function bool(v: boolean): BoolValue {
+  return v ? TRUE : FALSE;
+}
 
 export const MAX_STRING = 256 * 1024;
 export const MAX_TAINT = 4;
@@ -154,6 +172,16 @@ export class LuaTable {
   set(key: Value, value: Value): void {
     const k = tableKey(key);
     if (k === undefined) return;
+    this.setKey(k, value);
+  }
+
+  /** `set(str(name), value)` without making a value of the key, like getName. */
+  setName(name: string, value: Value): void {
+    if (name.length > MAX_STRING) this.set(str(name), value);
+    else this.setKey(stringKey(name), value);
+  }
+
+  private setKey(k: string | number | object, value: Value): void {
     if (this.id < LuaTable.floor) LuaTable.outerWrites++;
     if (this.hash.size > 100_000 && !this.hash.has(k)) return;
     if (value.k === 'nil') {
@@ -414,7 +442,17 @@ export function str(v: string, dec?: DecodeHow, taint?: Taint): StrValue {
   return s;
 }
 
+/**
+ * The numbers 0 to 1023, shared: loop counters, lengths, indices and character codes are
+ * mostly these, and a number's value costs two objects (the value and its boxed double).
+ * Numbers are compared by value (see Emulator.sameState), never by identity.
+ */
+const SMALL_NUMBERS: NumValue[] = [];
+for (let i = 0; i < 1024; i++) SMALL_NUMBERS.push({ k: 'num', v: i });
+
 export function num(v: number): NumValue {
+  // (-0 is not 0 to Lua's `1/x`: it gets a value of its own.)
+  if (v >= 0 && v < 1024 && (v | 0) === v && (v !== 0 || 1 / v > 0)) return SMALL_NUMBERS[v]!;
   return { k: 'num', v };
 }
 

@@ -336,14 +336,6 @@ function settleRelevance(
     for (const record of records) {
       if (isCancelled?.()) return false;
       const offsets: number[] = [];
-      // In a parsed file only uses in lazy bodies matter (see parseLazyCallers); computed
-      // when a name is searched for.
-      const where = (): number[] | undefined => {
-        if (!record.body || !record.functions) return undefined;
-        let ranges = lazy.get(record);
-        if (!ranges) lazy.set(record, (ranges = lazyRanges(record.functions)));
-        return ranges;
-      };
       const locals =
         record.relevanceIndex === undefined
           ? undefined
@@ -354,7 +346,7 @@ function settleRelevance(
         for (const name of locals) {
           if (done.has(name)) continue;
           done.add(name);
-          for (const at of wordOffsets(record.file.text, name, undefined, where()))
+          for (const at of wordOffsets(record.file.text, name, searchedParts(record, lazy)))
             offsets.push(at);
         }
       }
@@ -364,7 +356,7 @@ function settleRelevance(
         for (let k = from; k < known.length; k++) {
           const { name, first, last } = known[k]!;
           if (!mayMention(record.skim, first) || !mayMention(record.skim, last)) continue;
-          for (const at of wordOffsets(record.file.text, name, undefined, where()))
+          for (const at of wordOffsets(record.file.text, name, searchedParts(record, lazy)))
             offsets.push(at);
         }
       }
@@ -382,6 +374,21 @@ function settleRelevance(
     relevance.settleNames();
   }
   return true;
+}
+
+/**
+ * Where to search a file for callers: in a parsed file only uses in lazy bodies matter (see
+ * parseLazyCallers), so its lazy-body ranges, kept in `lazy` until one of them is parsed;
+ * undefined (the whole text) for a file not parsed yet.
+ */
+function searchedParts(
+  record: LuaFileRecord,
+  lazy: Map<LuaFileRecord, number[]>,
+): number[] | undefined {
+  if (!record.body || !record.functions) return undefined;
+  let ranges = lazy.get(record);
+  if (!ranges) lazy.set(record, (ranges = lazyRanges(record.functions)));
+  return ranges;
 }
 
 /**

@@ -254,8 +254,8 @@ describe('skim', () => {
       src.indexOf('grant(4)'),
     ]);
     // The field before the body's first use is seen although the range starts after the dot.
-    expect(wordOffsets(src, 'grant', undefined, body)).toEqual([src.indexOf('grant(3)')]);
-    expect(wordOffsets(src, 'grant', undefined, [src.indexOf('grant(2)'), body[1]!])).toEqual([
+    expect(wordOffsets(src, 'grant', body)).toEqual([src.indexOf('grant(3)')]);
+    expect(wordOffsets(src, 'grant', [src.indexOf('grant(2)'), body[1]!])).toEqual([
       src.indexOf('grant(3)'),
     ]);
   });

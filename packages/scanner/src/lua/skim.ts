@@ -175,8 +175,8 @@ export function mayMention(skim: Skim, h: number): boolean {
 export function wordOffsets(
   text: string,
   name: string,
-  max = 10_000,
   ranges?: readonly number[],
+  max = 10_000,
 ): number[] {
   const out: number[] = [];
   const bare = !/[.:]/.test(name);

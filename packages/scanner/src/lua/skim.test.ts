@@ -262,6 +262,21 @@ describe('skim', () => {
     ]);
   });
 
+  it('ends a line comment at its line break, whatever its length and break', () => {
+    for (const opener of ['--', '//'])
+      for (let length = 0; length < 6; length++)
+        for (const eol of ['\n', '\r', '\r\n', '']) {
+          const src = `local a = 1 ${opener}${'x'.repeat(length)}${eol}${eol ? 'local b = a' : ''}`;
+          const skim = skimLua(src, SKIM_WATCH);
+          const { facts, lines } = parseLua(src);
+          expect([skim.lines, skim.longestLineLength, skim.identifiers], src).toEqual([
+            lines,
+            facts.longestLineLength,
+            eol ? 5 : 2,
+          ]);
+        }
+  });
+
   it('finds a needle wherever it starts in a string, and only a whole one', () => {
     const watched = (src: string) => skimLua(src, SKIM_WATCH).watched;
     for (let before = 0; before < 7; before++)

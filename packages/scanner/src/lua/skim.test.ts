@@ -36,6 +36,8 @@ const SNIPPETS = [
   '// glua comment end\n/* block\n function */\nif a != b && !c || d then local g = function() continue end end',
   'local n = 0x1F + 1e10 + 3.5e-2 + 0x1p4\nlocal function w() while true do break end for i = 1, 2 do end end',
   'net.Receive("x", function(len, ply) RunString(net.ReadString()) end)\nlocal function quiet() print("hi") end',
+  // Quoted strings holding the other quote, escaped quotes and line breaks, and `\z`.
+  'local s = \'it\\\'s "end"\' .. "a\\\\" .. "b\\\nfunction" .. "\\z\n   end"\nlocal f = function() return \'"\' end',
 ];
 
 describe('skim', () => {
@@ -258,6 +260,43 @@ describe('skim', () => {
     expect(wordOffsets(src, 'grant', [src.indexOf('grant(2)'), body[1]!])).toEqual([
       src.indexOf('grant(3)'),
     ]);
+  });
+
+  it('ends a line comment at its line break, whatever its length and break', () => {
+    for (const opener of ['--', '//'])
+      for (let length = 0; length < 6; length++)
+        for (const eol of ['\n', '\r', '\r\n', '']) {
+          const src = `local a = 1 ${opener}${'x'.repeat(length)}${eol}${eol ? 'local b = a' : ''}`;
+          const skim = skimLua(src, SKIM_WATCH);
+          const { facts, lines } = parseLua(src);
+          expect([skim.lines, skim.longestLineLength, skim.identifiers], src).toEqual([
+            lines,
+            facts.longestLineLength,
+            eol ? 5 : 2,
+          ]);
+        }
+  });
+
+  it('finds a needle wherever it starts in a string, and only a whole one', () => {
+    const watched = (src: string) => skimLua(src, SKIM_WATCH).watched;
+    for (let before = 0; before < 7; before++)
+      for (const after of ['', 'x', 'xy', 'xyz']) {
+        const text = 'a'.repeat(before) + 'https:' + after;
+        expect(watched(`local u = "${text}"`), text).toBe(true);
+        expect(watched(`local u = [[${text}]]`), text).toBe(true);
+        expect(watched(`local u = "${text.replace(':', '')}"`), text).toBe(false);
+      }
+    expect(watched('local u = "ahttps" .. ":"')).toBe(false);
+    expect(watched('local u = "xx7656119"')).toBe(true);
+    expect(watched('local u = "xx765611"')).toBe(false);
+  });
+
+  it('records defined paths without the white space around their separators', () => {
+    const skim = skimLua(
+      'function a . b : c() end\nfunction d\u00a0e() end\nfunction f.g() end',
+      SKIM_WATCH,
+    );
+    expect(skim.defines).toEqual(['a.b:c', 'de', 'f.g']);
   });
 
   it('counts the code identifiers and the machine-made ones', () => {

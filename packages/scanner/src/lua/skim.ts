@@ -63,6 +63,9 @@ const STRAY = new Uint8Array(256);
 for (let c = 0; c < 32; c++)
   if (c !== 9 && c !== 10 && c !== 11 && c !== 12 && c !== 13) STRAY[c] = 1;
 for (const c of [36, 63, 64, 92, 96, 127]) STRAY[c] = 1;
+/** Bytes that end a run of plain content in a quoted string: quotes, line breaks, `\\`. */
+const STRING_STOP = new Uint8Array(256);
+for (const c of [10, 13, 34, 39, 92]) STRING_STOP[c] = 1;
 
 /**
  * Byte classes of the skim's main loop: one table read sorts a byte, and the dense values
@@ -257,6 +260,8 @@ export interface SkimWatch {
   names: Map<number, Array<{ name: string; flags: number; category: number }>>;
   /** Quick reject for names: bit set when some watched name's hash has these low 16 bits. */
   nameFilter: Uint32Array;
+  /** `nameFilter` and `definitionFilter` together: the one test most identifiers take. */
+  identifierFilter: Uint32Array;
   definitions: ReadonlySet<string>;
   /** Hashes of the definitions, to judge short string literals without slicing them. */
   definitionHashes: ReadonlySet<number>;
@@ -272,6 +277,8 @@ export interface SkimWatch {
   /** Needles looked for inside string literals, by the 32-bit key of their first 4 bytes. */
   needles: Map<number, Array<{ text: string; category: number }>>;
   needleFilter: Uint32Array;
+  /** Byte pairs at offsets 0-1, 1-2 and 2-3 of the needles, one bit each (see `needlesIn`). */
+  needlePairs: Uint32Array;
   /** Categories of escaped string literals, SteamID64 numerals and watched redefinitions. */
   escapeCategory: number;
   idCategory: number;
@@ -320,6 +327,7 @@ export function compileSkimWatch(watch: FunctionWatch, policy: SkimPolicy): Skim
   }
   const byKey = new Map<number, Array<{ text: string; category: number }>>();
   const needleFilter = newFilter();
+  const needlePairs = new Uint32Array(65536 / 32);
   for (const [text, category] of policy.needles) {
     if (text.length < 4) throw new Error(`skim needle too short: ${text}`);
     const key =
@@ -329,6 +337,10 @@ export function compileSkimWatch(watch: FunctionWatch, policy: SkimPolicy): Skim
         text.charCodeAt(3)) >>>
       0;
     setFilter(needleFilter, key ^ (key >>> 16));
+    for (let k = 0; k < 3; k++) {
+      const pair = ((text.charCodeAt(k) & 0xff) << 8) | (text.charCodeAt(k + 1) & 0xff);
+      needlePairs[pair >>> 5]! |= 1 << (pair & 31);
+    }
     const list = byKey.get(key) ?? [];
     list.push({ text, category });
     byKey.set(key, list);
@@ -346,9 +358,11 @@ export function compileSkimWatch(watch: FunctionWatch, policy: SkimPolicy): Skim
   for (const h of literals.keys()) setFilter(literalFilter, h);
   const definitionFilter = newFilter();
   for (const h of definitionHashes) setFilter(definitionFilter, h);
+  const identifierFilter = nameFilter.map((bits, i) => bits | definitionFilter[i]!);
   return {
     names,
     nameFilter,
+    identifierFilter,
     definitions,
     definitionHashes,
     definitionBases,
@@ -356,6 +370,7 @@ export function compileSkimWatch(watch: FunctionWatch, policy: SkimPolicy): Skim
     definitionFilter,
     needles: byKey,
     needleFilter,
+    needlePairs,
     escapeCategory: policy.escapeCategory,
     idCategory: policy.idCategory,
     definitionCategory: policy.definitionCategory,
@@ -376,6 +391,20 @@ function literalHashes(words: ReadonlyArray<readonly [string, number]>): Map<num
     out.set(h, (out.get(h) ?? 0) | category);
   }
   return out;
+}
+
+/**
+ * The path of a defined function, `[from, to)` in the bytes, without the white space the
+ * source may put around its `.` and `:`. Most paths have none: the regex only runs then.
+ */
+function definedPath(src: Buffer, from: number, to: number): string {
+  const path = src.toString('latin1', from, to);
+  for (let i = from; i < to; i++) {
+    const c = src[i]!;
+    // What `\s` matches in latin1 text: tab to carriage return, space and no-break space.
+    if ((c >= 9 && c <= 13) || c === 32 || c === 160) return path.replace(/\s+/g, '');
+  }
+  return path;
 }
 
 /** Longest string literal compared with `SkimWatch.literals`. */
@@ -507,15 +536,31 @@ class Skimmer {
    */
   private needlesIn(from: number, to: number): number {
     const src = this.src;
-    const filter = this.watch.needleFilter;
-    // The last 4 bytes as a signed 32-bit integer (see the identifier hash in `run`).
-    let k = (src[from]! << 16) | (src[from + 1]! << 8) | src[from + 2]!;
+    const pairs = this.watch.needlePairs;
     let found = 0;
-    for (let p = from + 3; p < to; p++) {
-      k = (k << 8) | src[p]!;
+    // Whatever a needle's start, its first 4 bytes hold one of these every-third-byte pairs
+    // at their offset 0, 1 or 2 (and the pair ends before `to`). So one pair in three is read,
+    // and only the starts next to a pair that some needle has at that offset are looked at.
+    for (let j = from; j <= to - 2; j += 3) {
+      const pair = (src[j]! << 8) | src[j + 1]!;
+      if ((pairs[pair >>> 5]! & (1 << (pair & 31))) !== 0)
+        found |= this.needlesStartingNear(j, from, to);
+    }
+    return found;
+  }
+
+  /** The categories of the needles starting at `j`, `j - 1` or `j - 2`, inside [from, to). */
+  private needlesStartingNear(j: number, from: number, to: number): number {
+    const src = this.src;
+    const filter = this.watch.needleFilter;
+    const last = Math.min(j, to - 4);
+    let found = 0;
+    for (let i = Math.max(from, j - 2); i <= last; i++) {
+      // The first 4 bytes as a signed 32-bit integer (see the identifier hash in `run`).
+      const k = (src[i]! << 24) | (src[i + 1]! << 16) | (src[i + 2]! << 8) | src[i + 3]!;
       const f = k ^ (k >>> 16);
       if ((filter[(f & 0xffff) >>> 5]! & (1 << (f & 31))) !== 0)
-        found |= this.needlesEndingAt(p, k >>> 0);
+        found |= this.needlesEndingAt(i + 3, k >>> 0);
     }
     return found;
   }
@@ -674,9 +719,10 @@ class Skimmer {
     const wordMask = words.length * 32 - 1;
     // Tables in locals: a module-level one is reloaded and checked for every byte.
     const classOf = CLASS;
+    const stringStop = STRING_STOP;
     const madeFrom = MADE_FROM;
     const nameFilter = watch.nameFilter;
-    const definitionFilter = watch.definitionFilter;
+    const identifierFilter = watch.identifierFilter;
     const openFns = this.openFns;
     this.lineStart = start;
     let glua = 0;
@@ -695,7 +741,8 @@ class Skimmer {
     let prevSig = 0;
     /** Open brackets of any kind: with the blocks, how deep the parser would have to go. */
     let brackets = 0;
-    let p = start;
+    // `| 0`: an untyped parameter would make p a tagged value through the whole main loop.
+    let p = start | 0;
     // A first line starting with '#' (a shebang) is not Lua.
     if (src[p]! === 35) while (p < n && src[p]! !== 10 && src[p]! !== 13) p++;
 
@@ -718,12 +765,24 @@ class Skimmer {
         // integers would be boxed as a heap number whenever it leaves a register.
         let h = Math.imul(0x811c9dc5 ^ c, 16777619);
         p++;
-        // Reads stay below n: a read past the end deoptimises the whole function in V8.
-        while (p < n) {
+        // Two bytes a round: V8 checks the byte array and reloads its data pointer once a
+        // round rather than once a byte. Reads stay below n: a read past the end deoptimises
+        // the whole function in V8.
+        for (;;) {
+          if (p + 1 >= n) {
+            if (p < n && classOf[src[p]!]! >= WORD) h = Math.imul(h ^ src[p++]!, 16777619);
+            break;
+          }
           const d = src[p]!;
           if (classOf[d]! < WORD) break;
           h = Math.imul(h ^ d, 16777619);
-          p++;
+          const e = src[p + 1]!;
+          if (classOf[e]! < WORD) {
+            p++;
+            break;
+          }
+          h = Math.imul(h ^ e, 16777619);
+          p += 2;
         }
         const len = p - s;
         // Keywords that open or close blocks, found by hash and confirmed by their bytes; the
@@ -799,7 +858,7 @@ class Skimmer {
         // almost always false (a test of isField first would go either way, and mispredict).
         const bit = 1 << (h & 31);
         const slot = (h & 0xffff) >>> 5;
-        if (((nameFilter[slot]! | definitionFilter[slot]!) & bit) !== 0) {
+        if ((identifierFilter[slot]! & bit) !== 0) {
           if ((nameFilter[slot]! & bit) !== 0 || isField)
             this.watchedName(s, p, h >>> 0, isField, inFunctionName);
         }
@@ -827,6 +886,8 @@ class Skimmer {
           let escaped = false;
           let closed = false;
           for (;;) {
+            // Plain content, one table read per byte; the byte it stops at is judged below.
+            while (q < n && stringStop[src[q]!]! === 0) q++;
             if (q >= n) break;
             const d = src[q]!;
             if (d === c) {
@@ -867,7 +928,7 @@ class Skimmer {
         case MINUS:
           if (this.at(p + 1) === 45) {
             const level = this.levelAt(p + 2);
-            if (level >= 0) p = this.longBracket(p + 2, level, false);
+            if (level >= 0) p = this.longBracket(p + 2, level, false) | 0;
             else {
               p += 2;
               while (p < n && src[p]! !== 10 && src[p]! !== 13) p++;
@@ -892,7 +953,7 @@ class Skimmer {
               closeAt = n;
             }
             this.countBreaks(p + 2, closeAt);
-            p = Math.min(n, closeAt + 2);
+            p = Math.min(n, closeAt + 2) | 0;
             continue;
           }
           break;
@@ -901,7 +962,7 @@ class Skimmer {
           // A long string, or an index
           const level = this.levelAt(p);
           if (level >= 0) {
-            p = this.longBracket(p, level, true);
+            p = this.longBracket(p, level, true) | 0;
             prevSig = 0;
             continue;
           }
@@ -911,7 +972,7 @@ class Skimmer {
         case OPEN_PAREN:
           // `function a.b:c(` outside any other function: a definition other files may call.
           if (inFunctionName && nameStart >= 0 && openFns.length === 1 && defines.length < 10_000)
-            defines.push(src.toString('latin1', nameStart, nameEnd).replace(/\s+/g, ''));
+            defines.push(definedPath(src, nameStart, nameEnd));
           inFunctionName = false;
           if (++brackets + kinds.length > MAX_NESTING) this.balanced = false;
           break;

@@ -8,15 +8,17 @@ import type { Finding, Rule } from './types.js';
 
 const filters = new WeakMap<ThreatIntel, NeedleFilter>();
 
-/** Every IOC host, URL fragment and fingerprint of the intel, as one prefilter. */
+/**
+ * Every IOC host, URL fragment and fingerprint of the intel, as one prefilter. Fingerprints are
+ * matched in their own case (see findFingerprint), so the filter need not fold them.
+ */
 function filterFor(intel: ThreatIntel): NeedleFilter {
   let f = filters.get(intel);
   if (!f) {
-    f = new NeedleFilter([
-      ...intel.iocHosts,
-      ...intel.iocUrlFragments,
-      ...intel.fingerprints.map((x) => x.pattern),
-    ]);
+    f = new NeedleFilter(
+      [...intel.iocHosts, ...intel.iocUrlFragments],
+      intel.fingerprints.map((x) => x.pattern),
+    );
     filters.set(intel, f);
   }
   return f;

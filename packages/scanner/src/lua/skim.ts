@@ -173,7 +173,8 @@ export function mayMention(skim: Skim, h: number): boolean {
  * engine callbacks such as `PANEL:Init` are defined in hundreds of files.
  *
  * `ranges` (`[from, to)` pairs, in text order) limits the search to those parts of the text;
- * a use must lie inside one. What surrounds a use is read in the whole text.
+ * a use must lie inside one. What surrounds a use is read in the whole text. Occurrences
+ * do not overlap: the search goes on after the end of each one found.
  */
 export function wordOffsets(
   text: string,
@@ -183,16 +184,28 @@ export function wordOffsets(
 ): number[] {
   const out: number[] = [];
   const bare = !/[.:]/.test(name);
+  // The native search stops at every occurrence of the first byte of what it looks for:
+  // it looks for the name from its rarest byte on, and the bytes before are compared after.
+  const lead = rarestByteAt(name);
+  const tail = lead === 0 ? name : name.slice(lead);
+  const head = name.slice(0, lead);
   const count = ranges === undefined ? 2 : ranges.length;
   for (let r = 0; r < count && out.length < max; r += 2) {
     const from = ranges === undefined ? 0 : ranges[r]!;
     const to = ranges === undefined ? text.length : ranges[r + 1]!;
+    if (to - from < name.length) continue;
     // A slice shares the text's characters (no copy): the native search stops at its end
     // instead of running on to the next use, which may be anywhere in the rest of the text.
-    const part = from === 0 && to === text.length ? text : text.slice(from, to);
-    let found = part.indexOf(name);
+    // The part starts `lead` bytes in, where the tail of a name starting at `from` starts.
+    const partFrom = from + lead;
+    const part = partFrom === 0 && to === text.length ? text : text.slice(partFrom, to);
+    let found = part.indexOf(tail);
     while (found >= 0 && out.length < max) {
-      const at = from + found;
+      const at = partFrom + found - lead;
+      if (lead > 0 && !text.startsWith(head, at)) {
+        found = part.indexOf(tail, found + 1);
+        continue;
+      }
       const before = at > 0 ? text.charCodeAt(at - 1) : 32;
       const end = at + name.length;
       // `| 0`: past the end `charCodeAt` gives NaN, and one NaN index makes V8's loads from
@@ -205,10 +218,35 @@ export function wordOffsets(
         !isAssignedAt(text, end)
       )
         out.push(at);
-      found = part.indexOf(name, found + name.length);
+      found = part.indexOf(tail, found + name.length);
     }
   }
   return out;
+}
+
+/**
+ * Bytes by how often they occur in Lua source, rarest first (a byte in none of these groups is
+ * among the most common: lower-case letters, spaces and most punctuation).
+ */
+const BYTE_RARITY_GROUPS = [
+  'QZJXKY6789jq',
+  'z345HWUBFV',
+  'GMO210NRxIDLA',
+  'kPECw:TvS',
+  'by_g=,()hmpf.',
+];
+const BYTE_RARITY = new Uint8Array(256).fill(BYTE_RARITY_GROUPS.length);
+BYTE_RARITY_GROUPS.forEach((group, rank) => {
+  for (let i = 0; i < group.length; i++) BYTE_RARITY[group.charCodeAt(i)] = rank;
+});
+
+/** Where the first of the rarest bytes of `name` is (by BYTE_RARITY). */
+function rarestByteAt(name: string): number {
+  let best = 0;
+  for (let i = 1; i < name.length; i++)
+    if (BYTE_RARITY[name.charCodeAt(i) & 0xff]! < BYTE_RARITY[name.charCodeAt(best) & 0xff]!)
+      best = i;
+  return best;
 }
 
 /** Whether the name at `at` follows the `function` keyword (`function a.b()`). */

@@ -12,6 +12,22 @@ describe('bytecode_vm', () => {
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.medium);
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
   });
+  it('string.dump of a function, and escaped bytecode', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': 'local a = 1\nlocal code = string.dump(function() end)',
+      'lua/autorun/server/sv_y.lua': 'local b = "\\27LJ\\2\\0"\nRunString(b)',
+    });
+    expect(findings.map((f) => [f.file, f.line])).toEqual([
+      ['lua/autorun/server/sv_x.lua', 2],
+      ['lua/autorun/server/sv_y.lua', 1],
+    ]);
+  });
+  it('string functions that dump nothing', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': 'local s = string.format("%s", "dump")\nprint(msg.dump)',
+    });
+    expect(findings).toEqual([]);
+  });
   it('ordinary while loop', () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_x.lua': 'local i = 1\nwhile i <= 10 do i = i + 1 end',

@@ -8,8 +8,6 @@ import type { Finding, Rule } from './types.js';
 // LuaJIT bytecode starts with ESC 'L' 'J'; it shows as the escape `\27LJ` in source, or as the
 // raw byte in a file that embeds a dump.
 const BYTECODE_MARK = new RegExp('\\\\27LJ|' + String.fromCharCode(27) + 'LJ|string\\.dump\\s*\\(');
-/** Literals every bytecode mark contains: files without them are skipped at native speed. */
-const MARK_LITERALS = ['LJ', 'g.d'];
 const DISPATCH =
   /while\s+\w+\s*<=?\s*#\s*\w+\s+do[\s\S]{0,200}?local\s+(\w+)\s*=\s*\w+\[\s*\w+\s*\]/;
 
@@ -42,7 +40,10 @@ export const rule: Rule = {
     const shared = sharedViews(context);
     const out: Finding[] = [];
     for (const f of analysis.files) {
-      let line = firstLineMatching(f, BYTECODE_MARK, { contains: MARK_LITERALS });
+      // Every bytecode mark holds `LJ` or `string.dump`: files without either are skipped at
+      // native speed.
+      const marked = f.text.includes('LJ') || shared.mayCallString(f, 'dump');
+      let line = marked ? firstLineMatching(f, BYTECODE_MARK) : -1;
       let pattern = 'bytecode / string.dump';
       if (line < 0) {
         // A dispatch loop: `while pc <= #p do local op = p[pc] if op == 1 … elseif op == 2 …`

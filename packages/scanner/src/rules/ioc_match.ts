@@ -8,15 +8,19 @@ import type { Finding, Rule } from './types.js';
 
 const filters = new WeakMap<ThreatIntel, NeedleFilter>();
 
-/** Every IOC host, URL fragment and fingerprint of the intel, as one prefilter. */
+const NOT_LATIN1 = /[\u0100-\uffff]/;
+
+/**
+ * Every IOC host, URL fragment and fingerprint of the intel, as one prefilter. Fingerprints are
+ * matched in their own case (see findFingerprint), so the filter need not fold them.
+ */
 function filterFor(intel: ThreatIntel): NeedleFilter {
   let f = filters.get(intel);
   if (!f) {
-    f = new NeedleFilter([
-      ...intel.iocHosts,
-      ...intel.iocUrlFragments,
-      ...intel.fingerprints.map((x) => x.pattern),
-    ]);
+    f = new NeedleFilter(
+      [...intel.iocHosts, ...intel.iocUrlFragments],
+      intel.fingerprints.map((x) => x.pattern),
+    );
     filters.set(intel, f);
   }
   return f;
@@ -71,6 +75,9 @@ export const rule: Rule = {
       }
     }
     for (const d of analysis.decodedStrings) {
+      // The filter reads latin1 (as decoders produce): a text with other characters is
+      // searched in full (lower-casing one of those may give an ASCII letter).
+      if (!NOT_LATIN1.test(d.text) && !filter.mayContain(d.text)) continue;
       const ioc = findIoc(intel, d.text);
       if (ioc)
         out.push(

@@ -47,6 +47,19 @@ describe('SharedViews', () => {
     expect(views.positionsOf(file, 'aa')).toBe(first);
     expect(views.positionsOf(file, 'b')).toEqual([]);
   });
+  it('tells whether a file may call a string function, from one search of `g.`', () => {
+    const views = new SharedViews(analysis);
+    const file = { text: 'local s = string.char(72) .. msg.dump .. string.format("%d", 1)' };
+    expect(views.mayCallString(file, 'char')).toBe(true);
+    // A superset: `msg.dump` is no call of `string.dump`, but the rule's pattern decides.
+    expect(views.mayCallString(file, 'dump')).toBe(true);
+    expect(views.mayCallString(file, 'rep')).toBe(false);
+    expect(views.mayCallString({ text: 'string .char(1)' }, 'char')).toBe(false);
+    const { text } = file;
+    expect(views.positionsOf(file, 'g.')).toEqual(
+      ['g.char', 'g.dump', 'g.format'].map((s) => text.indexOf(s)),
+    );
+  });
   it('gives a rule the same findings alone and inside runRules', () => {
     const alone = runstring.check({ analysis, intel });
     expect(alone.length).toBeGreaterThan(0);

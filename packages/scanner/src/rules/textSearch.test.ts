@@ -38,6 +38,17 @@ describe('NeedleFilter', () => {
         }
     }
   });
+  it('finds exact-case needles as written, short ones by a native search', () => {
+    const g = new NeedleFilter(['kvac.cz'], ['gblk', 'RunHASHOb', 'KVAC.cz']);
+    for (let pad = 0; pad < 8; pad++) {
+      expect(g.mayContain('x'.repeat(pad) + 'gblk'), `${pad}`).toBe(true);
+      expect(g.mayContain('x'.repeat(pad) + 'RunHASHOb()'), `${pad}`).toBe(true);
+    }
+    expect(g.mayContain('local GBLK = 1')).toBe(false);
+    expect(g.mayContain('gbl k')).toBe(false);
+    // An exact needle also found in any case is the folded one: any case.
+    expect(g.mayContain('KvAc.Cz')).toBe(true);
+  });
   it('reads texts larger than the kept buffer', () => {
     const big = 'x'.repeat(9 << 20);
     expect(f.mayContain(big + 'Stage1.PHP')).toBe(true);

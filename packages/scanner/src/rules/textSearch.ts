@@ -215,15 +215,16 @@ function scratchFor(size: number): typeof scratch {
 }
 
 /**
- * Answers whether a text may contain one of the needles (in any case), exactly: it never
- * says no when one is there. The text is copied as bytes and read one aligned 4-byte word at a
+ * Answers whether a text may contain one of the needles (in any case), or one of the
+ * exact-case needles as written, exactly: it never says no when one is there. The text is copied as bytes and read one aligned 4-byte word at a
  * time; a table of the case-folded words of every needle (one per place the needle can start
  * in a word) flags the few places to compare in full. A needle of 7 bytes or more holds a whole
  * aligned word wherever it starts; shorter ones hold a whole word or 3 bytes of one, entered
  * under every value of the missing byte, except where they are too short (under 4 bytes, or 4
- * bytes split 2 and 2 across words): those go to one case-insensitive native regex. Texts must be
- * latin1 (one char per byte, as the analysis reads files): a char above U+00FF would be read
- * as its low byte.
+ * bytes split 2 and 2 across words): those go to one case-insensitive native regex, or, for an
+ * exact-case needle, to a native search of it as written (about a third of the regex's cost).
+ * Texts must be latin1 (one char per byte, as the analysis reads files): a char above U+00FF
+ * would be read as its low byte.
  */
 export class NeedleFilter {
   /** One bit per hash (32 KiB: it stays in the L1 cache, where a byte table would not). */
@@ -231,11 +232,20 @@ export class NeedleFilter {
   private readonly candidates = new Map<number, Candidate[]>();
   /** Needles the words cannot find: one case-insensitive native regex. */
   private readonly short: RegExp | undefined;
+  /** Exact-case needles the words cannot find: one native search each. */
+  private readonly exactShort: string[] = [];
 
-  constructor(needles: readonly string[]) {
+  /**
+   * `needles` are found in any case; `exactCase` ones need only be found as written (the words
+   * find them in any case too, which is a superset).
+   */
+  constructor(needles: readonly string[], exactCase: readonly string[] = []) {
     const short: string[] = [];
-    for (const raw of new Set(needles.map((n) => n.toLowerCase()))) {
-      if (raw.length === 0) continue;
+    const folded = new Set(needles.map((n) => n.toLowerCase()));
+    const exact = new Set(exactCase.filter((n) => !folded.has(n.toLowerCase())));
+    for (const needle of [...folded, ...exact]) {
+      if (needle.length === 0) continue;
+      const raw = needle.toLowerCase();
       // Needles with a character above U+00FF cannot be read as bytes: the regex takes them.
       // So do the few that no word covers wherever they start (such as 4 bytes split 2 and 2):
       // folding every word for a native byte search of them costs more than the regex.
@@ -243,7 +253,8 @@ export class NeedleFilter {
         ? [undefined]
         : [0, 1, 2, 3].map((first) => lookupOf(raw, first));
       if (lookups.includes(undefined)) {
-        short.push(raw);
+        if (exact.has(needle)) this.exactShort.push(needle);
+        else short.push(raw);
         continue;
       }
       for (const lookup of lookups) {
@@ -263,6 +274,7 @@ export class NeedleFilter {
 
   mayContain(text: string): boolean {
     if (this.short?.test(text)) return true;
+    for (const needle of this.exactShort) if (text.includes(needle)) return true;
     const len = text.length;
     if (len < 4 || this.candidates.size === 0) return false;
     // Zeros after the text fill the last turn's words; a needle is never matched past `len`.

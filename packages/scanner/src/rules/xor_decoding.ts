@@ -1,6 +1,7 @@
 // GB-027: XOR / arithmetic decoding loops (numeric table → bit.bxor/shift → string.char),
 // the shape of KVacDoor-style loaders, reported with what they decode to.
 import { makeFinding } from './support.js';
+import { sharedViews } from './shared.js';
 import { firstLineMatching } from './textSearch.js';
 import type { Finding, Rule } from './types.js';
 
@@ -34,10 +35,13 @@ export const rule: Rule = {
       },
     },
   },
-  check({ analysis }) {
+  check(context) {
+    const { analysis } = context;
+    const shared = sharedViews(context);
     const out: Finding[] = [];
     for (const f of analysis.files) {
-      const idx = firstLineMatching(f, DECODING_LINE, { contains: ['g.ch'] });
+      // Files that call no `string.char` are skipped at native speed.
+      const idx = shared.mayCallString(f, 'char') ? firstLineMatching(f, DECODING_LINE) : -1;
       if (idx < 0) continue;
       // The decoded result: the longest decoded string of the file produced after the loop.
       const decoded = analysis.decodedStrings

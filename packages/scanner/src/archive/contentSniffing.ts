@@ -138,7 +138,11 @@ const IF_THEN_AT = new RegExp(IF_THEN.source, 'y');
  */
 export function hasIfThen(text: string): boolean {
   const n = text.length;
-  for (let q = text.indexOf('then'); q !== -1; q = text.indexOf('then', q + 4)) {
+  // Searched as `hen`: a search runs from one candidate first letter to the next, and `h`
+  // is rarer than `t` in text.
+  for (let h = text.indexOf('hen', 1); h !== -1; h = text.indexOf('hen', h + 3)) {
+    if (text.charCodeAt(h - 1) !== 0x74) continue;
+    const q = h - 1;
     if (q > 0) {
       const before = text.charCodeAt(q - 1);
       if (before === 0x2e || isWordChar(before)) continue;
@@ -229,7 +233,11 @@ function isLuaCommentAt(text: string, at: number): boolean {
  * `)`, `,`, `;` or a line end. Answers as /(^|[\s;)])end(\s*[),;]|\s*$)/m does.
  */
 export function hasClosingEnd(text: string): boolean {
-  for (let at = text.indexOf('end'); at !== -1; at = text.indexOf('end', at + 3)) {
+  // Searched as `nd`: a search runs from one candidate first letter to the next, and `e` is
+  // the commonest letter of text.
+  for (let nd = text.indexOf('nd', 1); nd !== -1; nd = text.indexOf('nd', nd + 2)) {
+    if (text.charCodeAt(nd - 1) !== 0x65) continue;
+    const at = nd - 1;
     if (at > 0) {
       const before = text.charCodeAt(at - 1);
       if (!isSpace(before) && before !== 0x3b && before !== 0x29) continue;

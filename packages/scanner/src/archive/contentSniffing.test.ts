@@ -5,6 +5,8 @@ import { buildPeModule } from './archiveFixtures.js';
 import {
   executableFormat,
   hasClosingEnd,
+  hasIfThen,
+  hasLocalDeclaration,
   hasLuaComment,
   isBinaryModuleName,
   looksLikeLua,
@@ -57,6 +59,7 @@ describe('the hand-written Lua structure tests', () => {
     const pieces = [
       '-',
       '--',
+      '----',
       '[[',
       '[',
       '\n',
@@ -85,7 +88,158 @@ describe('the hand-written Lua structure tests', () => {
     }
     expect(differing).toEqual([]);
     // Both answers occur often enough for the comparison to mean something.
+    expect(matches).toBeGreaterThan(500);
+  });
+});
+
+describe('the structure tests searched from their words', () => {
+  /** Texts made of random pieces, from a fixed seed. */
+  function* mixes(pieces: string[], count: number, longest: number): Generator<string> {
+    let seed = 7;
+    const pick = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) >>> 0;
+      return (seed >>> 8) % n;
+    };
+    for (let i = 0; i < count; i++) {
+      let text = '';
+      for (let k = pick(longest); k > 0; k--) text += pieces[pick(pieces.length)];
+      yield text;
+    }
+  }
+
+  function differences(
+    fast: (text: string) => boolean,
+    pattern: RegExp,
+    texts: Iterable<string>,
+  ): { differing: string[]; matches: number } {
+    const differing: string[] = [];
+    let matches = 0;
+    for (const text of texts) {
+      const expected = pattern.test(text);
+      if (fast(text) !== expected) differing.push(text);
+      if (expected) matches++;
+    }
+    return { differing, matches };
+  }
+
+  it('find if … then exactly where the pattern does', () => {
+    const pieces = [
+      'if',
+      'then',
+      'if ',
+      ' then',
+      '.then',
+      'x',
+      '_',
+      '.',
+      ' ',
+      '\n',
+      '\r',
+      '(',
+      'f',
+    ];
+    // Gaps around the 200-character limit, in runs without a line feed.
+    const gaps = [198, 199, 200, 201].map((n) => ' '.repeat(n));
+    const { differing, matches } = differences(
+      hasIfThen,
+      /\bif\b[^\n]{0,200}(?<!\.)\bthen\b/,
+      mixes(pieces.concat(gaps), 40_000, 12),
+    );
+    expect(differing).toEqual([]);
     expect(matches).toBeGreaterThan(1000);
+  });
+
+  it('find a local declaration exactly where the pattern does', () => {
+    const pieces = [
+      'local',
+      'local ',
+      'xlocal ',
+      '_',
+      'a',
+      '1',
+      ' ',
+      '\t',
+      '\n',
+      '=',
+      ',',
+      '(',
+      'local\u00a0',
+    ];
+    const { differing, matches } = differences(
+      hasLocalDeclaration,
+      /\blocal\s+[A-Za-z_]\w*\s*(=|,)/,
+      mixes(pieces, 40_000, 10),
+    );
+    expect(differing).toEqual([]);
+    expect(matches).toBeGreaterThan(1000);
+  });
+});
+
+describe('looksLikeLua against its definition by patterns', () => {
+  it('answers as the patterns searched over the whole text', () => {
+    const call =
+      /\b(RunString|RunStringEx|CompileString|CompileFile|loadstring|BroadcastLua|SendLua|RunConsoleCommand|setfenv|getfenv)(\s*\(|\[=*\[|")|\bgame\.ConsoleCommand\s*\(|\bhttp\.(Fetch|Post)\s*\(|\bdebug\.getregistry\s*\(|\b_G\s*\[/;
+    const structure = [
+      /--\[\[|^\s*--[^\n-]/m,
+      /(^|[\s;)])end(\s*[),;]|\s*$)/m,
+      /\bif\b[^\n]{0,200}(?<!\.)\bthen\b/,
+      /\blocal\s+[A-Za-z_]\w*\s*(=|,)/,
+      /\bfunction\s*[\w.:]*\s*\([\w\s,.]*\)/,
+      /\b(hook|net|timer|concommand|util|file|string|table|player|ents|sql|surface|draw|vgui)\.[A-Za-z_]\w*\s*\(/,
+      /(?<![{,]\s*)\b[A-Za-z_]\w*:(?!function\b)[A-Za-z_]\w*\s*\(/,
+    ];
+    const otherLanguage =
+      /===|!==|=>|\b(var|const|let)\s+[A-Za-z_$][\w$]*\s*=|^#!\/|^\s*fi\s*$|^\s*esac\s*$/m;
+    const expected = (text: string): boolean => {
+      const kinds = structure.filter((pattern) => pattern.test(text)).length;
+      if (call.test(text)) return !otherLanguage.test(text) || kinds >= 4;
+      return kinds >= 3 && !otherLanguage.test(text);
+    };
+    const pieces = [
+      '-- c\n',
+      '--[[',
+      '----\n',
+      'end\n',
+      'end)',
+      ' end',
+      'if x ',
+      'then ',
+      '.then',
+      'local a = 1\n',
+      'local',
+      'function f(a)',
+      'function',
+      'hook.Add(',
+      'net.',
+      'a:B(',
+      '{a:f(',
+      'RunString(',
+      'RunString',
+      '_G[',
+      'http.Fetch (',
+      'var x = 1',
+      '=>',
+      '\n',
+      ' ',
+      'word ',
+    ];
+    let seed = 11;
+    const pick = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) >>> 0;
+      return (seed >>> 8) % n;
+    };
+    const differing: string[] = [];
+    let lua = 0;
+    for (let i = 0; i < 30_000; i++) {
+      let text = '';
+      for (let k = pick(14); k > 0; k--) text += pieces[pick(pieces.length)];
+      const want = expected(text);
+      if (looksLikeLua(bytes(text)) !== want) differing.push(text);
+      if (want) lua++;
+    }
+    expect(differing).toEqual([]);
+    expect(lua).toBeGreaterThan(3000);
+    expect(lua).toBeLessThan(27_000);
   });
 });
 

@@ -105,16 +105,14 @@ function hasCodeExecutionCall(text: string): boolean {
 /**
  * One kind of evidence of Lua structure each; prose rarely shows several. Listed cheapest
  * first: most text is decided after a few. A pattern behind a cheap test (a word every match
- * holds) runs only on text that passes it.
+ * holds) runs only on text that passes it, or only where that word shows.
  */
 const LUA_STRUCTURE: ((text: string) => boolean)[] = [
   hasLuaComment,
   hasClosingEnd,
-  // if … then (not a JavaScript promise's .then)
-  (t) => t.includes('then') && /\bif\b[^\n]{0,200}(?<!\.)\bthen\b/.test(t),
-  // local declaration
-  (t) => t.includes('local') && /\blocal\s+[A-Za-z_]\w*\s*(=|,)/.test(t),
-  // definition with a parameter list
+  hasIfThen,
+  hasLocalDeclaration,
+  // definition with a parameter list (the regex finds its word faster than a search loop)
   (t) => /\bfunction\s*[\w.:]*\s*\([\w\s,.]*\)/.test(t),
   // GMod library call
   (t) =>
@@ -128,6 +126,68 @@ const LUA_STRUCTURE: ((text: string) => boolean)[] = [
     /(?<![{,]\s*)\b[A-Za-z_]\w*:(?!function\b)[A-Za-z_]\w*\s*\(/.test(t),
 ];
 
+/** if … then on one line, 200 characters apart at most (not a JavaScript promise's .then). */
+export const IF_THEN = /\bif\b[^\n]{0,200}(?<!\.)\bthen\b/;
+const IF_THEN_AT = new RegExp(IF_THEN.source, 'y');
+
+/**
+ * IF_THEN.test(text), tried from the `then`s: the regex searched for every `if` of the text
+ * and scanned up to 200 characters after each, where a `then` is far rarer. A `then` fits
+ * iff the nearest whole-word `if` before it on its line fits: it is the closest, and no line
+ * feed can lie between them that does not also lie after a farther one.
+ */
+export function hasIfThen(text: string): boolean {
+  const n = text.length;
+  // Searched as `hen`: a search runs from one candidate first letter to the next, and `h`
+  // is rarer than `t` in text.
+  for (let h = text.indexOf('hen', 1); h !== -1; h = text.indexOf('hen', h + 3)) {
+    if (text.charCodeAt(h - 1) !== 0x74) continue;
+    const q = h - 1;
+    if (q > 0) {
+      const before = text.charCodeAt(q - 1);
+      if (before === 0x2e || isWordChar(before)) continue;
+    }
+    if (q + 4 < n && isWordChar(text.charCodeAt(q + 4))) continue;
+    // `if` at p: p + 2 < q (a word character follows `if` otherwise), q - p - 2 <= 200.
+    for (let p = q - 3; p >= 0 && p >= q - 202; p--) {
+      const c = text.charCodeAt(p + 1);
+      if (c === 0x0a) break;
+      if (
+        c === 0x66 &&
+        text.charCodeAt(p) === 0x69 &&
+        (p === 0 || !isWordChar(text.charCodeAt(p - 1))) &&
+        !isWordChar(text.charCodeAt(p + 2))
+      ) {
+        IF_THEN_AT.lastIndex = p;
+        if (IF_THEN_AT.test(text)) return true;
+        break;
+      }
+    }
+  }
+  return false;
+}
+
+/** A local declaration. */
+export const LOCAL_DECLARATION = /\blocal\s+[A-Za-z_]\w*\s*(=|,)/;
+const LOCAL_DECLARATION_AT = new RegExp(LOCAL_DECLARATION.source, 'y');
+
+/** LOCAL_DECLARATION.test(text), tried only where the word `local` starts. */
+export function hasLocalDeclaration(text: string): boolean {
+  for (let at = text.indexOf('local'); at !== -1; at = text.indexOf('local', at + 5)) {
+    if (at > 0 && isWordChar(text.charCodeAt(at - 1))) continue;
+    LOCAL_DECLARATION_AT.lastIndex = at;
+    if (LOCAL_DECLARATION_AT.test(text)) return true;
+  }
+  return false;
+}
+
+/** What `\w` matches (no `u` flag): ASCII letters, digits and `_`. */
+function isWordChar(c: number): boolean {
+  return (
+    (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f
+  );
+}
+
 /** What `\s` matches in Latin-1 text: tab, line feed, vertical tab, form feed, return, space, no-break space. */
 function isSpace(c: number): boolean {
   return (c >= 0x09 && c <= 0x0d) || c === 0x20 || c === 0xa0;
@@ -138,20 +198,34 @@ function isSpace(c: number): boolean {
  * neither `-` nor a line feed. Answers as /--\[\[|^\s*--[^\n-]/m does, walking only the `--`.
  */
 export function hasLuaComment(text: string): boolean {
+  const n = text.length;
   for (let at = text.indexOf('--'); at !== -1; at = text.indexOf('--', at + 1)) {
-    if (text.startsWith('[[', at + 2)) return true;
-    if (at + 2 >= text.length) return false;
-    const next = text.charCodeAt(at + 2);
-    if (next === 0x0a || next === 0x2d) continue;
-    // Blanks back to the start of a line (a line feed or return is itself a blank).
-    for (let p = at; ; p--) {
-      if (p === 0) return true;
-      const c = text.charCodeAt(p - 1);
-      if (c === 0x0a || c === 0x0d) return true;
-      if (!isSpace(c)) break;
+    if (isLuaCommentAt(text, at)) return true;
+    // In a run of dashes only its first `--` (at a line start) and its last (before `[[`)
+    // can answer: a line of dashes would otherwise cost one search per dash.
+    let end = at + 2;
+    while (end < n && text.charCodeAt(end) === 0x2d) end++;
+    if (end - 2 > at) {
+      at = end - 2;
+      if (isLuaCommentAt(text, at)) return true;
     }
   }
   return false;
+}
+
+/** Whether the `--` at `at` makes hasLuaComment true. */
+function isLuaCommentAt(text: string, at: number): boolean {
+  if (text.startsWith('[[', at + 2)) return true;
+  if (at + 2 >= text.length) return false;
+  const next = text.charCodeAt(at + 2);
+  if (next === 0x0a || next === 0x2d) return false;
+  // Blanks back to the start of a line (a line feed or return is itself a blank).
+  for (let p = at; ; p--) {
+    if (p === 0) return true;
+    const c = text.charCodeAt(p - 1);
+    if (c === 0x0a || c === 0x0d) return true;
+    if (!isSpace(c)) return false;
+  }
 }
 
 /**
@@ -159,7 +233,11 @@ export function hasLuaComment(text: string): boolean {
  * `)`, `,`, `;` or a line end. Answers as /(^|[\s;)])end(\s*[),;]|\s*$)/m does.
  */
 export function hasClosingEnd(text: string): boolean {
-  for (let at = text.indexOf('end'); at !== -1; at = text.indexOf('end', at + 3)) {
+  // Searched as `nd`: a search runs from one candidate first letter to the next, and `e` is
+  // the commonest letter of text.
+  for (let nd = text.indexOf('nd', 1); nd !== -1; nd = text.indexOf('nd', nd + 2)) {
+    if (text.charCodeAt(nd - 1) !== 0x65) continue;
+    const at = nd - 1;
     if (at > 0) {
       const before = text.charCodeAt(at - 1);
       if (!isSpace(before) && before !== 0x3b && before !== 0x29) continue;

@@ -33,11 +33,16 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants
 export async function readFolder(ctx: ReadingContext, root: string): Promise<string> {
   const reader = new FolderReader(ctx);
   await reader.walk(join(root, '.'), '', 0);
-  return reader.manifest.digest('hex');
+  return reader.manifestDigest();
 }
 
+/** Manifest lines gathered before they are hashed: one hash call per file cost more than its line. */
+const MANIFEST_BATCH_CHARS = 64 * 1024;
+
 class FolderReader {
-  readonly manifest: Hash = createHash('sha256');
+  private readonly manifest: Hash = createHash('sha256');
+  /** Lines not hashed yet (hashing the joined lines gives the same digest). */
+  private manifestLines = '';
   private readonly scratch = new ScratchBuffer();
   private lastBreak = performance.now();
 
@@ -86,7 +91,7 @@ class FolderReader {
           // Gone or unreadable since the listing: still reported, target unknown.
         }
         ctx.addFinding('symlink', path, `symbolic link to "${target}"; not followed`);
-        this.manifest.update(`${path}\0symlink:${target}\n`);
+        this.addToManifest(`${path}\0symlink:${target}\n`);
         continue;
       }
       if (!child.isFile()) {
@@ -105,7 +110,7 @@ class FolderReader {
     } catch (err) {
       // Gone, unreadable, or a link swapped in: the entry is recorded with what went wrong.
       await analyseEntry(ctx, path, 0, failing(err));
-      this.manifest.update(`${path}\0${EMPTY_SHA256}\n`);
+      this.addToManifest(`${path}\0${EMPTY_SHA256}\n`);
       return;
     }
     try {
@@ -122,10 +127,22 @@ class FolderReader {
       } else {
         onlyCounted = await analyseEntry(ctx, path, 0, readFileRest(ctx, fd, path, reading, head));
       }
-      this.manifest.update(`${path}\0${this.fingerprint(first, path, onlyCounted, reading)}\n`);
+      this.addToManifest(`${path}\0${this.fingerprint(first, path, onlyCounted, reading)}\n`);
     } finally {
       closeSync(fd);
     }
+  }
+
+  private addToManifest(line: string): void {
+    this.manifestLines += line;
+    if (this.manifestLines.length >= MANIFEST_BATCH_CHARS) {
+      this.manifest.update(this.manifestLines);
+      this.manifestLines = '';
+    }
+  }
+
+  manifestDigest(): string {
+    return this.manifest.update(this.manifestLines).digest('hex');
   }
 
   /**
@@ -142,13 +159,14 @@ class FolderReader {
     if (onlyCounted) return `asset ${reading.length}`;
     const whole = reading.whole;
     if (!whole) return reading.hash?.digest('hex') ?? EMPTY_SHA256;
-    // Read in one piece: a Lua entry has already hashed these very bytes.
+    // Read in one piece: a Lua entry has already hashed these very bytes. A `lua` entry is
+    // a copy of what it was given, cut or whole, so the same length means the same bytes.
     const entry = this.ctx.entries[first];
     if (
       entry?.path === path &&
       entry.sha256 !== undefined &&
       entry.bytes?.length === whole.length &&
-      Buffer.compare(entry.bytes, whole) === 0
+      (entry.kind === 'lua' || Buffer.compare(entry.bytes, whole) === 0)
     ) {
       return entry.sha256;
     }

@@ -271,6 +271,44 @@ describe('positions and byte input', () => {
     }
   });
 
+  it('ends line comments at the next LF or CR, whichever comes first', () => {
+    // CRs before, between and after the comments: the lexer keeps its last CR search.
+    const source = '-- a\r\nx -- b\ny // c\rz --[==x\n\rw -- d\n-- e\r\nv -- end';
+    const r = parseLua(source, { comments: true });
+    expect(r.comments.map((c) => [c.value, c.loc.start.line, c.loc.end.offset])).toEqual([
+      [' a', 1, 4],
+      [' b', 2, 12],
+      [' c', 3, 19],
+      ['[==x', 4, 28],
+      [' d', 6, 36],
+      [' e', 7, 41],
+      [' end', 8, source.length],
+    ]);
+    expect(tokenize(source).map((t) => [t.value, t.line])).toEqual([
+      ['x', 2],
+      ['y', 3],
+      ['z', 4],
+      ['w', 6],
+      ['v', 8],
+    ]);
+  });
+
+  it('reads plain strings and strings with escapes or line breaks side by side', () => {
+    const source = `a = 'x' .. "y\\n" .. 'z\nb = "p" .. "q'r" .. 'un\r\nc = "" .. '\\'' .. "s"`;
+    const tokens = tokenize(source).filter((t) => t.kind === 'String' || t.kind === 'Invalid');
+    expect(tokens.map((t) => [t.value, t.line, t.end, t.escaped])).toEqual([
+      ['x', 1, 7, false],
+      ['y\n', 1, 16, false],
+      ['z', 1, 22, false],
+      ['p', 2, 30, false],
+      ["q'r", 2, 39, false],
+      ['un', 2, 46, false],
+      ['', 3, 54, false],
+      ["'", 3, 62, false],
+      ['s', 3, 69, false],
+    ]);
+  });
+
   it('gives token ends as exclusive offsets', () => {
     const [t] = tokenize('  "ab"');
     expect(t).toMatchObject({ offset: 2, end: 6, endLine: 1 });

@@ -234,6 +234,13 @@ export class Lexer {
    */
   readonly bytes: Uint8Array;
   private readonly closers = new Map<number, string>();
+  /** See crFrom. */
+  private nextCr = -1;
+  private crSearchedFrom = 0;
+  private nextLf = -1;
+  private lfSearchedFrom = 0;
+  private nextBackslash = -1;
+  private backslashSearchedFrom = 0;
 
   /** `bytes`: the same source as bytes, when the caller has them (else they are copied). */
   constructor(
@@ -296,6 +303,40 @@ export class Lexer {
       const c = bytes[p];
       if (c === 10 || c === 13) p = this.lineBreakAt(p) - 1;
     }
+  }
+
+  /**
+   * Offset of the first CR at or after `from` (the source's length when there is none). The
+   * last search is kept: most files have no CR at all, and a search per comment would then
+   * read to the end of the file each time. (Searched again if the lexer ever moved back.)
+   */
+  private crFrom(from: number): number {
+    if (this.nextCr < from || from < this.crSearchedFrom) {
+      const q = this.src.indexOf('\r', from);
+      this.nextCr = q < 0 ? this.n : q;
+      this.crSearchedFrom = from;
+    }
+    return this.nextCr;
+  }
+
+  /** The same as crFrom for LF. */
+  private lfFrom(from: number): number {
+    if (this.nextLf < from || from < this.lfSearchedFrom) {
+      const q = this.src.indexOf('\n', from);
+      this.nextLf = q < 0 ? this.n : q;
+      this.lfSearchedFrom = from;
+    }
+    return this.nextLf;
+  }
+
+  /** The same as crFrom for a backslash. */
+  private backslashFrom(from: number): number {
+    if (this.nextBackslash < from || from < this.backslashSearchedFrom) {
+      const q = this.src.indexOf('\\', from);
+      this.nextBackslash = q < 0 ? this.n : q;
+      this.backslashSearchedFrom = from;
+    }
+    return this.nextBackslash;
   }
 
   /** Level of a long bracket opening at p (`[`, `=`*, `[`), or -1 if there is none. */
@@ -403,15 +444,13 @@ export class Lexer {
   private readLineComment(prefix: number, style: 'lua-line' | 'c-line'): void {
     // (A line comment stays on its line: its start is known at the end too.)
     const src = this.src;
-    const bytes = this.bytes;
     const startOffset = this.pos;
-    let p = this.pos + prefix;
-    while (p < this.n) {
-      const c = bytes[p];
-      if (c === 10 || c === 13) break;
-      p++;
-    }
     const from = this.pos + prefix;
+    // The comment ends at the next LF or CR: native searches (kept between comments, see
+    // crFrom), much faster than a loop over the bytes on comments of a few dozen bytes.
+    let p = this.lfFrom(from);
+    const cr = this.crFrom(from);
+    if (cr < p) p = cr;
     this.pos = p;
     if (style === 'c-line') this.cCommentCount++;
     if (!this.keepComments) return;
@@ -683,6 +722,19 @@ export class Lexer {
 
   private readQuoted(quote: number, line: number, column: number, offset: number): Token {
     const src = this.src;
+    // Most literals hold no escape and no line break: their closing quote is found by a
+    // native search, and the nearest backslash and line breaks are known from searches kept
+    // between literals (see crFrom).
+    const close = src.indexOf(quote === 34 ? '"' : "'", offset + 1);
+    if (
+      close >= 0 &&
+      close < this.backslashFrom(offset + 1) &&
+      close < this.lfFrom(offset + 1) &&
+      close < this.crFrom(offset + 1)
+    ) {
+      this.pos = close + 1;
+      return this.make('String', src.slice(offset + 1, close), line, column, offset);
+    }
     const bytes = this.bytes;
     let p = offset + 1;
     let segmentStart = p;

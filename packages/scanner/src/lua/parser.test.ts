@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { WATCH_FIELD, WATCH_LIBRARY, WATCH_SINK } from './ast.js';
 import { decodeSource, scanEncoding } from './source.js';
 import {
   forEachToken,
@@ -610,5 +611,83 @@ describe('decoded sources', () => {
     expect(reused.chunk).toEqual(plain.chunk);
     expect(reused.facts).toEqual(plain.facts);
     expect(reused.errors).toEqual(plain.errors);
+  });
+});
+
+describe('function watch', () => {
+  // A small watch list: `Sink` is a sink anywhere, `Field` only as a field, `lib` only as a
+  // library, and the empty name (`t[""]`) a sink too.
+  const watch = {
+    names: new Map([
+      ['Sink', WATCH_SINK],
+      ['Field', WATCH_FIELD],
+      ['lib', WATCH_LIBRARY],
+      ['', WATCH_SINK],
+    ]),
+  };
+
+  it('records aliases of sinks only, by the target path', () => {
+    const r = parseLua(
+      [
+        'local a, b = Sink, print',
+        'x.y, z = t.Sink, t.print',
+        'w = t[""]',
+        'local t2 = { k = Sink }',
+      ].join('\n'),
+      { watch },
+    );
+    expect(r.localAliases).toEqual(['a']);
+    expect(r.aliases).toEqual(['x.y', 'w']);
+  });
+
+  it('marks functions by the names, strings and numbers they use', () => {
+    const r = parseLua(
+      [
+        'function f1() return Sink end',
+        'function f2() return x.Field end',
+        'function f3() return Field end',
+        'function f4() return lib.x end',
+        'function f5() return lib end',
+        'function f6() return "\\x41" end',
+        'function f7() return 76561190000000000 end',
+        'function f8() return print, "plain", 42 end',
+      ].join('\n'),
+      { watch },
+    );
+    expect(r.functions!.map((f) => [f.name, f.watched, f.sink])).toEqual([
+      ['f1', true, true],
+      ['f2', true, false],
+      ['f3', false, false],
+      ['f4', true, false],
+      ['f5', false, false],
+      ['f6', true, false],
+      ['f7', true, false],
+      ['f8', false, false],
+    ]);
+  });
+
+  it('finds local paths only after a top-level local of their root', () => {
+    const r = parseLua(
+      [
+        'function A.f() end',
+        'local A = {}',
+        'function A.g() end',
+        'function A:h() end',
+        'function B.i() end',
+        'function A() end',
+        'if x then local B = {} function B.j() end end',
+        'function B.k() end',
+      ].join('\n'),
+      { watch },
+    );
+    expect(r.functions!.map((f) => [f.name, f.local ?? false])).toEqual([
+      ['A.f', false],
+      ['A.g', true],
+      ['A:h', true],
+      ['B.i', false],
+      ['A', false],
+      ['B.j', true],
+      ['B.k', false],
+    ]);
   });
 });

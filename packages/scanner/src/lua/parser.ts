@@ -206,7 +206,8 @@ function nameSlots(watch: FunctionWatch): Uint8Array {
   let slots = nameSlotsOf.get(watch);
   if (slots === undefined) {
     slots = new Uint8Array(64 << 10);
-    for (const name of watch.names.keys()) if (name.length > 0) slots[nameSlot(name)] = 1;
+    // (The empty name, `a[""]`, has slot 0: NaN & 31 is 0.)
+    for (const name of watch.names.keys()) slots[nameSlot(name)] = 1;
     nameSlotsOf.set(watch, slots);
   }
   return slots;
@@ -270,8 +271,12 @@ export class Parser {
     } else {
       this.tok = this.lexer.next();
     }
-    if (this.fnTop !== null && !this.fnTop.sink)
-      this.watchToken(this.prev, before, this.tok, this.fnTop);
+    // Punctuation and keywords are never watched: most tokens skip the call.
+    const fn = this.fnTop;
+    if (fn !== null && !fn.sink) {
+      const t = this.prev;
+      if (t.kind !== 'Punct' && t.kind !== 'Keyword') this.watchToken(t, before, this.tok, fn);
+    }
   }
 
   /** Notes a watched token `t` (between `before` and `after`) in the function being parsed. */
@@ -279,8 +284,7 @@ export class Parser {
     const w = this.watch!;
     if (t.kind === 'Name') {
       const name = t.value;
-      const slots = (this.watchedSlots ??= nameSlots(w));
-      if (slots[nameSlot(name)] === 0) return;
+      if (!this.mayBeWatched(name)) return;
       const flags = w.names.get(name);
       if (flags === undefined) return;
       const isField =
@@ -308,6 +312,12 @@ export class Parser {
       fn.watched = true;
   }
 
+  /** False for most names that are not watched, without a lookup in the watch's map. */
+  private mayBeWatched(name: string): boolean {
+    const slots = (this.watchedSlots ??= nameSlots(this.watch!));
+    return slots[nameSlot(name)] === 1;
+  }
+
   /**
    * Names an anonymous function assigned to a variable or field (`x.y = function`), and notes
    * sink aliases (`local rs, fetch = RunString, http.Fetch`). `targets` are `local` variables,
@@ -329,10 +339,12 @@ export class Parser {
       ) {
         if (how === 'field') continue;
         const last = calleeName(v);
-        const flags = last === undefined ? undefined : this.watch.names.get(last);
+        if (last === undefined || !this.mayBeWatched(last)) continue;
+        const flags = this.watch.names.get(last);
+        if (flags === undefined || (flags & WATCH_SINK) === 0) continue;
+        // (The target's path is built only for a sink: most values are not.)
         const alias = pathName(targets[i]!);
-        if (flags !== undefined && flags & WATCH_SINK && alias !== undefined)
-          (how === 'local' ? this.localAliases : this.aliases).push(alias);
+        if (alias !== undefined) (how === 'local' ? this.localAliases : this.aliases).push(alias);
         continue;
       }
       if (v.type !== 'FunctionDeclaration' || how === 'field') continue;
@@ -358,13 +370,18 @@ export class Parser {
    * open outside every function.
    */
   private isLocalPath(path: string): boolean {
-    let end = 0;
-    while (end < path.length && path.charCodeAt(end) !== 46 && path.charCodeAt(end) !== 58) end++;
-    if (end === path.length) return false;
+    // The path's root is looked for only once a block has declared a local: most files'
+    // functions are defined where none has.
     let root: string | undefined;
     for (const scope of this.topScopes) {
       if (scope === null) continue;
-      root ??= path.slice(0, end);
+      if (root === undefined) {
+        let end = 0;
+        while (end < path.length && path.charCodeAt(end) !== 46 && path.charCodeAt(end) !== 58)
+          end++;
+        if (end === path.length) return false;
+        root = path.slice(0, end);
+      }
       if (scope.has(root)) return true;
     }
     return false;

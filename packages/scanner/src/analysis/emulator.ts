@@ -29,12 +29,10 @@ import {
 } from './api.js';
 import { BUILTINS, luaPatternToRegExp, STRING_METHODS } from './builtins.js';
 import {
+  classifyCondition,
   type ConditionClass,
-  type ConditionPlan,
   containsAdminCheck,
   endsWithExit,
-  judgePlan,
-  planCondition,
   STEAMID_LITERAL,
 } from './guards.js';
 import type { AddonAnalysis, CallEvent, Ctx, CtxFrame, EventBase } from './types.js';
@@ -174,6 +172,8 @@ function sameState(a: Value, b: Value): boolean {
       return false;
   }
 }
+
+const noLiteralIdTable = (): boolean => false;
 
 /** A field's name as the text of the string value `str(name)` would make of it. */
 function fieldName(name: string): string {
@@ -824,16 +824,17 @@ export class Emulator {
   }
 
   /**
-   * Guards, triggers and settings in an unknown condition. A condition's tree is walked once
-   * (see planCondition); only its questions about what a table or function holds are asked
-   * again at each run.
+   * Guards, triggers and settings in an unknown condition. Most conditions are judged on
+   * their tree alone, without asking what a table or function holds: those are judged once.
    */
   private judge(cond: Expression, scope: Scope): ConditionClass {
-    const plan = this.planOf(cond);
-    if (plan.fixed !== undefined) return plan.fixed;
+    const known = this.judged.get(cond);
+    if (known !== undefined) return known;
+    this.stateAsked = false;
     this.judgeScope = scope;
-    const cls = judgePlan(plan, this.literalIdTableHere, this.adminCheckFnHere);
+    const cls = classifyCondition(cond, this.literalIdTableHere, this.adminCheckFnHere);
     this.judgeScope = null;
+    if (!this.stateAsked) this.judged.set(cond, cls);
     return cls;
   }
 
@@ -847,19 +848,13 @@ export class Emulator {
   private readonly adminCheckFnHere = (e: Expression): boolean =>
     this.isAdminCheckFn(e, this.judgeScope!);
 
-  private readonly plans = new WeakMap<Expression, ConditionPlan>();
-
-  private planOf(cond: Expression): ConditionPlan {
-    let plan = this.plans.get(cond);
-    if (plan === undefined) {
-      plan = planCondition(cond);
-      this.plans.set(cond, plan);
-    }
-    return plan;
-  }
+  private readonly judged = new WeakMap<Expression, ConditionClass>();
+  /** The condition being judged asked what the emulation knows (see judge). */
+  private stateAsked = false;
 
   /** Whether `e` reads a table that holds literal SteamIDs. */
   private isLiteralIdTable(e: Expression, scope: Scope): boolean {
+    this.stateAsked = true;
     const v = this.peek(e, scope);
     if (!v || v.k !== 'table') return false;
     let n = 0;
@@ -873,15 +868,26 @@ export class Emulator {
     return false;
   }
 
-  /** The owner's setting a condition reads (`Config.X`): its tree alone tells. */
+  private readonly settingMemo = new WeakMap<Expression, string | undefined>();
+
+  /**
+   * The owner's setting a condition reads (`Config.X`), judged on the condition's tree alone
+   * (no table holds literal IDs): the same for every run of it, so judged once per condition.
+   */
   private settingIn(cond: Expression): string | undefined {
-    return this.planOf(cond).config;
+    let r = this.settingMemo.get(cond);
+    if (r === undefined && !this.settingMemo.has(cond)) {
+      r = classifyCondition(cond, noLiteralIdTable).config;
+      this.settingMemo.set(cond, r);
+    }
+    return r;
   }
 
   private readonly adminCheckMemo = new Map<FunctionDeclaration, boolean>();
 
   /** Whether `e` reads a function whose body checks the player's rank. */
   private isAdminCheckFn(e: Expression, scope: Scope): boolean {
+    this.stateAsked = true;
     const v = this.peek(e, scope);
     if (v?.k !== 'fn') return false;
     let r = this.adminCheckMemo.get(v.node);

@@ -114,164 +114,49 @@ export function classifyCondition(
   isLiteralIdTable: (base: Expression) => boolean,
   isAdminCheckFn?: (base: Expression) => boolean,
 ): ConditionClass {
-  return judgePlan(planCondition(cond), isLiteralIdTable, isAdminCheckFn);
-}
-
-/** What a step of a condition's plan does (see ConditionPlan). */
-const enum PlanStepKind {
-  /** Sets the guard to `text` unless one is set. */
-  Guard,
-  /** Sets the trigger to `text` unless one is set. */
-  Trigger,
-  /** Unless a guard is set: the guard is `text` when `base` reads a rank-checking function. */
-  AskAdminFn,
-  /** Unless a trigger is set: the trigger is `text` when `base` reads a table of literal IDs. */
-  AskIdTable,
-}
-
-interface PlanStep {
-  readonly kind: PlanStepKind;
-  readonly text: string;
-  readonly base: Expression | null;
-}
-
-/**
- * A condition's class as its tree alone gives it, with the questions about the emulation's
- * state (what a table or function holds) left as steps, in the order the walk meets them.
- * The emulator judges a condition each time it runs with an unknown value; the plan walks
- * its tree once.
- */
-export interface ConditionPlan {
-  /** The class, when the condition asks nothing about the emulation's state. */
-  readonly fixed: ConditionClass | undefined;
-  /** The owner's setting the condition reads: it never depends on the emulation's state. */
-  readonly config: string | undefined;
-  readonly steps: readonly PlanStep[];
-}
-
-/**
- * Walks a condition's tree once for `judgePlan`. A step that could no longer change the
- * class is left out: a guard or trigger found in the tree before it is always set first.
- */
-export function planCondition(cond: Expression): ConditionPlan {
-  const steps: PlanStep[] = [];
-  /** A step that always sets the guard (or the trigger) is in `steps` already. */
-  let guardSet = false;
-  let triggerSet = false;
-  let asks = false;
-  let config: string | undefined;
+  const out: ConditionClass = {};
   const stack: Node[] = [cond];
   let budget = 500;
   while (stack.length && budget-- > 0) {
     const n = stack.pop()!;
     if (isCall(n)) {
       const name = calleeName(n.base);
-      if (name && (ADMIN_CHECK_NAMES.has(name) || ADMIN_NAME_HINT.test(name))) {
-        if (!guardSet) {
-          steps.push({ kind: PlanStepKind.Guard, text: name, base: null });
-          guardSet = true;
-        }
-      } else if (!guardSet) {
-        steps.push({
-          kind: PlanStepKind.AskAdminFn,
-          text: `${name ?? 'check'}() (checks rank)`,
-          base: n.base,
-        });
-        asks = true;
-      }
+      if (name && (ADMIN_CHECK_NAMES.has(name) || ADMIN_NAME_HINT.test(name)) && !out.guard)
+        out.guard = name;
+      else if (!out.guard && isAdminCheckFn?.(n.base))
+        out.guard = `${name ?? 'check'}() (checks rank)`;
       if (name === 'HasValue' && n.type === 'CallExpression' && n.arguments.length === 2) {
         const id = isIdentityCall(n.arguments[1]!);
-        if (id && !triggerSet) {
-          steps.push({
-            kind: PlanStepKind.AskIdTable,
-            text: `table.HasValue(…, ${id}())`,
-            base: n.arguments[0]!,
-          });
-          asks = true;
-        }
+        if (id && isLiteralIdTable(n.arguments[0]!)) out.trigger ??= `table.HasValue(…, ${id}())`;
       }
       if ((name === 'find' || name === 'match') && n.type === 'CallExpression') {
         const id = n.arguments[0] && isIdentityCall(n.arguments[0]);
         const lit = n.arguments[1] && literalText(n.arguments[1]);
-        if (id && lit && !triggerSet) {
-          steps.push({ kind: PlanStepKind.Trigger, text: `${id}() matches "${lit}"`, base: null });
-          triggerSet = true;
-        }
+        if (id && lit) out.trigger ??= `${id}() matches "${lit}"`;
       }
     } else if (n.type === 'BinaryExpression' && (n.operator === '==' || n.operator === '~=')) {
       const idL = isIdentityCall(n.left);
       const idR = isIdentityCall(n.right);
       const litL = literalText(n.left);
       const litR = literalText(n.right);
-      let trigger: string | undefined;
-      if (idL && litR !== undefined) trigger = `${idL}() == "${litR}"`;
-      else if (idR && litL !== undefined) trigger = `${idR}() == "${litL}"`;
-      if (trigger !== undefined && !triggerSet) {
-        steps.push({ kind: PlanStepKind.Trigger, text: trigger, base: null });
-        triggerSet = true;
-      }
-      if (((readsUserGroup(n.left) && litR) || (readsUserGroup(n.right) && litL)) && !guardSet) {
-        steps.push({ kind: PlanStepKind.Guard, text: 'GetUserGroup', base: null });
-        guardSet = true;
-      }
-    } else if (n.type === 'MemberExpression' && config === undefined) {
+      if (idL && litR !== undefined) out.trigger ??= `${idL}() == "${litR}"`;
+      else if (idR && litL !== undefined) out.trigger ??= `${idR}() == "${litL}"`;
+      if ((readsUserGroup(n.left) && litR) || (readsUserGroup(n.right) && litL))
+        out.guard ??= 'GetUserGroup';
+    } else if (n.type === 'MemberExpression' && !out.config) {
       let b: Expression = n;
       while (b.type === 'MemberExpression') {
-        if (CONFIG_NAME.test(b.identifier.name)) config = b.identifier.name;
+        if (CONFIG_NAME.test(b.identifier.name)) out.config = b.identifier.name;
         b = b.base;
       }
-      if (b.type === 'Identifier' && CONFIG_NAME.test(b.name)) config = b.name;
+      if (b.type === 'Identifier' && CONFIG_NAME.test(b.name)) out.config = b.name;
     } else if (n.type === 'IndexExpression') {
       const id = isIdentityCall(n.index);
-      if (id && !triggerSet) {
-        steps.push({ kind: PlanStepKind.AskIdTable, text: `table[${id}()]`, base: n.base });
-        asks = true;
-      }
+      if (id && isLiteralIdTable(n.base)) out.trigger ??= `table[${id}()]`;
     }
     // (Lazy bodies stay unparsed: a condition's own code is what is judged.)
     if (n.type !== 'FunctionDeclaration') pushChildren(stack, n, false);
   }
-  if (asks) return { fixed: undefined, config, steps };
-  const plan: ConditionPlan = { fixed: undefined, config, steps };
-  return { fixed: judgePlan(plan, noTable), config, steps: [] };
-}
-
-const noTable = (): boolean => false;
-
-/**
- * The class of a planned condition (see planCondition), asking `isLiteralIdTable` and
- * `isAdminCheckFn` the plan's questions in the walk's order.
- */
-export function judgePlan(
-  plan: ConditionPlan,
-  isLiteralIdTable: (base: Expression) => boolean,
-  isAdminCheckFn?: (base: Expression) => boolean,
-): ConditionClass {
-  if (plan.fixed !== undefined) return plan.fixed;
-  let guard: string | undefined;
-  let trigger: string | undefined;
-  const steps = plan.steps;
-  for (let i = 0; i < steps.length; i++) {
-    const step = steps[i]!;
-    switch (step.kind) {
-      case PlanStepKind.Guard:
-        guard ??= step.text;
-        break;
-      case PlanStepKind.Trigger:
-        trigger ??= step.text;
-        break;
-      case PlanStepKind.AskAdminFn:
-        if (guard === undefined && isAdminCheckFn?.(step.base!)) guard = step.text;
-        break;
-      case PlanStepKind.AskIdTable:
-        if (trigger === undefined && isLiteralIdTable(step.base!)) trigger = step.text;
-        break;
-    }
-  }
-  const out: ConditionClass = {};
-  if (guard !== undefined) out.guard = guard;
-  if (trigger !== undefined) out.trigger = trigger;
-  if (plan.config !== undefined) out.config = plan.config;
   return out;
 }
 

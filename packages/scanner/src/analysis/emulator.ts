@@ -558,17 +558,6 @@ interface MemberSite {
   /** `a.b`'s interned name for the API base it last read (see Emulator.apiMember). */
   emuMember?: { base: string; name: string };
 }
-interface LiteralSite {
-  /**
-   * The literal's value, made on the first visit: values are never changed once made, and
-   * compared by content, so every visit can hand out the same one.
-   */
-  emuValue?: Value;
-}
-interface NameSite {
-  /** Whether the global this identifier names is a free one (see isFreeGlobal). */
-  emuFree?: boolean;
-}
 
 /** One look-up per method call where the sets and the interned names took three. */
 function methodNames(method: string): MethodNames {
@@ -1527,11 +1516,14 @@ export class Emulator {
         if (b.k === 'api') return this.apiMember(b, e, fc, e.line);
         return indexOther(b, e.identifier.name);
       }
+      // (A literal's value is made at each visit, not kept on its node: most literals are
+      // visited once, and a field added to a parsed node costs the node a new shape and
+      // storage, more than the value it would save.)
       case 'StringLiteral':
         if (e.escaped) return this.note(str(e.value, 'escape'), fc, e.line);
-        return ((e as LiteralSite).emuValue ??= str(e.value));
+        return str(e.value);
       case 'NumericLiteral':
-        return ((e as LiteralSite).emuValue ??= num(e.value));
+        return num(e.value);
       case 'BooleanLiteral':
         return bool(e.value);
       case 'NilLiteral':
@@ -1696,7 +1688,9 @@ export class Emulator {
     const g = this.globals.getName(name);
     if (g.k !== 'nil') return g;
     const v: Value = { k: 'api', name, via: 'direct' };
-    if (((e as NameSite).emuFree ??= isFreeGlobal(name)) === true) v.free = true;
+    // (Looked up by name at each visit rather than kept on the node: see the literals in
+    // evalExpr.)
+    if (isFreeGlobal(name)) v.free = true;
     return v;
   }
 

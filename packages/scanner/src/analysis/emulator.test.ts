@@ -1,0 +1,89 @@
+// Values the emulator makes again at each visit of a node (literals, API names), in loops.
+import { describe, expect, it } from 'vitest';
+import { parseLua } from '../lua/index.js';
+import { Emulator, type FileContext } from './emulator.js';
+import type { AddonAnalysis } from './types.js';
+
+function run(code: string) {
+  const out: Pick<
+    AddonAnalysis,
+    'calls' | 'indexes' | 'overrides' | 'decodedStrings' | 'payloads'
+  > = { calls: [], indexes: [], overrides: [], decodedStrings: [], payloads: [] };
+  const emulator = new Emulator(out, 3, new Set());
+  const fc: FileContext = {
+    path: 'lua/autorun/server/sv_test.lua',
+    realm: 'server',
+    depth: 0,
+    steps: 0,
+    budget: 100_000,
+    exhausted: false,
+    shallow: false,
+  };
+  emulator.runChunk(parseLua(code).chunk.body, fc);
+  return { emulator, out };
+}
+
+describe('values made at each visit', () => {
+  it('gives a new value wherever an API name or member may be kept', () => {
+    // The same nodes are read as callees and as bases, then kept, at each iteration: a value
+    // kept in a table must not be one a later visit hands out again (locals compare by identity).
+    const { emulator } = run(
+      [
+        'local kept = {}',
+        'for i = 1, 3 do',
+        '  net.Start("x")',
+        '  print(i)',
+        '  kept[#kept + 1] = (net.Start)',
+        '  kept[#kept + 1] = (print)',
+        'end',
+        'a, b = (kept[1]), (kept[3])',
+        'c, d = (kept[2]), (kept[4])',
+      ].join('\n'),
+    );
+    const g = (n: string) => emulator.globals.getName(n);
+    expect(g('a')).toMatchObject({ k: 'api', name: 'net.Start' });
+    expect(g('c')).toMatchObject({ k: 'api', name: 'print' });
+    expect(g('a')).not.toBe(g('b'));
+    expect(g('c')).not.toBe(g('d'));
+  });
+
+  it('reads literals, callees and bases again at each iteration', () => {
+    const { out } = run(
+      [
+        'for i = 1, 2 do',
+        '  RunConsoleCommand("say", "x")',
+        '  file.Write("y" .. i, "z")',
+        '  local rs = _G["Run" .. "String"]',
+        '  rs(net.ReadString())',
+        'end',
+        'mylib.helper(1)',
+      ].join('\n'),
+    );
+    const apis = out.calls.map((c) => c.api);
+    expect(apis.filter((a) => a === 'RunConsoleCommand')).toHaveLength(1);
+    expect(apis.filter((a) => a === 'file.Write')).toHaveLength(2);
+    expect(apis).toContain('RunString');
+    expect(out.indexes.some((e) => e.base === '_G' && e.resolved === 'RunString')).toBe(true);
+  });
+
+  it('gives free globals and literals the same answers at every visit', () => {
+    const { emulator } = run(
+      [
+        'local n, s = 0, ""',
+        'for i = 1, 3 do',
+        '  n = n + 1000',
+        '  s = s .. "ab"',
+        '  missing_helper(i)',
+        'end',
+        'f = (missing_helper)',
+        'g = (print)',
+        'N, S = n, s',
+      ].join('\n'),
+    );
+    const g = (name: string) => emulator.globals.getName(name);
+    expect(g('f')).toEqual({ k: 'api', name: 'missing_helper', via: 'direct', free: true });
+    expect(g('g')).toEqual({ k: 'api', name: 'print', via: 'direct' });
+    expect(g('N')).toEqual({ k: 'num', v: 3000 });
+    expect(g('S')).toMatchObject({ k: 'str', v: 'ababab' });
+  });
+});

@@ -202,6 +202,31 @@ function newToken(
 /** Comments kept per file; a file with more is a generated or hostile payload anyway. */
 export const MAX_COMMENTS = 100_000;
 
+/**
+ * Where one character next occurs in a source, at or after a position (the source's length
+ * when it does not). The last search is kept: most files have no CR at all, and a search per
+ * comment would then read to the end of the file each time; since the lexer moves forward,
+ * every search covers new text. (Searched again if it ever moved back.)
+ */
+class NextOccurrence {
+  private next = -1;
+  private searchedFrom = 0;
+
+  constructor(
+    private readonly src: string,
+    private readonly char: string,
+  ) {}
+
+  from(from: number): number {
+    if (this.next < from || from < this.searchedFrom) {
+      const q = this.src.indexOf(this.char, from);
+      this.next = q < 0 ? this.src.length : q;
+      this.searchedFrom = from;
+    }
+    return this.next;
+  }
+}
+
 export class Lexer {
   /** Position of the next unread byte, and line bookkeeping for columns. */
   pos: number;
@@ -234,13 +259,10 @@ export class Lexer {
    */
   readonly bytes: Uint8Array;
   private readonly closers = new Map<number, string>();
-  /** See crFrom. */
-  private nextCr = -1;
-  private crSearchedFrom = 0;
-  private nextLf = -1;
-  private lfSearchedFrom = 0;
-  private nextBackslash = -1;
-  private backslashSearchedFrom = 0;
+  /** The next CR, LF and backslash (see NextOccurrence). */
+  private readonly cr: NextOccurrence;
+  private readonly lf: NextOccurrence;
+  private readonly backslash: NextOccurrence;
 
   /** `bytes`: the same source as bytes, when the caller has them (else they are copied). */
   constructor(
@@ -251,6 +273,9 @@ export class Lexer {
     bytes?: Uint8Array,
   ) {
     this.n = src.length;
+    this.cr = new NextOccurrence(src, '\r');
+    this.lf = new NextOccurrence(src, '\n');
+    this.backslash = new NextOccurrence(src, '\\');
     this.bytes =
       bytes !== undefined && bytes.length === src.length ? bytes : Buffer.from(src, 'latin1');
     this.pos = start;
@@ -303,40 +328,6 @@ export class Lexer {
       const c = bytes[p];
       if (c === 10 || c === 13) p = this.lineBreakAt(p) - 1;
     }
-  }
-
-  /**
-   * Offset of the first CR at or after `from` (the source's length when there is none). The
-   * last search is kept: most files have no CR at all, and a search per comment would then
-   * read to the end of the file each time. (Searched again if the lexer ever moved back.)
-   */
-  private crFrom(from: number): number {
-    if (this.nextCr < from || from < this.crSearchedFrom) {
-      const q = this.src.indexOf('\r', from);
-      this.nextCr = q < 0 ? this.n : q;
-      this.crSearchedFrom = from;
-    }
-    return this.nextCr;
-  }
-
-  /** The same as crFrom for LF. */
-  private lfFrom(from: number): number {
-    if (this.nextLf < from || from < this.lfSearchedFrom) {
-      const q = this.src.indexOf('\n', from);
-      this.nextLf = q < 0 ? this.n : q;
-      this.lfSearchedFrom = from;
-    }
-    return this.nextLf;
-  }
-
-  /** The same as crFrom for a backslash. */
-  private backslashFrom(from: number): number {
-    if (this.nextBackslash < from || from < this.backslashSearchedFrom) {
-      const q = this.src.indexOf('\\', from);
-      this.nextBackslash = q < 0 ? this.n : q;
-      this.backslashSearchedFrom = from;
-    }
-    return this.nextBackslash;
   }
 
   /** Level of a long bracket opening at p (`[`, `=`*, `[`), or -1 if there is none. */
@@ -447,9 +438,9 @@ export class Lexer {
     const startOffset = this.pos;
     const from = this.pos + prefix;
     // The comment ends at the next LF or CR: native searches (kept between comments, see
-    // crFrom), much faster than a loop over the bytes on comments of a few dozen bytes.
-    let p = this.lfFrom(from);
-    const cr = this.crFrom(from);
+    // NextOccurrence), much faster than a loop over the bytes on comments of a few dozen bytes.
+    let p = this.lf.from(from);
+    const cr = this.cr.from(from);
     if (cr < p) p = cr;
     this.pos = p;
     if (style === 'c-line') this.cCommentCount++;
@@ -724,13 +715,13 @@ export class Lexer {
     const src = this.src;
     // Most literals hold no escape and no line break: their closing quote is found by a
     // native search, and the nearest backslash and line breaks are known from searches kept
-    // between literals (see crFrom).
+    // between literals (see NextOccurrence).
     const close = src.indexOf(quote === 34 ? '"' : "'", offset + 1);
     if (
       close >= 0 &&
-      close < this.backslashFrom(offset + 1) &&
-      close < this.lfFrom(offset + 1) &&
-      close < this.crFrom(offset + 1)
+      close < this.backslash.from(offset + 1) &&
+      close < this.lf.from(offset + 1) &&
+      close < this.cr.from(offset + 1)
     ) {
       this.pos = close + 1;
       return this.make('String', src.slice(offset + 1, close), line, column, offset);

@@ -5,6 +5,7 @@ import { buildPeModule } from './archiveFixtures.js';
 import {
   executableFormat,
   hasClosingEnd,
+  hasCodeExecutionCall,
   hasIfThen,
   hasLocalDeclaration,
   hasLuaComment,
@@ -172,6 +173,49 @@ describe('the structure tests searched from their words', () => {
     );
     expect(differing).toEqual([]);
     expect(matches).toBeGreaterThan(1000);
+  });
+  it('find a code-execution call exactly where the pattern does', () => {
+    // Every call word, cut where the searched pieces start or end, glued to word characters.
+    const pieces = [
+      'RunString',
+      'RunStringEx',
+      'RunConsoleCommand',
+      'Run',
+      'CompileString',
+      'CompileFile',
+      'Compi',
+      'loadstring',
+      'load',
+      'dstring',
+      'BroadcastLua',
+      'SendLua',
+      'setfenv',
+      'getfenv',
+      'fenv',
+      'game.',
+      'ConsoleCommand',
+      'http.',
+      'Fetch',
+      'Post',
+      'debug.',
+      'getregistry',
+      '_G',
+      'x',
+      '.',
+      ' ',
+      '\n',
+      '(',
+      '[',
+      '[==[',
+      '"',
+    ];
+    const { differing, matches } = differences(
+      hasCodeExecutionCall,
+      /\b(RunString|RunStringEx|CompileString|CompileFile|loadstring|BroadcastLua|SendLua|RunConsoleCommand|setfenv|getfenv)(\s*\(|\[=*\[|")|\bgame\.ConsoleCommand\s*\(|\bhttp\.(Fetch|Post)\s*\(|\bdebug\.getregistry\s*\(|\b_G\s*\[/,
+      mixes(pieces, 40_000, 8),
+    );
+    expect(differing).toEqual([]);
+    expect(matches).toBeGreaterThan(500);
   });
 });
 

@@ -73,31 +73,36 @@ export function extensionOf(path: string): string {
 // code). Alone they are enough: these are what GB-014 loaders hide.
 const CODE_EXECUTION_CALL =
   /\b(RunString|RunStringEx|CompileString|CompileFile|loadstring|BroadcastLua|SendLua|RunConsoleCommand|setfenv|getfenv)(\s*\(|\[=*\[|")|\bgame\.ConsoleCommand\s*\(|\bhttp\.(Fetch|Post)\s*\(|\bdebug\.getregistry\s*\(|\b_G\s*\[/;
-/**
- * A word every CODE_EXECUTION_CALL match but `_G[` holds, found far faster than the calls
- * themselves. A call starts at its word, or 1 (s/getfenv), 5 (game.) or 6 (debug.) characters
- * before. No word is shorter than four characters: the regex engine skips ahead by the
- * shortest, so a two-character `_G` here slowed the search over all text; it has its own.
- */
-const CODE_EXECUTION_WORD =
-  /RunS|RunC|Compile|loadstring|BroadcastLua|SendLua|etfenv|ConsoleCommand|http\.|getregistry/g;
 const CODE_EXECUTION_CALL_AT = new RegExp(CODE_EXECUTION_CALL.source, 'y');
-const CALL_STARTS_BEFORE_WORD = [0, 1, 5, 6];
+/**
+ * A piece of text every CODE_EXECUTION_CALL match holds, and how far after the match's start
+ * it sits (`fenv` in `setfenv`, `Consol` in `game.ConsoleCommand`). Each is searched natively,
+ * one search per piece: a single regex of all the call words scanned text at a third of the
+ * speed. A piece is at most six characters and starts with a letter rare in text where one
+ * fits, since V8 looks for a short pattern's first character with memchr and sets up a
+ * Boyer-Moore table on every search for seven characters or more.
+ */
+const CODE_EXECUTION_PIECES: readonly (readonly [piece: string, offset: number])[] = [
+  ['Run', 0], // RunString, RunStringEx, RunConsoleCommand
+  ['Compi', 0], // CompileString, CompileFile
+  ['Broadc', 0],
+  ['SendL', 0],
+  ['_G', 0],
+  ['fenv', 3], // setfenv, getfenv
+  ['Consol', 5], // game.ConsoleCommand
+  ['http.', 0],
+  ['getreg', 6], // debug.getregistry
+  ['dstr', 3], // loadstring
+];
 
-/** CODE_EXECUTION_CALL.test(text), tried only where one of its words shows. */
-function hasCodeExecutionCall(text: string): boolean {
-  CODE_EXECUTION_WORD.lastIndex = 0;
-  for (let word = CODE_EXECUTION_WORD.exec(text); word; word = CODE_EXECUTION_WORD.exec(text)) {
-    for (const back of CALL_STARTS_BEFORE_WORD) {
-      if (word.index < back) break;
-      CODE_EXECUTION_CALL_AT.lastIndex = word.index - back;
+/** CODE_EXECUTION_CALL.test(text), tried only where one of its pieces shows. */
+export function hasCodeExecutionCall(text: string): boolean {
+  for (const [piece, offset] of CODE_EXECUTION_PIECES) {
+    for (let at = text.indexOf(piece); at !== -1; at = text.indexOf(piece, at + 1)) {
+      if (at < offset) continue;
+      CODE_EXECUTION_CALL_AT.lastIndex = at - offset;
       if (CODE_EXECUTION_CALL_AT.test(text)) return true;
     }
-  }
-  // `_G[`: a native search for the rare `_G`, then the call pattern where it shows.
-  for (let at = text.indexOf('_G'); at !== -1; at = text.indexOf('_G', at + 2)) {
-    CODE_EXECUTION_CALL_AT.lastIndex = at;
-    if (CODE_EXECUTION_CALL_AT.test(text)) return true;
   }
   return false;
 }

@@ -6,6 +6,7 @@ import {
   executableFormat,
   hasClosingEnd,
   hasCodeExecutionCall,
+  hasFunctionDefinition,
   hasIfThen,
   hasLocalDeclaration,
   hasLuaComment,
@@ -174,6 +175,32 @@ describe('the structure tests searched from their words', () => {
     expect(differing).toEqual([]);
     expect(matches).toBeGreaterThan(1000);
   });
+  it('find a function definition exactly where the pattern does', () => {
+    const pieces = [
+      'function',
+      'function ',
+      'functi',
+      'on',
+      'x',
+      'a.b:c',
+      ' ',
+      '\n',
+      '(',
+      ')',
+      '()',
+      '(a, b)',
+      '...',
+      '-',
+    ];
+    const { differing, matches } = differences(
+      hasFunctionDefinition,
+      /\bfunction\s*[\w.:]*\s*\([\w\s,.]*\)/,
+      mixes(pieces, 40_000, 8),
+    );
+    expect(differing).toEqual([]);
+    expect(matches).toBeGreaterThan(1000);
+  });
+
   it('find a code-execution call exactly where the pattern does', () => {
     // Every call word, cut where the searched pieces start or end, glued to word characters.
     const pieces = [

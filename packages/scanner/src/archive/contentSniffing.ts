@@ -117,8 +117,7 @@ const LUA_STRUCTURE: ((text: string) => boolean)[] = [
   hasClosingEnd,
   hasIfThen,
   hasLocalDeclaration,
-  // definition with a parameter list (the regex finds its word faster than a search loop)
-  (t) => /\bfunction\s*[\w.:]*\s*\([\w\s,.]*\)/.test(t),
+  hasFunctionDefinition,
   // GMod library call
   (t) =>
     /\.[A-Za-z_]\w*\s*\(/.test(t) &&
@@ -130,6 +129,24 @@ const LUA_STRUCTURE: ((text: string) => boolean)[] = [
     /:[A-Za-z_]\w*\s*\(/.test(t) &&
     /(?<![{,]\s*)\b[A-Za-z_]\w*:(?!function\b)[A-Za-z_]\w*\s*\(/.test(t),
 ];
+
+/** A function definition with a parameter list. */
+export const FUNCTION_DEFINITION = /\bfunction\s*[\w.:]*\s*\([\w\s,.]*\)/;
+const FUNCTION_DEFINITION_AT = new RegExp(FUNCTION_DEFINITION.source, 'y');
+
+/**
+ * FUNCTION_DEFINITION.test(text), tried only where `functi` shows: a search for six
+ * characters runs from one `f` to the next with memchr (about a third of the regex's time
+ * on the corpus's text files), where V8 sets up a Boyer-Moore table for each search of the
+ * whole eight-character word, which made a search for `function` slower than the regex.
+ */
+export function hasFunctionDefinition(text: string): boolean {
+  for (let at = text.indexOf('functi'); at !== -1; at = text.indexOf('functi', at + 6)) {
+    FUNCTION_DEFINITION_AT.lastIndex = at;
+    if (FUNCTION_DEFINITION_AT.test(text)) return true;
+  }
+  return false;
+}
 
 /** if … then on one line, 200 characters apart at most (not a JavaScript promise's .then). */
 export const IF_THEN = /\bif\b[^\n]{0,200}(?<!\.)\bthen\b/;

@@ -92,6 +92,29 @@ describe('analyseEntry on an asset in chunks', () => {
     expect(decode(entry.bytes)).toContain('RunString(b)');
   });
 
+  it('keeps a run for each Lua word alone, and not for look-alikes of its `.` and `[`', async () => {
+    // Each holds one Lua word and no other, and looks like Lua once kept.
+    const alone = [
+      'RunString(x)',
+      'CompileString(x)',
+      'loadstring(x)',
+      'http.Fetch(x)',
+      '\n-- c\nfunction f(a) return a end\n',
+      '-- c\nlocal y = 2\nif y then y = 1 end\n',
+      '-- c\nhook.Add("a", "b", f)\nif x then y() end\n',
+      '_G["x"](1)',
+    ];
+    const filler = 'x = 1 + 2 '.repeat(6);
+    const inAsset = (run: string): Uint8Array =>
+      concat([noise(200, 8), text(`${filler}${run}${filler}`), noise(200, 9)]);
+    for (const run of alone) {
+      const entry = await analyse('materials/a.vtf', [inAsset(run)]);
+      expect(entry.kind).toBe('lua_in_asset');
+    }
+    const lookAlike = '\n-- c\nhttpxFetch(a) hookxAdd(b) _G(1)\nif x then y() end\n';
+    expect((await analyse('materials/a.vtf', [inAsset(lookAlike)])).kind).toBe('asset');
+  });
+
   it('keeps nothing from noise, short runs or Lua words in runs too short', async () => {
     const bytes = concat([noise(4000, 6), text('function x'), noise(4000, 7), text(PROSE)]);
     for (const chunks of [[bytes], cut(bytes, [4003, 4005, 8010])]) {

@@ -56,6 +56,9 @@ describe('SharedViews', () => {
       TEXT_MARKS.bytecode,
     );
     expect(views.textMarks({ text: 'string .char(1) msg.dump(x) LJ' })).toBe(0);
+    expect(views.textMarks({ text: `if _G.x == 'LOCK' then` })).toBe(TEXT_MARKS.lock);
+    expect(views.textMarks({ text: `_G["x"]="lock'` })).toBe(TEXT_MARKS.lock);
+    expect(views.textMarks({ text: `local lock = "block" -- unlock'` })).toBe(0);
     expect(views.textMarks({ text: 'http.Fetch("https://kvac.cz/x")' }) & TEXT_MARKS.ioc).toBe(
       TEXT_MARKS.ioc,
     );

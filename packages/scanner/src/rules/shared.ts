@@ -16,6 +16,8 @@ export const TEXT_MARKS = {
   bytecode: 2,
   /** `string.char` (xor_decoding). */
   stringChar: 4,
+  /** `lock` between quotes, of either kind (anti_analysis). */
+  lock: 8,
 } as const;
 
 const textFilters = new WeakMap<ThreatIntel, NeedleFilter>();
@@ -36,6 +38,7 @@ export function textFilterFor(intel: ThreatIntel): NeedleFilter {
         [String.fromCharCode(27) + 'LJ', TEXT_MARKS.bytecode],
         ['string.dump', TEXT_MARKS.bytecode],
         ['string.char', TEXT_MARKS.stringChar],
+        ...['"lock"', "'lock'", '"lock\'', '\'lock"'].map((n) => [n, TEXT_MARKS.lock] as const),
       ],
     );
     textFilters.set(intel, f);

@@ -204,6 +204,33 @@ function lookupOf(needle: string, first: number): { words: number[]; offset: num
   return undefined;
 }
 
+/** Lua source's commonest bytes, commonest first (measured on real addons). */
+const COMMON_BYTES = ' etnaorils\n\t-dcu".fpmh(),=_gybSvT:wCE';
+
+/** Where in `needle` its rarest byte is (the first of the rarest, by COMMON_BYTES). */
+function rarestIndex(needle: string): number {
+  const rank = (ch: string): number => {
+    const i = COMMON_BYTES.indexOf(ch);
+    return i < 0 ? COMMON_BYTES.length : i;
+  };
+  let best = 0;
+  for (let i = 1; i < needle.length; i++) if (rank(needle[i]!) > rank(needle[best]!)) best = i;
+  return best;
+}
+
+/**
+ * `text.includes(needle)`, searched from the needle's byte at `rare`: a native search stops
+ * at every occurrence of the needle's first byte, which for `gblk` is a common `g` (twice as
+ * many stops as its `k`).
+ */
+function includesFrom(text: string, needle: string, rare: number): boolean {
+  if (rare === 0) return text.includes(needle);
+  const ch = needle[rare]!;
+  for (let at = text.indexOf(ch, rare); at >= 0; at = text.indexOf(ch, at + 1))
+    if (text.startsWith(needle, at - rare)) return true;
+  return false;
+}
+
 /** The text as bytes, reused from file to file: a byte view and a word view of one buffer. */
 let scratch = { bytes: Buffer.alloc(0), words: new Int32Array(0) };
 
@@ -242,8 +269,8 @@ export class NeedleFilter {
   private readonly candidates = new Map<number, Candidate[]>();
   /** Needles the words cannot find: one case-insensitive native regex. */
   private readonly short: RegExp | undefined;
-  /** Exact-case needles the words cannot find: one native search each. */
-  private readonly exactShort: Array<{ needle: string; mark: number }> = [];
+  /** Exact-case needles the words cannot find: one native search each, from a rare byte. */
+  private readonly exactShort: Array<{ needle: string; rare: number; mark: number }> = [];
   /** The marks of all the needles (NEEDLE_MARK for the filter's own). */
   private readonly allMarks: number;
 
@@ -278,7 +305,8 @@ export class NeedleFilter {
         : [0, 1, 2, 3].map((first) => lookupOf(raw, first));
       if (lookups.includes(undefined)) {
         // (A mark is found as written: a superset is all its rule needs.)
-        if (mark !== NEEDLE_MARK || exact.has(needle)) this.exactShort.push({ needle, mark });
+        if (mark !== NEEDLE_MARK || exact.has(needle))
+          this.exactShort.push({ needle, rare: rarestIndex(needle), mark });
         else short.push(raw);
         continue;
       }
@@ -308,8 +336,8 @@ export class NeedleFilter {
    */
   marksIn(text: string, wanted = this.allMarks): number {
     let found = this.short?.test(text) ? NEEDLE_MARK : 0;
-    for (const { needle, mark } of this.exactShort)
-      if ((found & mark) === 0 && text.includes(needle)) found |= mark;
+    for (const { needle, rare, mark } of this.exactShort)
+      if ((found & mark) === 0 && includesFrom(text, needle, rare)) found |= mark;
     if ((found & wanted) === wanted) return found;
     const len = text.length;
     if (len < 4 || this.candidates.size === 0) return found;

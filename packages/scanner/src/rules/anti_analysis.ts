@@ -2,6 +2,7 @@
 // long delays before acting, spoofed chunk names.
 import { asNumber, asString } from '../analysis/values.js';
 import { makeFinding } from './support.js';
+import { sharedViews, TEXT_MARKS } from './shared.js';
 import { firstLineMatching } from './textSearch.js';
 import type { Finding, Rule } from './types.js';
 
@@ -29,7 +30,9 @@ export const rule: Rule = {
       },
     },
   },
-  check({ analysis }) {
+  check(context) {
+    const { analysis } = context;
+    const shared = sharedViews(context);
     const out: Finding[] = [];
     const randomLines = new Set(
       analysis.calls
@@ -85,8 +88,10 @@ export const rule: Rule = {
     }
     // Re-infection lock: `if _G.x == "lock" then return end` / `_G.x = "lock"`.
     for (const f of analysis.files) {
-      // Both shapes start with `_G`: the pattern is tried only where it occurs.
-      const idx = firstLineMatching(f, LOCK, { startsWith: '_G' });
+      // Both shapes hold a quoted `lock` (TEXT_MARKS.lock), and start with `_G`: the pattern is
+      // tried only in files the run's one pass over the text marked, where `_G` occurs.
+      const marked = (shared.textMarks(f) & TEXT_MARKS.lock) !== 0;
+      const idx = marked ? firstLineMatching(f, LOCK, { startsWith: '_G' }) : -1;
       if (idx >= 0)
         out.push(
           makeFinding(rule, analysis, {

@@ -2,7 +2,7 @@
 // loop) that hides what the addon really calls.
 import { makeFinding } from './support.js';
 import { execAtLiteral, firstLineMatching } from './textSearch.js';
-import { sharedViews } from './shared.js';
+import { sharedViews, TEXT_MARKS } from './shared.js';
 import type { Finding, Rule } from './types.js';
 
 // LuaJIT bytecode starts with ESC 'L' 'J'; it shows as the escape `\27LJ` in source, or as the
@@ -40,9 +40,9 @@ export const rule: Rule = {
     const shared = sharedViews(context);
     const out: Finding[] = [];
     for (const f of analysis.files) {
-      // Every bytecode mark holds `LJ` or `string.dump`: files without either are skipped at
-      // native speed.
-      const marked = f.text.includes('LJ') || shared.mayCallString(f, 'dump');
+      // Every bytecode mark holds one of the literals of TEXT_MARKS.bytecode: files without
+      // them are skipped by the run's one pass over the text.
+      const marked = (shared.textMarks(f) & TEXT_MARKS.bytecode) !== 0;
       let line = marked ? firstLineMatching(f, BYTECODE_MARK) : -1;
       let pattern = 'bytecode / string.dump';
       if (line < 0) {

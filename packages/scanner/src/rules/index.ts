@@ -81,7 +81,7 @@ export const ALL_RULES: readonly Rule[] = [
 
 export function runRules(analysis: AddonAnalysis, intel: ThreatIntel): Finding[] {
   const findings: Finding[] = [];
-  const shared = new SharedViews(analysis);
+  const shared = new SharedViews(analysis, intel);
   for (const rule of ALL_RULES) {
     try {
       findings.push(...rule.check({ analysis, intel, shared }));

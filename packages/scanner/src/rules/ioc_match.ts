@@ -1,30 +1,11 @@
 // Known C2 hosts, panel paths and obfuscator fingerprints (threat intel §6) found in any
 // string, decoded or not.
 import { findFingerprint, findIoc } from '../intel/index.js';
-import type { ThreatIntel } from '../intel/types.js';
 import { makeFinding } from './support.js';
-import { NeedleFilter } from './textSearch.js';
+import { sharedViews, textFilterFor, TEXT_MARKS } from './shared.js';
 import type { Finding, Rule } from './types.js';
 
-const filters = new WeakMap<ThreatIntel, NeedleFilter>();
-
 const NOT_LATIN1 = /[\u0100-\uffff]/;
-
-/**
- * Every IOC host, URL fragment and fingerprint of the intel, as one prefilter. Fingerprints are
- * matched in their own case (see findFingerprint), so the filter need not fold them.
- */
-function filterFor(intel: ThreatIntel): NeedleFilter {
-  let f = filters.get(intel);
-  if (!f) {
-    f = new NeedleFilter(
-      [...intel.iocHosts, ...intel.iocUrlFragments],
-      intel.fingerprints.map((x) => x.pattern),
-    );
-    filters.set(intel, f);
-  }
-  return f;
-}
 
 export const rule: Rule = {
   meta: {
@@ -50,12 +31,14 @@ export const rule: Rule = {
       },
     },
   },
-  check({ analysis, intel }) {
+  check(context) {
+    const { analysis, intel } = context;
+    const shared = sharedViews(context);
     const out: Finding[] = [];
-    const filter = filterFor(intel);
+    const filter = textFilterFor(intel);
     for (const f of analysis.files) {
-      // Most files contain no indicator at all: one pass over the text says so.
-      if (!filter.mayContain(f.text)) continue;
+      // Most files contain no indicator at all: the run's one pass over the text says so.
+      if ((shared.textMarks(f) & TEXT_MARKS.ioc) === 0) continue;
       for (let i = 0; i < f.lines.length; i++) {
         const line = f.lines[i]!;
         if (line.length < 4) continue;

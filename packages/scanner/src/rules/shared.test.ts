@@ -6,7 +6,7 @@ import { loadThreatIntel } from '../intel/index.js';
 import { runRules } from './index.js';
 import { rule as runstring } from './runstring.js';
 import { addonOf } from './ruleTesting.js';
-import { SharedViews } from './shared.js';
+import { SharedViews, TEXT_MARKS } from './shared.js';
 
 const intel = loadThreatIntel();
 
@@ -22,7 +22,7 @@ describe('SharedViews', () => {
     { intel },
   );
   it('lists only sink calls, in order, with their kinds', () => {
-    const sinks = new SharedViews(analysis).sinkCalls();
+    const sinks = new SharedViews(analysis, intel).sinkCalls();
     expect(sinks.map((s) => s.ev.api)).toEqual(
       analysis.calls
         .map((c) => c.api)
@@ -32,7 +32,7 @@ describe('SharedViews', () => {
     expect(sinks.find((s) => s.ev.api === 'game.ConsoleCommand')?.console).toBe(true);
   });
   it('gives the calls of the APIs asked for, in the order of the analysis', () => {
-    const views = new SharedViews(analysis);
+    const views = new SharedViews(analysis, intel);
     const wanted = new Set(['print', 'RunString', 'game.ConsoleCommand']);
     expect(views.callsWhere((api) => wanted.has(api))).toEqual(
       analysis.calls.filter((c) => wanted.has(c.api)),
@@ -40,24 +40,27 @@ describe('SharedViews', () => {
     expect(views.callsWhere(() => false)).toEqual([]);
   });
   it('finds every position of a literal, overlapping ones too, and remembers them', () => {
-    const views = new SharedViews(analysis);
+    const views = new SharedViews(analysis, intel);
     const file = { text: 'aaaa' };
     const first = views.positionsOf(file, 'aa');
     expect(first).toEqual([0, 1, 2]);
     expect(views.positionsOf(file, 'aa')).toBe(first);
     expect(views.positionsOf(file, 'b')).toEqual([]);
   });
-  it('tells whether a file may call a string function, from one search of `g.`', () => {
-    const views = new SharedViews(analysis);
-    const file = { text: 'local s = string.char(72) .. msg.dump .. string.format("%d", 1)' };
-    expect(views.mayCallString(file, 'char')).toBe(true);
-    // A superset: `msg.dump` is no call of `string.dump`, but the rule's pattern decides.
-    expect(views.mayCallString(file, 'dump')).toBe(true);
-    expect(views.mayCallString(file, 'rep')).toBe(false);
-    expect(views.mayCallString({ text: 'string .char(1)' }, 'char')).toBe(false);
-    const { text } = file;
-    expect(views.positionsOf(file, 'g.')).toEqual(
-      ['g.char', 'g.dump', 'g.format'].map((s) => text.indexOf(s)),
+  it("marks the rules' literals in a file's text, in any case, from one pass", () => {
+    const views = new SharedViews(analysis, intel);
+    const file = { text: 'local s = string.char(72) .. String.Dump(f) .. msg.dump' };
+    expect(views.textMarks(file)).toBe(TEXT_MARKS.bytecode | TEXT_MARKS.stringChar);
+    expect(views.textMarks({ text: 'local b = "\\27LJ\\2"' })).toBe(TEXT_MARKS.bytecode);
+    expect(views.textMarks({ text: '--' + String.fromCharCode(27) + 'LJ' })).toBe(
+      TEXT_MARKS.bytecode,
+    );
+    expect(views.textMarks({ text: 'string .char(1) msg.dump(x) LJ' })).toBe(0);
+    expect(views.textMarks({ text: `if _G.x == 'LOCK' then` })).toBe(TEXT_MARKS.lock);
+    expect(views.textMarks({ text: `_G["x"]="lock'` })).toBe(TEXT_MARKS.lock);
+    expect(views.textMarks({ text: `local lock = "block" -- unlock'` })).toBe(0);
+    expect(views.textMarks({ text: 'http.Fetch("https://kvac.cz/x")' }) & TEXT_MARKS.ioc).toBe(
+      TEXT_MARKS.ioc,
     );
   });
   it('gives a rule the same findings alone and inside runRules', () => {

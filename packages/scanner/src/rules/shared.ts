@@ -1,17 +1,62 @@
 // Views of one addon's analysis that several rules read (sink calls, literal positions in a
-// file), computed at most once per `runRules` call instead of once per rule.
+// file, what one pass over a file's text finds), computed at most once per `runRules` call
+// instead of once per rule.
 import { CONSOLE_SINKS, PRIVILEGE_SINKS } from '../analysis/api.js';
 import type { AddonAnalysis, CallEvent } from '../analysis/types.js';
+import type { ThreatIntel } from '../intel/types.js';
 import { isExecSink, type SinkCall } from './flows.js';
+import { NEEDLE_MARK, NeedleFilter } from './textSearch.js';
 import type { RuleContext } from './types.js';
+
+/** Bits of {@link SharedViews.textMarks}: what the text of a file may hold. */
+export const TEXT_MARKS = {
+  /** An IOC host, URL fragment or fingerprint of the intel (ioc_match). */
+  ioc: NEEDLE_MARK,
+  /** `\27LJ`, the escape byte then `LJ`, or `string.dump` (bytecode_vm). */
+  bytecode: 2,
+  /** `string.char` (xor_decoding). */
+  stringChar: 4,
+  /** `lock` between quotes, of either kind (anti_analysis). */
+  lock: 8,
+} as const;
+
+const textFilters = new WeakMap<ThreatIntel, NeedleFilter>();
+
+/**
+ * Every IOC host, URL fragment and fingerprint of the intel as one prefilter, with the other
+ * rules' literals as marks. Fingerprints are matched in their own case (see findFingerprint),
+ * so the filter need not fold them.
+ */
+export function textFilterFor(intel: ThreatIntel): NeedleFilter {
+  let f = textFilters.get(intel);
+  if (!f) {
+    f = new NeedleFilter(
+      [...intel.iocHosts, ...intel.iocUrlFragments],
+      intel.fingerprints.map((x) => x.pattern),
+      [
+        ['\\27LJ', TEXT_MARKS.bytecode],
+        [String.fromCharCode(27) + 'LJ', TEXT_MARKS.bytecode],
+        ['string.dump', TEXT_MARKS.bytecode],
+        ['string.char', TEXT_MARKS.stringChar],
+        ...['"lock"', "'lock'", '"lock\'', '\'lock"'].map((n) => [n, TEXT_MARKS.lock] as const),
+      ],
+    );
+    textFilters.set(intel, f);
+  }
+  return f;
+}
 
 export class SharedViews {
   private sinks: SinkCall[] | undefined;
   /** Indexes into `analysis.calls` of each API's calls, in order. */
   private byApi: Map<string, number[]> | undefined;
   private readonly positions = new WeakMap<object, Map<string, number[]>>();
+  private readonly marks = new WeakMap<object, number>();
 
-  constructor(private readonly analysis: AddonAnalysis) {}
+  constructor(
+    private readonly analysis: AddonAnalysis,
+    private readonly intel: ThreatIntel,
+  ) {}
 
   /** The calls of the addon that reach a sink of any kind, in the analysis' order. */
   sinkCalls(): SinkCall[] {
@@ -48,14 +93,18 @@ export class SharedViews {
   }
 
   /**
-   * Whether the file's text may call `string.<fn>`: `g.` followed by `fn` occurs in it. The
-   * places of `g.` are found once per run for all the functions asked about (`dump`, `char`):
-   * one native search where one per function stopped as often, at every `g` of the text.
+   * What the file's text may hold, as bits of TEXT_MARKS (in any case: a superset of the
+   * literals as written, each rule then matching its own pattern). One pass over the text per
+   * run answers every rule that asks, where a native search of each literal stopped at every
+   * `g`, `s` or `L` of the text.
    */
-  mayCallString(file: { readonly text: string }, fn: string): boolean {
-    const text = file.text;
-    for (const at of this.positionsOf(file, 'g.')) if (text.startsWith(fn, at + 2)) return true;
-    return false;
+  textMarks(file: { readonly text: string }): number {
+    let marks = this.marks.get(file);
+    if (marks === undefined) {
+      marks = textFilterFor(this.intel).marksIn(file.text);
+      this.marks.set(file, marks);
+    }
+    return marks;
   }
 
   /** Every position of `literal` in the file's text (overlapping ones too), found once per run. */
@@ -76,5 +125,5 @@ export class SharedViews {
 
 /** The run's shared views, or fresh ones when a rule is checked on its own (tests). */
 export function sharedViews(context: RuleContext): SharedViews {
-  return context.shared ?? new SharedViews(context.analysis);
+  return context.shared ?? new SharedViews(context.analysis, context.intel);
 }

@@ -111,12 +111,13 @@ export const rule: Rule = {
       );
     }
     for (const ov of analysis.overrides) {
+      // The cheap test first: most overrides are of other tables' methods.
+      if (!ov.target.startsWith('Player')) continue;
       const m =
         /^(Player|meta:Player):?(IsSuperAdmin|IsAdmin|IsUserGroup|GetUserGroup|CheckGroup)$/.exec(
           ov.target.replace('.', ':'),
         );
       if (!m && !RANK_METHODS.test(`Player:${ov.target.split(/[.:]/).pop()}`)) continue;
-      if (!ov.target.startsWith('Player')) continue;
       const triggers = ov.fn ? identityTriggersIn(ov.fn, () => true) : [];
       out.push(
         makeFinding(rule, analysis, {

@@ -49,6 +49,29 @@ describe('NeedleFilter', () => {
     // An exact needle also found in any case is the folded one: any case.
     expect(g.mayContain('KvAc.Cz')).toBe(true);
   });
+  it('marks other needles found in the same pass, each by its own bit', () => {
+    const g = new NeedleFilter(
+      ['kvac.cz'],
+      ['gblk'],
+      [
+        ['string.dump', 2],
+        ['ab', 4],
+        ['\x1bLJ', 8],
+      ],
+    );
+    for (let pad = 0; pad < 8; pad++) {
+      const x = 'x'.repeat(pad);
+      expect(g.marksIn(x + 'String.DUMP(f)'), `${pad}`).toBe(2);
+      expect(g.marksIn(x + 'ab'), `${pad}`).toBe(4);
+      expect(g.marksIn(x + '\x1bLJ' + x), `${pad}`).toBe(8);
+      expect(g.marksIn(x + 'string.dump ab kvac.cz'), `${pad}`).toBe(1 | 2 | 4);
+      expect(g.mayContain(x + 'string.dump ab'), `${pad}`).toBe(false);
+      expect(g.mayContain(x + 'string.dump kvac.CZ'), `${pad}`).toBe(true);
+    }
+    expect(g.marksIn('string.dum p a b gbl')).toBe(0);
+    // Once the wanted marks are found, the pass may end without the others.
+    expect(g.marksIn('gblk string.dump', 1) & 1).toBe(1);
+  });
   it('reads texts larger than the kept buffer', () => {
     const big = 'x'.repeat(9 << 20);
     expect(f.mayContain(big + 'Stage1.PHP')).toBe(true);

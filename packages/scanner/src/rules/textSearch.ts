@@ -167,7 +167,12 @@ interface Candidate {
   needle: string;
   /** Where the looked-up word starts inside the needle (negative: before the needle). */
   offset: number;
+  /** Its bit in {@link NeedleFilter.marksIn}. */
+  mark: number;
 }
+
+/** The bit of {@link NeedleFilter.marksIn} for the filter's own needles (see `mayContain`). */
+export const NEEDLE_MARK = 1;
 
 /** The 128 values a byte can take once case-folded (or-ed with 0x20). */
 const FOLDED_BYTES = Array.from({ length: 256 }, (_, b) => b).filter((b) => (b & 0x20) !== 0);
@@ -199,6 +204,33 @@ function lookupOf(needle: string, first: number): { words: number[]; offset: num
   return undefined;
 }
 
+/** Lua source's commonest bytes, commonest first (measured on real addons). */
+const COMMON_BYTES = ' etnaorils\n\t-dcu".fpmh(),=_gybSvT:wCE';
+
+/** Where in `needle` its rarest byte is (the first of the rarest, by COMMON_BYTES). */
+function rarestIndex(needle: string): number {
+  const rank = (ch: string): number => {
+    const i = COMMON_BYTES.indexOf(ch);
+    return i < 0 ? COMMON_BYTES.length : i;
+  };
+  let best = 0;
+  for (let i = 1; i < needle.length; i++) if (rank(needle[i]!) > rank(needle[best]!)) best = i;
+  return best;
+}
+
+/**
+ * `text.includes(needle)`, searched from the needle's byte at `rare`: a native search stops
+ * at every occurrence of the needle's first byte, which for `gblk` is a common `g` (twice as
+ * many stops as its `k`).
+ */
+function includesFrom(text: string, needle: string, rare: number): boolean {
+  if (rare === 0) return text.includes(needle);
+  const ch = needle[rare]!;
+  for (let at = text.indexOf(ch, rare); at >= 0; at = text.indexOf(ch, at + 1))
+    if (text.startsWith(needle, at - rare)) return true;
+  return false;
+}
+
 /** The text as bytes, reused from file to file: a byte view and a word view of one buffer. */
 let scratch = { bytes: Buffer.alloc(0), words: new Int32Array(0) };
 
@@ -225,6 +257,11 @@ function scratchFor(size: number): typeof scratch {
  * exact-case needle, to a native search of it as written (about a third of the regex's cost).
  * Texts must be latin1 (one char per byte, as the analysis reads files): a char above U+00FF
  * would be read as its low byte.
+ *
+ * Other rules' needles may ride along the same pass (`marks`): each is a bit of the result of
+ * {@link marksIn}, set when the text may hold that needle (in any case: a superset of the
+ * needle as written, for rules that then match their own pattern). One pass over a text
+ * answers them all, where a native search per needle stopped at every common first byte.
  */
 export class NeedleFilter {
   /** One bit per hash (32 KiB: it stays in the L1 cache, where a byte table would not). */
@@ -232,19 +269,33 @@ export class NeedleFilter {
   private readonly candidates = new Map<number, Candidate[]>();
   /** Needles the words cannot find: one case-insensitive native regex. */
   private readonly short: RegExp | undefined;
-  /** Exact-case needles the words cannot find: one native search each. */
-  private readonly exactShort: string[] = [];
+  /** Exact-case needles the words cannot find: one native search each, from a rare byte. */
+  private readonly exactShort: Array<{ needle: string; rare: number; mark: number }> = [];
+  /** The marks of all the needles (NEEDLE_MARK for the filter's own). */
+  private readonly allMarks: number;
 
   /**
    * `needles` are found in any case; `exactCase` ones need only be found as written (the words
-   * find them in any case too, which is a superset).
+   * find them in any case too, which is a superset). Both answer {@link mayContain} (the bit
+   * NEEDLE_MARK of `marksIn`); `marks` are other needles, each with its own bit, found in any
+   * case.
    */
-  constructor(needles: readonly string[], exactCase: readonly string[] = []) {
+  constructor(
+    needles: readonly string[],
+    exactCase: readonly string[] = [],
+    marks: ReadonlyArray<readonly [string, number]> = [],
+  ) {
     const short: string[] = [];
     const folded = new Set(needles.map((n) => n.toLowerCase()));
     const exact = new Set(exactCase.filter((n) => !folded.has(n.toLowerCase())));
-    for (const needle of [...folded, ...exact]) {
+    const all: Array<readonly [string, number]> = [
+      ...[...folded, ...exact].map((n) => [n, NEEDLE_MARK] as const),
+      ...marks,
+    ];
+    let allMarks = 0;
+    for (const [needle, mark] of all) {
       if (needle.length === 0) continue;
+      allMarks |= mark;
       const raw = needle.toLowerCase();
       // Needles with a character above U+00FF cannot be read as bytes: the regex takes them.
       // So do the few that no word covers wherever they start (such as 4 bytes split 2 and 2):
@@ -253,7 +304,9 @@ export class NeedleFilter {
         ? [undefined]
         : [0, 1, 2, 3].map((first) => lookupOf(raw, first));
       if (lookups.includes(undefined)) {
-        if (exact.has(needle)) this.exactShort.push(needle);
+        // (A mark is found as written: a superset is all its rule needs.)
+        if (mark !== NEEDLE_MARK || exact.has(needle))
+          this.exactShort.push({ needle, rare: rarestIndex(needle), mark });
         else short.push(raw);
         continue;
       }
@@ -262,21 +315,32 @@ export class NeedleFilter {
           const h = hashOf(word);
           this.table[h >>> 5]! |= 1 << (h & 31);
           const list = this.candidates.get(h) ?? [];
-          list.push({ needle: raw, offset: lookup!.offset });
+          list.push({ needle: raw, offset: lookup!.offset, mark });
           this.candidates.set(h, list);
         }
       }
     }
+    this.allMarks = allMarks;
     this.short = short.length
       ? new RegExp(short.map((n) => n.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'), 'i')
       : undefined;
   }
 
   mayContain(text: string): boolean {
-    if (this.short?.test(text)) return true;
-    for (const needle of this.exactShort) if (text.includes(needle)) return true;
+    return (this.marksIn(text, NEEDLE_MARK) & NEEDLE_MARK) !== 0;
+  }
+
+  /**
+   * The marks of the needles the text may contain (NEEDLE_MARK for the filter's own). The
+   * pass ends once every mark of `wanted` is found: marks outside it may then be missing.
+   */
+  marksIn(text: string, wanted = this.allMarks): number {
+    let found = this.short?.test(text) ? NEEDLE_MARK : 0;
+    for (const { needle, rare, mark } of this.exactShort)
+      if ((found & mark) === 0 && includesFrom(text, needle, rare)) found |= mark;
+    if ((found & wanted) === wanted) return found;
     const len = text.length;
-    if (len < 4 || this.candidates.size === 0) return false;
+    if (len < 4 || this.candidates.size === 0) return found;
     // Zeros after the text fill the last turn's words; a needle is never matched past `len`.
     const { bytes, words } = scratchFor(len + 4 * WORDS_A_TURN);
     bytes.write(text, 0, len, 'latin1');
@@ -296,22 +360,29 @@ export class NeedleFilter {
         bitOf(table, words[i + 6]!) |
         bitOf(table, words[i + 7]!);
       if (hits === 0) continue;
-      for (let j = i; j < i + WORDS_A_TURN; j++)
-        if (bitOf(table, words[j]!) !== 0 && this.matchesAt(bytes, len, j * 4, hashOf(words[j]!)))
-          return true;
+      for (let j = i; j < i + WORDS_A_TURN; j++) {
+        if (bitOf(table, words[j]!) === 0) continue;
+        found |= this.marksAt(bytes, len, j * 4, hashOf(words[j]!), found);
+        if ((found & wanted) === wanted) return found;
+      }
     }
-    return false;
+    return found;
   }
 
-  /** A candidate needle really is in the text around the word at `at` (case-folded). */
-  private matchesAt(bytes: Buffer, len: number, at: number, h: number): boolean {
-    for (const { needle, offset } of this.candidates.get(h)!) {
+  /**
+   * The marks of the candidate needles (other than those `found` already) really in the text
+   * around the word at `at` (case-folded).
+   */
+  private marksAt(bytes: Buffer, len: number, at: number, h: number, found: number): number {
+    let marks = 0;
+    for (const { needle, offset, mark } of this.candidates.get(h)!) {
+      if ((found & mark) !== 0) continue;
       const start = at - offset;
       if (start < 0 || start + needle.length > len) continue;
       let j = 0;
       while (j < needle.length && (bytes[start + j]! | 0x20) === (needle.charCodeAt(j) | 0x20)) j++;
-      if (j === needle.length) return true;
+      if (j === needle.length) marks |= mark;
     }
-    return false;
+    return marks;
   }
 }

@@ -1,7 +1,7 @@
 // GB-027: XOR / arithmetic decoding loops (numeric table → bit.bxor/shift → string.char),
 // the shape of KVacDoor-style loaders, reported with what they decode to.
 import { makeFinding } from './support.js';
-import { sharedViews } from './shared.js';
+import { sharedViews, TEXT_MARKS } from './shared.js';
 import { firstLineMatching } from './textSearch.js';
 import type { Finding, Rule } from './types.js';
 
@@ -40,8 +40,9 @@ export const rule: Rule = {
     const shared = sharedViews(context);
     const out: Finding[] = [];
     for (const f of analysis.files) {
-      // Files that call no `string.char` are skipped at native speed.
-      const idx = shared.mayCallString(f, 'char') ? firstLineMatching(f, DECODING_LINE) : -1;
+      // Files that call no `string.char` are skipped by the run's one pass over the text.
+      const marked = (shared.textMarks(f) & TEXT_MARKS.stringChar) !== 0;
+      const idx = marked ? firstLineMatching(f, DECODING_LINE) : -1;
       if (idx < 0) continue;
       // The decoded result: the longest decoded string of the file produced after the loop.
       const decoded = analysis.decodedStrings

@@ -445,6 +445,13 @@ function definedPath(src: Buffer, from: number, to: number): string {
   return path;
 }
 
+/**
+ * Bytes with ASCII upper case lowered. A table read rather than a range test: in mixed-case
+ * literals (`PlayerInitialSpawn`) the test went either way from byte to byte, and mispredicted.
+ */
+const ASCII_LOWER = new Uint8Array(256);
+for (let c = 0; c < 256; c++) ASCII_LOWER[c] = c >= 65 && c <= 90 ? c + 32 : c;
+
 /** Longest string literal compared with `SkimWatch.literals`. */
 const MAX_LITERAL = 64;
 
@@ -629,18 +636,19 @@ class Skimmer {
       return;
     }
     const src = this.src;
+    const asciiLower = ASCII_LOWER;
     let lower = 0x811c9dc5 | 0;
     let plain = 0x811c9dc5 | 0;
     if (length <= 24) {
       for (let p = from; p < to; p++) {
         const c = src[p]!;
-        lower = Math.imul(lower ^ (c - 65 < 26 && c >= 65 ? c + 32 : c), 16777619);
+        lower = Math.imul(lower ^ asciiLower[c]!, 16777619);
         plain = Math.imul(plain ^ c, 16777619);
       }
     } else if (watch.literals.size > 0) {
       for (let p = from; p < to; p++) {
         const c = src[p]!;
-        lower = Math.imul(lower ^ (c - 65 < 26 && c >= 65 ? c + 32 : c), 16777619);
+        lower = Math.imul(lower ^ asciiLower[c]!, 16777619);
       }
     }
     // The quick filters take the int32 hashes (same low bits); the maps and sets, keyed by

@@ -277,6 +277,23 @@ describe('skim', () => {
         }
   });
 
+  it('reads line breaks and the white space after them the same wherever they fall', () => {
+    // The main loop goes from a line break through the indentation to the next token
+    // without coming round: a break or spaces at the very end must end the skim cleanly.
+    for (const space of ['', ' ', '\t\t', ' \t '])
+      for (const eol of ['\n', '\r', '\r\n', '\n\n', '\r\n\r\n'])
+        for (const tail of ['', space, `${space}b()`, `${eol}${space}`, `${space}"x"`]) {
+          const src = `a = 1${space}${eol}${space}a()${eol}${tail}`;
+          const skim = skimLua(src, SKIM_WATCH);
+          const { facts, lines } = parseLua(src);
+          expect([skim.balanced, skim.lines, skim.longestLineLength], JSON.stringify(src)).toEqual([
+            true,
+            lines,
+            facts.longestLineLength,
+          ]);
+        }
+  });
+
   it('finds a needle wherever it starts in a string, and only a whole one', () => {
     const watched = (src: string) => skimLua(src, SKIM_WATCH).watched;
     for (let before = 0; before < 7; before++)

@@ -445,6 +445,13 @@ function definedPath(src: Buffer, from: number, to: number): string {
   return path;
 }
 
+/**
+ * Bytes with ASCII upper case lowered. A table read rather than a range test: in mixed-case
+ * literals (`PlayerInitialSpawn`) the test went either way from byte to byte, and mispredicted.
+ */
+const ASCII_LOWER = new Uint8Array(256);
+for (let c = 0; c < 256; c++) ASCII_LOWER[c] = c >= 65 && c <= 90 ? c + 32 : c;
+
 /** Longest string literal compared with `SkimWatch.literals`. */
 const MAX_LITERAL = 64;
 
@@ -629,18 +636,19 @@ class Skimmer {
       return;
     }
     const src = this.src;
+    const asciiLower = ASCII_LOWER;
     let lower = 0x811c9dc5 | 0;
     let plain = 0x811c9dc5 | 0;
     if (length <= 24) {
       for (let p = from; p < to; p++) {
         const c = src[p]!;
-        lower = Math.imul(lower ^ (c - 65 < 26 && c >= 65 ? c + 32 : c), 16777619);
+        lower = Math.imul(lower ^ asciiLower[c]!, 16777619);
         plain = Math.imul(plain ^ c, 16777619);
       }
     } else if (watch.literals.size > 0) {
       for (let p = from; p < to; p++) {
         const c = src[p]!;
-        lower = Math.imul(lower ^ (c - 65 < 26 && c >= 65 ? c + 32 : c), 16777619);
+        lower = Math.imul(lower ^ asciiLower[c]!, 16777619);
       }
     }
     // The quick filters take the int32 hashes (same low bits); the maps and sets, keyed by
@@ -748,6 +756,58 @@ class Skimmer {
     return p < n && src[p]! === 91 ? level : -1;
   }
 
+  /**
+   * Position after the quoted string whose quote `c` is at p, judged. Escapes skip a byte; a
+   * raw line break or the end leaves it open. Out of the main loop: strings are one token in
+   * thirty, and the main loop is cheaper the fewer values it has to keep.
+   */
+  private quoted(p: number, c: number): number {
+    const src = this.src;
+    const n = this.n;
+    const stringStop = STRING_STOP;
+    const s = p + 1;
+    let q = s;
+    let escaped = false;
+    let closed = false;
+    for (;;) {
+      // Plain content, one table read per byte; the byte it stops at is judged below.
+      while (q < n && stringStop[src[q]!]! === 0) q++;
+      if (q >= n) break;
+      const d = src[q]!;
+      if (d === c) {
+        closed = true;
+        break;
+      }
+      if (d === 10 || d === 13) break;
+      if (d === 92) {
+        const e = this.at(q + 1);
+        if (e === 10 || e === 13) {
+          q = this.breakAt(q + 1);
+          continue;
+        }
+        if (e === 122) {
+          // \z skips the following whitespace, line breaks included.
+          escaped = true;
+          q += 2;
+          for (;;) {
+            const w = src[q]!;
+            if (w === 10 || w === 13) q = this.breakAt(q);
+            else if (w === 32 || w === 9 || w === 11 || w === 12) q++;
+            else break;
+          }
+          continue;
+        }
+        if (e === 120 || e === 117 || (e >= 48 && e <= 57)) escaped = true;
+        q += 2;
+        continue;
+      }
+      q++;
+    }
+    if (!closed) this.balanced = false;
+    this.judgeString(s, Math.min(q, n), escaped);
+    return closed ? q + 1 : q;
+  }
+
   run(start: number): Skim {
     const src = this.src;
     const n = this.n;
@@ -757,7 +817,6 @@ class Skimmer {
     const wordMask = words.length * 32 - 1;
     // Tables in locals: a module-level one is reloaded and checked for every byte.
     const classOf = CLASS;
-    const stringStop = STRING_STOP;
     const madeFrom = MADE_FROM;
     const nameFilter = watch.nameFilter;
     const identifierFilter = watch.identifierFilter;
@@ -785,13 +844,25 @@ class Skimmer {
     if (src[p]! === 35) while (p < n && src[p]! !== 10 && src[p]! !== 13) p++;
 
     while (p < n) {
-      const c = src[p]!;
-      const cls = classOf[c]!;
+      let c = src[p]!;
+      let cls = classOf[c]!;
+      // A line break, then indentation, then a token: the common case goes on to the token
+      // without going round the main loop between them.
+      if (cls === BREAK) {
+        p = this.breakAt(p);
+        if (p >= n) break;
+        c = src[p]!;
+        cls = classOf[c]!;
+      }
       if (cls === SPACE) {
-        // Indentation comes in runs: skip them without going round the main loop.
-        p++;
-        while (p < n && classOf[src[p]!]! === SPACE) p++;
-        continue;
+        // Spaces come in runs: skip them, then judge the byte after.
+        do {
+          p++;
+          if (p >= n) break;
+          c = src[p]!;
+          cls = classOf[c]!;
+        } while (cls === SPACE);
+        if (p >= n) break;
       }
       if (cls === BREAK) {
         p = this.breakAt(p);
@@ -917,52 +988,10 @@ class Skimmer {
         continue;
       }
       switch (cls) {
-        case QUOTE: {
-          // A quoted string: escapes skip a byte; a raw line break or the end leaves it open.
-          const s = p + 1;
-          let q = s;
-          let escaped = false;
-          let closed = false;
-          for (;;) {
-            // Plain content, one table read per byte; the byte it stops at is judged below.
-            while (q < n && stringStop[src[q]!]! === 0) q++;
-            if (q >= n) break;
-            const d = src[q]!;
-            if (d === c) {
-              closed = true;
-              break;
-            }
-            if (d === 10 || d === 13) break;
-            if (d === 92) {
-              const e = this.at(q + 1);
-              if (e === 10 || e === 13) {
-                q = this.breakAt(q + 1);
-                continue;
-              }
-              if (e === 122) {
-                // \z skips the following whitespace, line breaks included.
-                escaped = true;
-                q += 2;
-                for (;;) {
-                  const w = src[q]!;
-                  if (w === 10 || w === 13) q = this.breakAt(q);
-                  else if (w === 32 || w === 9 || w === 11 || w === 12) q++;
-                  else break;
-                }
-                continue;
-              }
-              if (e === 120 || e === 117 || (e >= 48 && e <= 57)) escaped = true;
-              q += 2;
-              continue;
-            }
-            q++;
-          }
-          if (!closed) this.balanced = false;
-          this.judgeString(s, Math.min(q, n), escaped);
-          p = closed ? q + 1 : q;
+        case QUOTE:
+          p = this.quoted(p, c) | 0;
           prevSig = 0;
           continue;
-        }
         case MINUS:
           if (this.at(p + 1) === 45) {
             const level = this.levelAt(p + 2);

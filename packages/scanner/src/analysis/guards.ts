@@ -121,10 +121,11 @@ export function classifyCondition(
     const n = stack.pop()!;
     if (isCall(n)) {
       const name = calleeName(n.base);
-      if (name && (ADMIN_CHECK_NAMES.has(name) || ADMIN_NAME_HINT.test(name)) && !out.guard)
-        out.guard = name;
-      else if (!out.guard && isAdminCheckFn?.(n.base))
-        out.guard = `${name ?? 'check'}() (checks rank)`;
+      // (The guard found first stands: once there is one, no name is tested against the hints.)
+      if (!out.guard) {
+        if (name && (ADMIN_CHECK_NAMES.has(name) || ADMIN_NAME_HINT.test(name))) out.guard = name;
+        else if (isAdminCheckFn?.(n.base)) out.guard = `${name ?? 'check'}() (checks rank)`;
+      }
       if (name === 'HasValue' && n.type === 'CallExpression' && n.arguments.length === 2) {
         const id = isIdentityCall(n.arguments[1]!);
         if (id && isLiteralIdTable(n.arguments[0]!)) out.trigger ??= `table.HasValue(…, ${id}())`;

@@ -115,7 +115,33 @@ export function classifyCondition(
   isAdminCheckFn?: (base: Expression) => boolean,
 ): ConditionClass {
   const out: ConditionClass = {};
-  const stack: Node[] = [cond];
+  const stack = (conditionStacks[nesting] ??= []);
+  nesting++;
+  try {
+    stack.push(cond);
+    classifyNodes(stack, out, isLiteralIdTable, isAdminCheckFn);
+  } finally {
+    nesting--;
+    // (Left non-empty only when the budget ran out.)
+    if (stack.length !== 0) stack.length = 0;
+  }
+  return out;
+}
+
+/**
+ * The work stacks of classifyCondition, one per nesting level (judging a call can ask whether
+ * the function called checks rank, which classifies that function's statements), kept between
+ * calls: a new stack, grown by its first push, was most of what judging a condition allocated.
+ */
+const conditionStacks: Node[][] = [];
+let nesting = 0;
+
+function classifyNodes(
+  stack: Node[],
+  out: ConditionClass,
+  isLiteralIdTable: (base: Expression) => boolean,
+  isAdminCheckFn: ((base: Expression) => boolean) | undefined,
+): void {
   let budget = 500;
   while (stack.length && budget-- > 0) {
     const n = stack.pop()!;
@@ -158,7 +184,6 @@ export function classifyCondition(
     // (Lazy bodies stay unparsed: a condition's own code is what is judged.)
     if (n.type !== 'FunctionDeclaration') pushChildren(stack, n, false);
   }
-  return out;
 }
 
 /** Literal identity comparisons anywhere inside a function (used for metamethod overrides). */

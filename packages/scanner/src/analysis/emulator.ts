@@ -195,22 +195,6 @@ function indexOther(b: Value, key: string | undefined): Value {
   return UNKNOWN;
 }
 
-const freeGlobals = new Map<string, boolean>();
-
-/**
- * A global name the engine does not provide (nor a constant-like `ALL_CAPS` name): its value
- * may well be nil. Judged once per name, as the sets and the pattern take longer than a look-up.
- */
-function isFreeGlobal(name: string): boolean {
-  let r = freeGlobals.get(name);
-  if (r === undefined) {
-    r = !CORE_GLOBALS.has(name) && !/^[A-Z_]+$/.test(name) && !KNOWN_LIBRARIES.has(name);
-    // Hostile code can make endless distinct names: the table stays bounded.
-    if (freeGlobals.size < 100_000) freeGlobals.set(name, r);
-  }
-  return r;
-}
-
 /**
  * The scope a block runs in: a new one when the block declares locals of its own, else the
  * enclosing one. A scope no local is declared in only lengthens every look-up through it;
@@ -244,6 +228,15 @@ function oneValue(exprs: readonly Expression[]): Expression | null | undefined {
   if (exprs.length === 0) return null;
   if (exprs.length === 1 && !givesValues(exprs[0]!)) return exprs[0]!;
   return undefined;
+}
+
+/**
+ * The first name of a dotted API name (`http` of `http.Fetch`), what `split('.')[0]` gives,
+ * without the array and strings of a split: most names assigned into (`ENT`) have no dot.
+ */
+function rootName(name: string): string {
+  const dot = name.indexOf('.');
+  return dot < 0 ? name : name.slice(0, dot);
 }
 
 /** The file spent twice its budget, shallow walk included: nothing more of it runs. */
@@ -420,6 +413,12 @@ interface ApiInfo {
   /** Still recorded past the cap on call events (see recordCall). */
   strong: boolean;
   registration: boolean;
+  /**
+   * As a global, a name the engine does not provide (nor a constant-like `ALL_CAPS` name):
+   * its value may well be nil. (Kept with the rest of the name's answers, so that a global
+   * read and the call of it on a first visit share one look-up by name.)
+   */
+  free: boolean;
 }
 
 /**
@@ -491,6 +490,7 @@ function apiInfo(name: string): ApiInfo {
     sanitizer: SANITIZERS.has(name),
     strong: exec || CONSOLE_SINKS.has(name) || PRIVILEGE_SINKS.has(name),
     registration: REGISTRATIONS.has(name),
+    free: !CORE_GLOBALS.has(name) && !/^[A-Z_]+$/.test(name) && !KNOWN_LIBRARIES.has(name),
   };
   // Hostile code can make endless distinct names: the table stays bounded.
   if (apiInfos.size < 100_000) apiInfos.set(name, info);
@@ -1175,15 +1175,16 @@ export class Emulator {
   ): Signal {
     this.lastCondUnknown = false;
     let anyUnknown = false;
-    const firstRealm = st.clauses[0]?.condition
-      ? realmOfCondition(st.clauses[0].condition)
-      : undefined;
     for (const clause of st.clauses) {
       if (!clause.condition) {
-        // `if SERVER then … else … end`: the else branch is the other realm.
+        // `if SERVER then … else … end`: the else branch is the other realm. (The first
+        // condition's realm is read here only: most `if`s have no `else` in a shared file.)
         let elseFc = fc;
-        if (firstRealm && fc.realm === 'shared') {
-          elseFc = new RealmBranch(fc, firstRealm === 'server' ? 'client' : 'server');
+        if (fc.realm === 'shared') {
+          const first = st.clauses[0]!.condition;
+          const firstRealm = first ? realmOfCondition(first) : undefined;
+          if (firstRealm)
+            elseFc = new RealmBranch(fc, firstRealm === 'server' ? 'client' : 'server');
         }
         if (anyUnknown)
           return this.uncertainBlock(clause.body, blockScope(clause.body, scope), elseFc);
@@ -1212,9 +1213,9 @@ export class Emulator {
       if (cls.config) this.ctx = [...this.ctx, this.frame('config', cls.config, fc, clause.line)];
       // `if CLIENT then … end` in a shared file: the branch runs in that realm only.
       let branchFc = fc;
-      const realmCond = realmOfCondition(clause.condition);
-      if (realmCond && fc.realm === 'shared') {
-        branchFc = new RealmBranch(fc, realmCond);
+      if (fc.realm === 'shared') {
+        const realmCond = realmOfCondition(clause.condition);
+        if (realmCond) branchFc = new RealmBranch(fc, realmCond);
       }
       try {
         this.uncertainBlock(clause.body, blockScope(clause.body, scope), branchFc);
@@ -1396,7 +1397,7 @@ export class Emulator {
         baseV.t.apiName &&
         value.k === 'fn' &&
         keyText !== undefined &&
-        CORE_GLOBALS.has(baseV.t.apiName.split('.')[0]!)
+        CORE_GLOBALS.has(rootName(baseV.t.apiName))
       ) {
         this.out.overrides.push({
           ...this.base(fc, target.line),
@@ -1411,7 +1412,7 @@ export class Emulator {
       const targetName = baseV.name.startsWith('meta:')
         ? `${baseV.name.slice(5)}:${keyText}`
         : `${baseV.name}.${keyText}`;
-      const root = baseV.name.startsWith('meta:') ? baseV.name : baseV.name.split('.')[0]!;
+      const root = baseV.name.startsWith('meta:') ? baseV.name : rootName(baseV.name);
       if (
         baseV.name.startsWith('meta:') ||
         CORE_GLOBALS.has(root) ||
@@ -1674,6 +1675,9 @@ export class Emulator {
     }
   }
 
+  /** The ApiInfo of the global lookupName last made a value of (see evalCall). */
+  private nameInfo: ApiInfo | null = null;
+
   private lookupName(e: Identifier, scope: Scope, fc: FileContext): Value {
     const name = e.name;
     const ref = scope.lookup(name);
@@ -1689,8 +1693,10 @@ export class Emulator {
     if (g.k !== 'nil') return g;
     const v: Value = { k: 'api', name, via: 'direct' };
     // (Looked up by name at each visit rather than kept on the node: see the literals in
-    // evalExpr.)
-    if (isFreeGlobal(name)) v.free = true;
+    // evalExpr. evalCall takes the answers from `nameInfo` when it calls this very name.)
+    const info = apiInfo(name);
+    this.nameInfo = info;
+    if (info.free) v.free = true;
     return v;
   }
 
@@ -1814,6 +1820,8 @@ export class Emulator {
     let self: Value | undefined;
     /** The callee's ApiInfo when evalCall made the callee itself (a method on a string or an unknown). */
     let info: ApiInfo | undefined;
+    /** The answers for the global the callee was read as, if it was one (see lookupName). */
+    let named: ApiInfo | null = null;
     const line = e.line;
     const baseExpr = e.base;
     if (baseExpr.type === 'MemberExpression' && baseExpr.indexer === ':') {
@@ -1838,7 +1846,11 @@ export class Emulator {
         callee = method.onUnknownCallee();
         info = method.onUnknownInfo();
       }
-    } else callee = this.evalExpr(baseExpr, scope, fc);
+    } else {
+      callee = this.evalExpr(baseExpr, scope, fc);
+      // (Taken before the arguments are evaluated, which may read other globals.)
+      named = this.nameInfo;
+    }
     // Only callees nothing is known about: known APIs and values need no search.
     const unresolved =
       callee.k === 'nil' || callee.k === 'unk' || (callee.k === 'api' && callee.free === true);
@@ -1867,8 +1879,12 @@ export class Emulator {
       if (info === undefined) {
         const site = e as CallSite;
         info = site.emuApi;
-        if (info === undefined || info.name !== callee.name)
-          info = site.emuApi = apiInfo(callee.name);
+        if (info === undefined || info.name !== callee.name) {
+          // (A global's answers were looked up as lookupName made it: `print(x)` on a first
+          // visit. The name tells whether they are this callee's.)
+          info = site.emuApi =
+            named !== null && named.name === callee.name ? named : apiInfo(callee.name);
+        }
       }
       return this.callApi(callee, args, fc, line, !!self, info);
     }

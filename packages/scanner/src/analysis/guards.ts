@@ -115,16 +115,43 @@ export function classifyCondition(
   isAdminCheckFn?: (base: Expression) => boolean,
 ): ConditionClass {
   const out: ConditionClass = {};
-  const stack: Node[] = [cond];
+  const stack = (conditionStacks[nesting] ??= []);
+  nesting++;
+  try {
+    stack.push(cond);
+    classifyNodes(stack, out, isLiteralIdTable, isAdminCheckFn);
+  } finally {
+    nesting--;
+    // (Left non-empty only when the budget ran out.)
+    if (stack.length !== 0) stack.length = 0;
+  }
+  return out;
+}
+
+/**
+ * The work stacks of classifyCondition, one per nesting level (judging a call can ask whether
+ * the function called checks rank, which classifies that function's statements), kept between
+ * calls: a new stack, grown by its first push, was most of what judging a condition allocated.
+ */
+const conditionStacks: Node[][] = [];
+let nesting = 0;
+
+function classifyNodes(
+  stack: Node[],
+  out: ConditionClass,
+  isLiteralIdTable: (base: Expression) => boolean,
+  isAdminCheckFn: ((base: Expression) => boolean) | undefined,
+): void {
   let budget = 500;
   while (stack.length && budget-- > 0) {
     const n = stack.pop()!;
     if (isCall(n)) {
       const name = calleeName(n.base);
-      if (name && (ADMIN_CHECK_NAMES.has(name) || ADMIN_NAME_HINT.test(name)) && !out.guard)
-        out.guard = name;
-      else if (!out.guard && isAdminCheckFn?.(n.base))
-        out.guard = `${name ?? 'check'}() (checks rank)`;
+      // (The guard found first stands: once there is one, no name is tested against the hints.)
+      if (!out.guard) {
+        if (name && (ADMIN_CHECK_NAMES.has(name) || ADMIN_NAME_HINT.test(name))) out.guard = name;
+        else if (isAdminCheckFn?.(n.base)) out.guard = `${name ?? 'check'}() (checks rank)`;
+      }
       if (name === 'HasValue' && n.type === 'CallExpression' && n.arguments.length === 2) {
         const id = isIdentityCall(n.arguments[1]!);
         if (id && isLiteralIdTable(n.arguments[0]!)) out.trigger ??= `table.HasValue(…, ${id}())`;
@@ -157,7 +184,6 @@ export function classifyCondition(
     // (Lazy bodies stay unparsed: a condition's own code is what is judged.)
     if (n.type !== 'FunctionDeclaration') pushChildren(stack, n, false);
   }
-  return out;
 }
 
 /** Literal identity comparisons anywhere inside a function (used for metamethod overrides). */

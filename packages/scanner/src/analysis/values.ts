@@ -213,7 +213,15 @@ const memberNames = {
 };
 let apiNameCount = 0;
 
+/** The base memberName was last asked about, and its interned names (see memberName). */
+let lastMemberBase: string | null = null;
+let lastMemberSep: '.' | ':' | 'meta' | null = null;
+let lastMemberNames: Map<string, string> | null = null;
+
 function clearNames(): void {
+  lastMemberBase = null;
+  lastMemberSep = null;
+  lastMemberNames = null;
   apiNames.clear();
   memberNames['.'].clear();
   memberNames[':'].clear();
@@ -253,13 +261,22 @@ export function apiName(prefix: string, key: string): string {
  * (`meta:Player`) and the method's name is `Player:` + key.
  */
 export function memberName(base: string, sep: '.' | ':' | 'meta', key: string): string {
-  const byBase = memberNames[sep];
-  let byKey = byBase.get(base);
-  if (byKey === undefined) {
-    // The same bound as apiName's, counted together.
-    if (apiNameCount > 100_000) clearNames();
-    byKey = new Map();
-    byBase.set(base, byKey);
+  // (Members of one base come in runs, `net.Start` then `net.WriteString`, and the members of
+  // an entity's table: the last base's names are kept at hand, which saves a look-up by base.)
+  let byKey: Map<string, string> | undefined;
+  if (base === lastMemberBase && sep === lastMemberSep) byKey = lastMemberNames!;
+  else {
+    const byBase = memberNames[sep];
+    byKey = byBase.get(base);
+    if (byKey === undefined) {
+      // The same bound as apiName's, counted together.
+      if (apiNameCount > 100_000) clearNames();
+      byKey = new Map();
+      byBase.set(base, byKey);
+    }
+    lastMemberBase = base;
+    lastMemberSep = sep;
+    lastMemberNames = byKey;
   }
   let name = byKey.get(key);
   if (name === undefined) {

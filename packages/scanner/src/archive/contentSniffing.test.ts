@@ -18,6 +18,32 @@ import { decodeCp437, normaliseEntryName } from './entryNames.js';
 
 const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);
 
+// The patterns the hand-written and word-first searches must answer as, written out here
+// rather than imported so that a change to the module's own copy shows up as a difference.
+const CODE_EXECUTION_CALL =
+  /\b(RunString|RunStringEx|CompileString|CompileFile|loadstring|BroadcastLua|SendLua|RunConsoleCommand|setfenv|getfenv)(\s*\(|\[=*\[|")|\bgame\.ConsoleCommand\s*\(|\bhttp\.(Fetch|Post)\s*\(|\bdebug\.getregistry\s*\(|\b_G\s*\[/;
+const IF_THEN = /\bif\b[^\n]{0,200}(?<!\.)\bthen\b/;
+const LOCAL_DECLARATION = /\blocal\s+[A-Za-z_]\w*\s*(=|,)/;
+const FUNCTION_DEFINITION = /\bfunction\s*[\w.:]*\s*\([\w\s,.]*\)/;
+
+/** `count` texts of up to `longest` random pieces each, from a fixed seed. */
+function* mixes(
+  pieces: readonly string[],
+  count: number,
+  longest: number,
+  seed: number,
+): Generator<string> {
+  const pick = (n: number): number => {
+    seed = (seed * 1103515245 + 12345) >>> 0;
+    return (seed >>> 8) % n;
+  };
+  for (let i = 0; i < count; i++) {
+    let text = '';
+    for (let k = pick(longest); k > 0; k--) text += pieces[pick(pieces.length)];
+    yield text;
+  }
+}
+
 describe('looksLikeLua', () => {
   it.each([
     ['a hidden loader', 'http.Fetch("https://x.invalid", function(b) RunString(b) end)'],
@@ -73,16 +99,9 @@ describe('the hand-written Lua structure tests', () => {
       '\f',
       '\u0085',
     ].concat(['e', 'n', 'd', 'end', 'send', 'ende', ';', ')', ',', '(', 'x']);
-    let seed = 1;
-    const pick = (n: number): number => {
-      seed = (seed * 1103515245 + 12345) >>> 0;
-      return (seed >>> 8) % n;
-    };
     let matches = 0;
     const differing: string[] = [];
-    for (let i = 0; i < 50_000; i++) {
-      let text = '';
-      for (let k = pick(10); k > 0; k--) text += pieces[pick(pieces.length)];
+    for (const text of mixes(pieces, 50_000, 10, 1)) {
       const isComment = comment.test(text);
       if (hasLuaComment(text) !== isComment || hasClosingEnd(text) !== closingEnd.test(text))
         differing.push(text);
@@ -95,20 +114,7 @@ describe('the hand-written Lua structure tests', () => {
 });
 
 describe('the structure tests searched from their words', () => {
-  /** Texts made of random pieces, from a fixed seed. */
-  function* mixes(pieces: string[], count: number, longest: number): Generator<string> {
-    let seed = 7;
-    const pick = (n: number): number => {
-      seed = (seed * 1103515245 + 12345) >>> 0;
-      return (seed >>> 8) % n;
-    };
-    for (let i = 0; i < count; i++) {
-      let text = '';
-      for (let k = pick(longest); k > 0; k--) text += pieces[pick(pieces.length)];
-      yield text;
-    }
-  }
-
+  /** The texts on which `fast` and `pattern` disagree, and how many the pattern matches. */
   function differences(
     fast: (text: string) => boolean,
     pattern: RegExp,
@@ -144,8 +150,8 @@ describe('the structure tests searched from their words', () => {
     const gaps = [198, 199, 200, 201].map((n) => ' '.repeat(n));
     const { differing, matches } = differences(
       hasIfThen,
-      /\bif\b[^\n]{0,200}(?<!\.)\bthen\b/,
-      mixes(pieces.concat(gaps), 40_000, 12),
+      IF_THEN,
+      mixes(pieces.concat(gaps), 40_000, 12, 7),
     );
     expect(differing).toEqual([]);
     expect(matches).toBeGreaterThan(1000);
@@ -169,12 +175,13 @@ describe('the structure tests searched from their words', () => {
     ];
     const { differing, matches } = differences(
       hasLocalDeclaration,
-      /\blocal\s+[A-Za-z_]\w*\s*(=|,)/,
-      mixes(pieces, 40_000, 10),
+      LOCAL_DECLARATION,
+      mixes(pieces, 40_000, 10, 7),
     );
     expect(differing).toEqual([]);
     expect(matches).toBeGreaterThan(1000);
   });
+
   it('find a function definition exactly where the pattern does', () => {
     const pieces = [
       'function',
@@ -194,8 +201,8 @@ describe('the structure tests searched from their words', () => {
     ];
     const { differing, matches } = differences(
       hasFunctionDefinition,
-      /\bfunction\s*[\w.:]*\s*\([\w\s,.]*\)/,
-      mixes(pieces, 40_000, 8),
+      FUNCTION_DEFINITION,
+      mixes(pieces, 40_000, 8, 7),
     );
     expect(differing).toEqual([]);
     expect(matches).toBeGreaterThan(1000);
@@ -238,8 +245,8 @@ describe('the structure tests searched from their words', () => {
     ];
     const { differing, matches } = differences(
       hasCodeExecutionCall,
-      /\b(RunString|RunStringEx|CompileString|CompileFile|loadstring|BroadcastLua|SendLua|RunConsoleCommand|setfenv|getfenv)(\s*\(|\[=*\[|")|\bgame\.ConsoleCommand\s*\(|\bhttp\.(Fetch|Post)\s*\(|\bdebug\.getregistry\s*\(|\b_G\s*\[/,
-      mixes(pieces, 40_000, 8),
+      CODE_EXECUTION_CALL,
+      mixes(pieces, 40_000, 8, 7),
     );
     expect(differing).toEqual([]);
     expect(matches).toBeGreaterThan(500);
@@ -248,14 +255,12 @@ describe('the structure tests searched from their words', () => {
 
 describe('looksLikeLua against its definition by patterns', () => {
   it('answers as the patterns searched over the whole text', () => {
-    const call =
-      /\b(RunString|RunStringEx|CompileString|CompileFile|loadstring|BroadcastLua|SendLua|RunConsoleCommand|setfenv|getfenv)(\s*\(|\[=*\[|")|\bgame\.ConsoleCommand\s*\(|\bhttp\.(Fetch|Post)\s*\(|\bdebug\.getregistry\s*\(|\b_G\s*\[/;
     const structure = [
       /--\[\[|^\s*--[^\n-]/m,
       /(^|[\s;)])end(\s*[),;]|\s*$)/m,
-      /\bif\b[^\n]{0,200}(?<!\.)\bthen\b/,
-      /\blocal\s+[A-Za-z_]\w*\s*(=|,)/,
-      /\bfunction\s*[\w.:]*\s*\([\w\s,.]*\)/,
+      IF_THEN,
+      LOCAL_DECLARATION,
+      FUNCTION_DEFINITION,
       /\b(hook|net|timer|concommand|util|file|string|table|player|ents|sql|surface|draw|vgui)\.[A-Za-z_]\w*\s*\(/,
       /(?<![{,]\s*)\b[A-Za-z_]\w*:(?!function\b)[A-Za-z_]\w*\s*\(/,
     ];
@@ -263,7 +268,7 @@ describe('looksLikeLua against its definition by patterns', () => {
       /===|!==|=>|\b(var|const|let)\s+[A-Za-z_$][\w$]*\s*=|^#!\/|^\s*fi\s*$|^\s*esac\s*$/m;
     const expected = (text: string): boolean => {
       const kinds = structure.filter((pattern) => pattern.test(text)).length;
-      if (call.test(text)) return !otherLanguage.test(text) || kinds >= 4;
+      if (CODE_EXECUTION_CALL.test(text)) return !otherLanguage.test(text) || kinds >= 4;
       return kinds >= 3 && !otherLanguage.test(text);
     };
     const pieces = [
@@ -294,16 +299,9 @@ describe('looksLikeLua against its definition by patterns', () => {
       ' ',
       'word ',
     ];
-    let seed = 11;
-    const pick = (n: number): number => {
-      seed = (seed * 1103515245 + 12345) >>> 0;
-      return (seed >>> 8) % n;
-    };
     const differing: string[] = [];
     let lua = 0;
-    for (let i = 0; i < 30_000; i++) {
-      let text = '';
-      for (let k = pick(14); k > 0; k--) text += pieces[pick(pieces.length)];
+    for (const text of mixes(pieces, 30_000, 14, 11)) {
       const want = expected(text);
       if (looksLikeLua(bytes(text)) !== want) differing.push(text);
       if (want) lua++;

@@ -131,7 +131,7 @@ const LUA_STRUCTURE: ((text: string) => boolean)[] = [
 ];
 
 /** A function definition with a parameter list. */
-export const FUNCTION_DEFINITION = /\bfunction\s*[\w.:]*\s*\([\w\s,.]*\)/;
+const FUNCTION_DEFINITION = /\bfunction\s*[\w.:]*\s*\([\w\s,.]*\)/;
 const FUNCTION_DEFINITION_AT = new RegExp(FUNCTION_DEFINITION.source, 'y');
 
 /**
@@ -149,7 +149,7 @@ export function hasFunctionDefinition(text: string): boolean {
 }
 
 /** if … then on one line, 200 characters apart at most (not a JavaScript promise's .then). */
-export const IF_THEN = /\bif\b[^\n]{0,200}(?<!\.)\bthen\b/;
+const IF_THEN = /\bif\b[^\n]{0,200}(?<!\.)\bthen\b/;
 const IF_THEN_AT = new RegExp(IF_THEN.source, 'y');
 
 /**
@@ -190,7 +190,7 @@ export function hasIfThen(text: string): boolean {
 }
 
 /** A local declaration. */
-export const LOCAL_DECLARATION = /\blocal\s+[A-Za-z_]\w*\s*(=|,)/;
+const LOCAL_DECLARATION = /\blocal\s+[A-Za-z_]\w*\s*(=|,)/;
 const LOCAL_DECLARATION_AT = new RegExp(LOCAL_DECLARATION.source, 'y');
 
 /** LOCAL_DECLARATION.test(text), tried only where the word `local` starts. */

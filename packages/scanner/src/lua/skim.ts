@@ -241,7 +241,7 @@ BYTE_RARITY_GROUPS.forEach((group, rank) => {
 });
 
 /** Where the first of the rarest bytes of `name` is (by BYTE_RARITY). */
-function rarestByteAt(name: string): number {
+export function rarestByteAt(name: string): number {
   let best = 0;
   for (let i = 1; i < name.length; i++)
     if (BYTE_RARITY[name.charCodeAt(i) & 0xff]! < BYTE_RARITY[name.charCodeAt(best) & 0xff]!)

@@ -1,5 +1,6 @@
 // Text scans shared by the rules: cheap whole-text checks that rule a file out before any
 // per-line work, and a one-pass prefilter for many literal needles.
+import { rarestByteAt } from '../lua/skim.js';
 
 /** What a line scan reads of a file: its text, and its lines (split on demand). */
 export interface ScannedText {
@@ -204,20 +205,6 @@ function lookupOf(needle: string, first: number): { words: number[]; offset: num
   return undefined;
 }
 
-/** Lua source's commonest bytes, commonest first (measured on real addons). */
-const COMMON_BYTES = ' etnaorils\n\t-dcu".fpmh(),=_gybSvT:wCE';
-
-/** Where in `needle` its rarest byte is (the first of the rarest, by COMMON_BYTES). */
-function rarestIndex(needle: string): number {
-  const rank = (ch: string): number => {
-    const i = COMMON_BYTES.indexOf(ch);
-    return i < 0 ? COMMON_BYTES.length : i;
-  };
-  let best = 0;
-  for (let i = 1; i < needle.length; i++) if (rank(needle[i]!) > rank(needle[best]!)) best = i;
-  return best;
-}
-
 /**
  * `text.includes(needle)`, searched from the needle's byte at `rare`: a native search stops
  * at every occurrence of the needle's first byte, which for `gblk` is a common `g` (twice as
@@ -306,7 +293,7 @@ export class NeedleFilter {
       if (lookups.includes(undefined)) {
         // (A mark is found as written: a superset is all its rule needs.)
         if (mark !== NEEDLE_MARK || exact.has(needle))
-          this.exactShort.push({ needle, rare: rarestIndex(needle), mark });
+          this.exactShort.push({ needle, rare: rarestByteAt(needle), mark });
         else short.push(raw);
         continue;
       }

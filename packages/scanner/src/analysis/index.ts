@@ -118,9 +118,9 @@ export function analyzeAddon(entries: ArchiveEntry[], options: AnalyzeOptions): 
   for (const record of records) {
     if (record.body) continue;
     for (const path of record.skim.defines) {
-      const list = definers.get(path) ?? [];
-      list.push(record);
-      definers.set(path, list);
+      const list = definers.get(path);
+      if (list) list.push(record);
+      else definers.set(path, [record]);
     }
   }
   if (definers.size > 0)
@@ -308,12 +308,11 @@ function parseRecord(
     parsed = undefined;
   }
   const body = parsed?.chunk.body ?? [];
-  const meaningful = body.filter((s) => s.type !== 'ErrorStatement').length;
   file.parse = !parsed
     ? 'failed'
     : parsed.errors.length === 0
       ? 'ok'
-      : meaningful > 0
+      : body.some((s) => s.type !== 'ErrorStatement')
         ? 'recovered'
         : 'failed';
   file.parseErrors = parsed?.errors.length ?? 1;

@@ -118,9 +118,9 @@ export function analyzeAddon(entries: ArchiveEntry[], options: AnalyzeOptions): 
   for (const record of records) {
     if (record.body) continue;
     for (const path of record.skim.defines) {
-      const list = definers.get(path) ?? [];
-      list.push(record);
-      definers.set(path, list);
+      const list = definers.get(path);
+      if (list) list.push(record);
+      else definers.set(path, [record]);
     }
   }
   if (definers.size > 0)
@@ -200,37 +200,63 @@ interface LuaFileRecord {
   relevanceIndex?: number;
 }
 
-function skimFile(entry: ArchiveEntry, watch: SkimWatch): LuaFileRecord {
-  const bytes = entry.bytes!;
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
-  const bom = hasUtf8Bom(text);
-  const skim = skimLua(bytes, watch, bom ? 3 : 0);
-  const encoding = scanEncodingOfBytes(bytes, bom ? 3 : 0);
-  let lines: string[] | undefined;
-  const file: FileAnalysis = {
-    path: entry.path,
-    kind: entry.kind,
-    realm: entry.kind === 'lua_in_asset' ? 'server' : realmOfPath(entry.path),
-    text,
-    get lines() {
-      return (lines ??= splitLines(text));
-    },
-    lineCount: skim.lines,
-    parse: 'skimmed',
-    parseErrors: 0,
-    facts: {
+/**
+ * A Lua file as the analysis gives it to the rules. A class rather than an object literal: a
+ * literal holding a getter (`lines`) is built by the runtime property by property, at about
+ * five times the cost (over 1 µs a file, some 3 ms per corpus pass).
+ */
+class AnalysedFile implements FileAnalysis {
+  path: string;
+  kind: ArchiveEntry['kind'];
+  realm: FileAnalysis['realm'];
+  text: string;
+  lineCount: number;
+  parse: FileAnalysis['parse'] = 'skimmed';
+  parseErrors = 0;
+  facts: FileAnalysis['facts'];
+  obfuscatedIdentifiers: number;
+  identifierCount: number;
+  declare sha256?: string;
+  budgetExhausted = false;
+  emulationSteps = 0;
+  #lines: string[] | undefined;
+
+  constructor(
+    entry: ArchiveEntry,
+    text: string,
+    skim: Skim,
+    encoding: EncodingFacts,
+    bom: boolean,
+  ) {
+    this.path = entry.path;
+    this.kind = entry.kind;
+    this.realm = entry.kind === 'lua_in_asset' ? 'server' : realmOfPath(entry.path);
+    this.text = text;
+    this.lineCount = skim.lines;
+    this.facts = {
       gluaOperatorCount: skim.gluaOperatorCount,
       cCommentCount: skim.cCommentCount,
       longestLineLength: skim.longestLineLength,
       invisibleCharCount: encoding.invisibleCharCount,
       hasBom: bom,
       invalidUtf8: encoding.invalidUtf8,
-    },
-    obfuscatedIdentifiers: skim.obfuscatedIdentifiers,
-    identifierCount: skim.identifiers,
-    budgetExhausted: false,
-    emulationSteps: 0,
-  };
+    };
+    this.obfuscatedIdentifiers = skim.obfuscatedIdentifiers;
+    this.identifierCount = skim.identifiers;
+  }
+
+  get lines(): string[] {
+    return (this.#lines ??= splitLines(this.text));
+  }
+}
+
+function skimFile(entry: ArchiveEntry, watch: SkimWatch): LuaFileRecord {
+  const bytes = entry.bytes!;
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+  const bom = hasUtf8Bom(text);
+  const skim = skimLua(bytes, watch, bom ? 3 : 0);
+  const encoding = scanEncodingOfBytes(bytes, bom ? 3 : 0);
+  const file = new AnalysedFile(entry, text, skim, encoding, bom);
   if (entry.sha256) file.sha256 = entry.sha256;
   const fc: FileContext = {
     path: entry.path,
@@ -282,12 +308,11 @@ function parseRecord(
     parsed = undefined;
   }
   const body = parsed?.chunk.body ?? [];
-  const meaningful = body.filter((s) => s.type !== 'ErrorStatement').length;
   file.parse = !parsed
     ? 'failed'
     : parsed.errors.length === 0
       ? 'ok'
-      : meaningful > 0
+      : body.some((s) => s.type !== 'ErrorStatement')
         ? 'recovered'
         : 'failed';
   file.parseErrors = parsed?.errors.length ?? 1;

@@ -410,11 +410,25 @@ export class Relevance {
    * empty before). Entries are never removed; one left by a replaced array could only make a
    * function relevant, never skippable. Only those functions are visited, not every function
    * of the addon again each round (117 000 visits per corpus pass for 23 000 indexed).
-   * Each function visited is marked relevant when it carries a sink or calls a known name.
+   *
+   * An entry only ever marks its caller relevant, so a function relevant already needs none:
+   * the functions carrying a sink are marked first, and what they reach settled, before the
+   * rest is indexed (over half the calls of a corpus pass then need no entry, each of which
+   * hashed a freshly built path and grew the map).
    */
   private callersIndex(): void {
     const all = this.all;
     const replaced = this.replacedCalls;
+    for (let r = 0; r < replaced.length; r += 2) {
+      const k = replaced[r]!;
+      const i = replaced[r + 1]!;
+      if (all[k]![i]!.sink) this.mark(k, i);
+    }
+    for (let k = 0; k < all.length; k++) {
+      const fs = all[k]!;
+      for (let i = this.indexedCount[k] ?? 0; i < fs.length; i++) if (fs[i]!.sink) this.mark(k, i);
+    }
+    this.propagate();
     for (let r = 0; r < replaced.length; r += 2) {
       const k = replaced[r]!;
       const i = replaced[r + 1]!;
@@ -429,10 +443,14 @@ export class Relevance {
     }
   }
 
+  /**
+   * Indexes the calls of function `i` of file `k`, unless it is relevant: then (or once a
+   * call makes it so) the entries could only mark it again.
+   */
   private indexCalls(k: number, i: number): void {
-    const f = this.all[k]![i]!;
-    if (f.sink) this.mark(k, i);
-    const calls = f.calls;
+    const relevant = this.relevant[k]!;
+    if (relevant[i]) return;
+    const calls = this.all[k]![i]!.calls;
     const locals = this.localNames.get(k);
     for (let j = 0; j < calls.length; j++) {
       const name = calls[j]!;
@@ -440,7 +458,10 @@ export class Relevance {
       if (list) list.push(k, i);
       else this.callers.set(name, [k, i]);
       // A new caller of a name already known (`addName` reached only the callers before it).
-      if (this.names.has(name) || locals?.has(name)) this.mark(k, i);
+      if (this.names.has(name) || locals?.has(name)) {
+        this.mark(k, i);
+        return;
+      }
     }
   }
 
@@ -499,6 +520,13 @@ export class Relevance {
     }
     aliases.length = 0;
     this.callersIndex();
+    this.propagate();
+    return relevant;
+  }
+
+  /** Settles what the queued relevant functions reach: their parents and their callers. */
+  private propagate(): void {
+    const all = this.all;
     const queue = this.queue;
     while (queue.length > 0) {
       const i = queue.pop()!;
@@ -509,6 +537,5 @@ export class Relevance {
       if (f.local) this.addLocalName(f.name, k);
       else this.addName(f.name);
     }
-    return relevant;
   }
 }

@@ -42,10 +42,11 @@ export const rule: Rule = {
     for (const f of analysis.files) {
       // Every bytecode mark holds one of the literals of TEXT_MARKS.bytecode: files without
       // them are skipped by the run's one pass over the text.
-      const marked = (shared.textMarks(f) & TEXT_MARKS.bytecode) !== 0;
-      let line = marked ? firstLineMatching(f, BYTECODE_MARK) : -1;
+      const marks = shared.textMarks(f);
+      let line = (marks & TEXT_MARKS.bytecode) !== 0 ? firstLineMatching(f, BYTECODE_MARK) : -1;
       let pattern = 'bytecode / string.dump';
-      if (line < 0) {
+      // (Without a `while` in the text, the pass's mark says so, there is no dispatch loop.)
+      if (line < 0 && (marks & TEXT_MARKS.loop) !== 0) {
         // A dispatch loop: `while pc <= #p do local op = p[pc] if op == 1 … elseif op == 2 …`
         const text = f.text;
         const dispatch = execAtLiteral(f, DISPATCH, 'while', shared);

@@ -3,7 +3,7 @@
 import { sourcesOf, makeFinding } from './support.js';
 import { asString } from '../analysis/values.js';
 import { firstLineMatching } from './textSearch.js';
-import { sharedViews } from './shared.js';
+import { sharedViews, TEXT_MARKS } from './shared.js';
 import type { Finding, Rule } from './types.js';
 
 const GRIEF =
@@ -69,6 +69,8 @@ export const rule: Rule = {
     }
     // `while true do end` freezes the client: a crash payload.
     for (const f of analysis.files) {
+      // Files without `while` are ruled out by the run's one pass over the text.
+      if ((shared.textMarks(f) & TEXT_MARKS.loop) === 0) continue;
       const idx = firstLineMatching(f, FREEZE, { startsWith: 'while', positions: shared });
       if (idx >= 0)
         out.push(

@@ -12,6 +12,18 @@ describe('lexical_noise', () => {
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.medium);
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
   });
+  it('one long line among blank lines of any break and whitespace', () => {
+    const long = 'local t = {' + '1, '.repeat(200) + '}';
+    const oneLine = (text: string) =>
+      check(rule, { 'lua/autorun/server/sv_x.lua': text }).some((f) =>
+        f.pattern.includes('whole file on one line'),
+      );
+    // Blank lines (spaces, tabs, a form feed) between `\n`, `\r\n` and lone `\r` breaks.
+    expect(oneLine(`\r\n \t\n${long}\r\f\r\n\n`)).toBe(true);
+    expect(oneLine(`${long}\rprint(t)\r\nprint(1)`)).toBe(true);
+    // Four non-blank lines, whatever breaks them, are not one line.
+    expect(oneLine(`${long}\rprint(t)\r\nprint(1)\n  print(2)`)).toBe(false);
+  });
   it('ordinary file', () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_x.lua': 'local count = 1\nprint(count)',

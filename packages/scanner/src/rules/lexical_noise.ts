@@ -9,10 +9,24 @@ function longestLine(lines: readonly string[]): number {
   return longest;
 }
 
-/** Count of non-blank lines, stopping at `enough`. */
-function nonEmptyLines(lines: readonly string[], enough: number): number {
+/**
+ * Count of the text's non-blank lines (lines that `trim` leaves something of), stopping at
+ * `enough`. Found in the text rather than its lines: the files asked about have a long line,
+ * and splitting them whole cost more than the rest of the rule (a few lines are enough).
+ */
+function nonBlankLines(text: string, enough: number): number {
+  // `\s` is what `trim` removes; lines end at `\n`, `\r\n` or a lone `\r`.
+  const nonBlank = /\S/g;
+  const lineBreak = /[\n\r]/g;
   let n = 0;
-  for (const l of lines) if (l.trim() && ++n >= enough) break;
+  while (n < enough) {
+    if (!nonBlank.test(text)) break;
+    n++;
+    // On past this line: its break, being blank, is skipped by the next search.
+    lineBreak.lastIndex = nonBlank.lastIndex;
+    if (!lineBreak.test(text)) break;
+    nonBlank.lastIndex = lineBreak.lastIndex;
+  }
   return n;
 }
 
@@ -44,7 +58,7 @@ export const rule: Rule = {
       const reasons: string[] = [];
       // Lines are split only for the rare file whose longest line could hold it all.
       const longest = f.facts?.longestLineLength ?? longestLine(f.lines);
-      if (longest > 500 && f.text.length > 400 && nonEmptyLines(f.lines, 4) <= 3)
+      if (longest > 500 && f.text.length > 400 && nonBlankLines(f.text, 4) <= 3)
         reasons.push('whole file on one line');
       if (
         f.obfuscatedIdentifiers >= 5 &&

@@ -18,6 +18,8 @@ export const TEXT_MARKS = {
   stringChar: 4,
   /** `lock` between quotes, of either kind (anti_analysis). */
   lock: 8,
+  /** `while` (bytecode_vm's dispatch loop, client_griefing's frozen loop). */
+  loop: 16,
 } as const;
 
 const textFilters = new WeakMap<ThreatIntel, NeedleFilter>();
@@ -39,6 +41,7 @@ export function textFilterFor(intel: ThreatIntel): NeedleFilter {
         ['string.dump', TEXT_MARKS.bytecode],
         ['string.char', TEXT_MARKS.stringChar],
         ...['"lock"', "'lock'", '"lock\'', '\'lock"'].map((n) => [n, TEXT_MARKS.lock] as const),
+        ['while', TEXT_MARKS.loop],
       ],
     );
     textFilters.set(intel, f);

@@ -63,10 +63,20 @@ export function isBinaryModuleName(path: string): boolean {
   return /(^|\/)gm(sv|cl)_[^/]*\.(dll|so|dylib)$/.test(lower);
 }
 
+/**
+ * What follows the last dot of the name's last segment, in lower case; '' for none, or for a
+ * name whose only dot starts it. Read from the end: `lastIndexOf` is a call into V8's runtime,
+ * two per file.
+ */
 export function extensionOf(path: string): string {
-  const base = path.slice(path.lastIndexOf('/') + 1);
-  const dot = base.lastIndexOf('.');
-  return dot <= 0 ? '' : base.slice(dot + 1).toLowerCase();
+  for (let at = path.length - 1; at >= 0; at--) {
+    const c = path.charCodeAt(at);
+    if (c === 0x2f /* / */) return '';
+    if (c === 0x2e /* . */) {
+      return at === 0 || path.charCodeAt(at - 1) === 0x2f ? '' : path.slice(at + 1).toLowerCase();
+    }
+  }
+  return '';
 }
 
 // Calls that only make sense as code (call syntax required: a readme naming RunString is not

@@ -97,6 +97,24 @@ describe('readArchive on a folder, file by file', () => {
   });
 });
 
+describe('files that are waited for', () => {
+  it('reads an archive inside a folder before the files after it', async () => {
+    const inner = zipSync({ 'lua/autorun/x.lua': Buffer.from(LOADER) });
+    const files = { 'a.txt': 'first\n', 'b/inner.zip': inner, 'c.lua': 'print(1)\n' };
+    const contents = await readArchive(folder(files));
+    expect(contents.entries.map((e) => [e.path, e.kind])).toEqual([
+      ['a.txt', 'text'],
+      ['b/inner.zip', 'asset'],
+      ['b/inner.zip/lua/autorun/x.lua', 'lua'],
+      ['c.lua', 'lua'],
+    ]);
+    const changed = zipSync({ 'lua/autorun/x.lua': Buffer.from(`${LOADER}-- more\n`) });
+    const other = await readArchive(folder({ ...files, 'b/inner.zip': changed }));
+    expect(other.sha256).not.toBe(contents.sha256);
+    expect((await readArchive(folder(files))).sha256).toBe(contents.sha256);
+  });
+});
+
 describe('text caps on files read whole', () => {
   it('cut a file at the per-entry and total text limits as a streamed entry is cut', async () => {
     const files = {

@@ -172,11 +172,15 @@ describe('the structure tests searched from their words', () => {
       ',',
       '(',
       'local\u00a0',
+      // The search starts from `cal`: its halves, and `cal` without `lo` before it.
+      'lo',
+      'cal',
+      'vocal ',
     ];
     const { differing, matches } = differences(
       hasLocalDeclaration,
       LOCAL_DECLARATION,
-      mixes(pieces, 40_000, 10, 7),
+      mixes(pieces, 80_000, 12, 7),
     );
     expect(differing).toEqual([]);
     expect(matches).toBeGreaterThan(1000);
@@ -234,6 +238,12 @@ describe('the structure tests searched from their words', () => {
       'debug.',
       'getregistry',
       '_G',
+      // `_G` is searched from its `G`, CompileString and ConsoleCommand from their `Co`.
+      '_',
+      'G',
+      'Co',
+      'Con',
+      'Com',
       'x',
       '.',
       ' ',

@@ -53,13 +53,16 @@ const LUA_NEEDLE = new RegExp(
 /** BSP lump 40 is the pakfile, itself a ZIP of files the map ships (materials, sometimes Lua). */
 const BSP_PAKFILE_LUMP = 40;
 
-type EntryFields = Omit<ArchiveEntry, 'path' | 'size' | 'depth'>;
 type Pulled = Uint8Array | undefined;
 
 interface ContentCollector {
   /** Takes the next bytes; false when no more are wanted. */
   push(chunk: Uint8Array): boolean;
-  finish(): EntryFields;
+  /**
+   * The entry's record, written out as one literal per kind (path, size and depth first):
+   * spreading a kind's fields into a record cost a generic property copy per file.
+   */
+  finish(path: string, size: number, depth: number): ArchiveEntry;
   /** Reads what the entry holds (nested archives), after its own record is stored. */
   descend?(): Promise<void>;
 }
@@ -146,9 +149,9 @@ export async function analyseEntry(
         wantMore = plan.push(chunk);
       }
       if (!closed) await close();
-      const fields = plan.finish();
-      ctx.entries.push({ path, size, depth, ...fields });
-      onlyCounted = plan instanceof AssetCollector && fields.kind === 'asset';
+      const entry = plan.finish(path, size, depth);
+      ctx.entries.push(entry);
+      onlyCounted = plan instanceof AssetCollector && entry.kind === 'asset';
       await plan.descend?.();
     }
     if (failure !== undefined)
@@ -178,10 +181,15 @@ export function analyseWholeEntry(
       () => false,
     );
   }
+  if (plan instanceof KeptTextCollector) {
+    // Lua and text, most of the files: one copy, no list of chunks.
+    ctx.entries.push(plan.finishWhole(bytes, path, depth));
+    return false;
+  }
   if (bytes.length > 0) plan.push(bytes);
-  const fields = plan.finish();
-  ctx.entries.push({ path, size: bytes.length, depth, ...fields });
-  const onlyCounted = plan instanceof AssetCollector && fields.kind === 'asset';
+  const entry = plan.finish(path, bytes.length, depth);
+  ctx.entries.push(entry);
+  const onlyCounted = plan instanceof AssetCollector && entry.kind === 'asset';
   return plan.descend ? plan.descend().then(() => onlyCounted) : onlyCounted;
 }
 
@@ -260,23 +268,38 @@ class KeptTextCollector implements ContentCollector {
     const room = this.cap - this.kept;
     if (chunk.length > room) {
       this.keep(chunk.subarray(0, room));
-      if (this.capIsPerEntry) {
-        this.ctx.reachLimit(
-          'maxTextEntryBytes',
-          this.path,
-          `text entry cut at ${this.cap} bytes; the rest was not read`,
-        );
-      } else {
-        this.ctx.reachLimit(
-          'maxKeptTextBytes',
-          this.path,
-          `${this.ctx.limits.maxKeptTextBytes} bytes of text already kept; this entry was cut at ${this.kept} bytes`,
-        );
-      }
+      this.reportCut();
       return false;
     }
     this.keep(chunk);
     return true;
+  }
+
+  /** push(bytes), then finish(), for an entry whose bytes are all at hand. */
+  finishWhole(bytes: Uint8Array, path: string, depth: number): ArchiveEntry {
+    let kept = bytes;
+    if (bytes.length > this.cap) {
+      kept = bytes.subarray(0, this.cap);
+      this.kept = kept.length;
+      this.reportCut();
+    }
+    return this.entry(copyOf(kept), path, bytes.length, depth);
+  }
+
+  private reportCut(): void {
+    if (this.capIsPerEntry) {
+      this.ctx.reachLimit(
+        'maxTextEntryBytes',
+        this.path,
+        `text entry cut at ${this.cap} bytes; the rest was not read`,
+      );
+    } else {
+      this.ctx.reachLimit(
+        'maxKeptTextBytes',
+        this.path,
+        `${this.ctx.limits.maxKeptTextBytes} bytes of text already kept; this entry was cut at ${this.kept} bytes`,
+      );
+    }
   }
 
   private keep(chunk: Uint8Array): void {
@@ -285,14 +308,17 @@ class KeptTextCollector implements ContentCollector {
     this.kept += chunk.length;
   }
 
-  finish(): EntryFields {
-    const bytes = joinChunks(this.chunks, this.kept);
-    this.chunks.length = 0;
+  finish(path: string, size: number, depth: number): ArchiveEntry {
+    // The collector is dropped with its chunks once the record is made.
+    return this.entry(joinChunks(this.chunks, this.kept), path, size, depth);
+  }
+
+  private entry(bytes: Uint8Array, path: string, size: number, depth: number): ArchiveEntry {
     this.ctx.keptTextBytes += bytes.length;
     const kind = this.isLuaFile ? 'lua' : looksLikeLua(bytes) ? 'lua_in_asset' : 'text';
     // Hashes serve allowlisting and known-bad matching of code; plain text needs none.
-    if (kind === 'text') return { kind, bytes };
-    return { kind, bytes, sha256: sha256Hex(bytes) };
+    if (kind === 'text') return { path, size, depth, kind, bytes };
+    return { path, size, depth, kind, bytes, sha256: sha256Hex(bytes) };
   }
 }
 
@@ -337,9 +363,10 @@ class BinaryModuleCollector implements ContentCollector {
     this.runLength = 0;
   }
 
-  finish(): EntryFields {
+  finish(path: string, size: number, depth: number): ArchiveEntry {
     this.endRun();
-    return { kind: 'binary_module', sha256: this.hash.digest('hex'), strings: [...this.strings] };
+    const sha256 = this.hash.digest('hex');
+    return { path, size, depth, kind: 'binary_module', sha256, strings: [...this.strings] };
   }
 }
 
@@ -457,20 +484,17 @@ class AssetCollector implements ContentCollector {
     this.keptLength += part.length + 1;
   }
 
-  finish(): EntryFields {
+  finish(path: string, size: number, depth: number): ArchiveEntry {
     if (this.openLength > 0 && this.keptLength < MAX_ASSET_TEXT_KEPT) this.judgeOpenRun();
     if (this.runs.length > 0) {
       const bytes = joinChunks(this.runs, this.keptLength);
       if (looksLikeLua(bytes)) {
         this.ctx.keptTextBytes += bytes.length;
-        return {
-          kind: 'lua_in_asset',
-          bytes,
-          sha256: sha256Hex(bytes),
-        };
+        const sha256 = sha256Hex(bytes);
+        return { path, size, depth, kind: 'lua_in_asset', bytes, sha256 };
       }
     }
-    return { kind: 'asset' };
+    return { path, size, depth, kind: 'asset' };
   }
 }
 
@@ -530,8 +554,8 @@ class NestedZipCollector implements ContentCollector {
     this.chunks = [];
   }
 
-  finish(): EntryFields {
-    return { kind: 'asset' };
+  finish(path: string, size: number, depth: number): ArchiveEntry {
+    return { path, size, depth, kind: 'asset' };
   }
 
   async descend(): Promise<void> {
@@ -611,7 +635,7 @@ class MapCollector implements ContentCollector {
     return true;
   }
 
-  finish(): EntryFields {
+  finish(path: string, size: number, depth: number): ArchiveEntry {
     const lump = Buffer.concat(this.entityParts);
     this.entityParts.length = 0;
     if (startsWith(lump, 'LZMA')) {
@@ -620,11 +644,12 @@ class MapCollector implements ContentCollector {
         this.path,
         'entity lump is LZMA-compressed; it was not read',
       );
-      return { kind: 'map' };
+      return { path, size, depth, kind: 'map' };
     }
     let end = lump.length;
     while (end > 0 && lump[end - 1] === 0) end--;
-    return { kind: 'map', mapEntities: lump.subarray(0, end).toString('utf8') };
+    const mapEntities = lump.subarray(0, end).toString('utf8');
+    return { path, size, depth, kind: 'map', mapEntities };
   }
 
   async descend(): Promise<void> {
@@ -650,6 +675,13 @@ export function sha256Hex(bytes: Uint8Array): string {
 }
 
 /** One fresh array of its own (never a view into a shared pool or a larger chunk). */
+function copyOf(bytes: Uint8Array): Uint8Array {
+  const out = new Uint8Array(Buffer.allocUnsafeSlow(bytes.length).buffer, 0, bytes.length);
+  out.set(bytes);
+  return out;
+}
+
+/** The chunks copied into one fresh array of its own, as copyOf. */
 function joinChunks(chunks: Uint8Array[], length: number): Uint8Array {
   // Not zero-filled first: every byte is written below.
   const out = new Uint8Array(Buffer.allocUnsafeSlow(length).buffer, 0, length);

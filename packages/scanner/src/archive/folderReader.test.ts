@@ -14,6 +14,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { zipSync } from 'fflate';
 import { afterAll, describe, expect, it } from 'vitest';
 import { noise } from './archiveFixtures.js';
 import { readFileChunks, ScratchBuffer, type FileReading } from './folderReader.js';
@@ -93,6 +94,52 @@ describe('readArchive on a folder, file by file', () => {
       ['lua/b.lua', 1000],
     ]);
     expect(contents.limitsReached).toEqual(['maxTotalInflatedBytes']);
+  });
+});
+
+describe('files that are waited for', () => {
+  it('reads an archive inside a folder before the files after it', async () => {
+    const inner = zipSync({ 'lua/autorun/x.lua': Buffer.from(LOADER) });
+    const files = { 'a.txt': 'first\n', 'b/inner.zip': inner, 'c.lua': 'print(1)\n' };
+    const contents = await readArchive(folder(files));
+    expect(contents.entries.map((e) => [e.path, e.kind])).toEqual([
+      ['a.txt', 'text'],
+      ['b/inner.zip', 'asset'],
+      ['b/inner.zip/lua/autorun/x.lua', 'lua'],
+      ['c.lua', 'lua'],
+    ]);
+    const changed = zipSync({ 'lua/autorun/x.lua': Buffer.from(`${LOADER}-- more\n`) });
+    const other = await readArchive(folder({ ...files, 'b/inner.zip': changed }));
+    expect(other.sha256).not.toBe(contents.sha256);
+    expect((await readArchive(folder(files))).sha256).toBe(contents.sha256);
+  });
+});
+
+describe('text caps on files read whole', () => {
+  it('cut a file at the per-entry and total text limits as a streamed entry is cut', async () => {
+    const files = {
+      'lua/a.lua': `-- a\n${'print(1)\n'.repeat(300)}`,
+      'lua/b.lua': `-- b\n${'print(2)\n'.repeat(300)}`,
+      'notes.txt': `${LOADER}${'local x = 1\n'.repeat(200)}`,
+    };
+    const root = folder(files);
+    const zipped = zipSync(
+      Object.fromEntries(Object.entries(files).map(([path, data]) => [path, Buffer.from(data)])),
+    );
+    for (const limits of [{ maxTextEntryBytes: 1000 }, { maxKeptTextBytes: 3000 }]) {
+      const read = await readArchive(root, limits);
+      const streamed = await readArchive(zipped, limits);
+      const summary = (c: typeof read): unknown => [
+        c.entries.map((e) => ({ ...e, bytes: decode(e.bytes) })),
+        c.findings,
+        c.limitsReached,
+      ];
+      expect(summary(read)).toEqual(summary(streamed));
+      expect(read.limitsReached).toEqual(Object.keys(limits));
+      expect(read.entries.map((e) => e.bytes?.length)).toEqual(
+        'maxTextEntryBytes' in limits ? [1000, 1000, 1000] : [2705, 295, 0],
+      );
+    }
   });
 });
 

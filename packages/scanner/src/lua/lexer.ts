@@ -171,9 +171,34 @@ export function parseNumeral(text: string): number {
     return mantissa * Math.pow(2, exponent + scale);
   }
   // Decimal: digits, optional fraction, optional exponent; JS's Number accepts more
-  // (e.g. "Infinity", "0b1"), so check the shape first.
-  if (!/^(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text)) return NaN;
+  // (e.g. "Infinity", "0b1"), so check the shape first. (A loop over the chars rather than a
+  // regex: this runs for every numeral that is not a plain integer, and the regex call was
+  // most of its cost.)
+  const n = text.length;
+  let i = 0;
+  let digits = 0;
+  while (i < n && isDigit(text.charCodeAt(i))) i++;
+  digits = i;
+  if (i < n && text.charCodeAt(i) === 46) {
+    i++;
+    const fractionStart = i;
+    while (i < n && isDigit(text.charCodeAt(i))) i++;
+    digits += i - fractionStart;
+  }
+  if (digits === 0) return NaN;
+  if (i < n && (text.charCodeAt(i) | 0x20) === 101) {
+    i++;
+    if (i < n && (text.charCodeAt(i) === 43 || text.charCodeAt(i) === 45)) i++;
+    const exponentStart = i;
+    while (i < n && isDigit(text.charCodeAt(i))) i++;
+    if (i === exponentStart) return NaN;
+  }
+  if (i !== n) return NaN;
   return Number(text);
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
 }
 
 /** The value of a Number token's text, as LuaJIT reads it (NaN for a malformed numeral). */
@@ -189,8 +214,11 @@ export function numeralValue(raw: string): number {
     }
     if (k === raw.length) return v;
   }
+  // LuaJIT suffixes: LL / ULL (64-bit integers) and i (imaginary); most numerals end in a
+  // digit and skip the lowered copy below.
+  const last = raw.charCodeAt(raw.length - 1) | 0x20;
+  if (last !== 108 && last !== 105) return parseNumeral(raw);
   let body = raw;
-  // LuaJIT suffixes: LL / ULL (64-bit integers) and i (imaginary).
   const lower = raw.length > 1 ? raw.toLowerCase() : raw;
   if (lower.endsWith('ull')) body = raw.slice(0, -3);
   else if (lower.endsWith('ll')) body = raw.slice(0, -2);
@@ -219,32 +247,81 @@ function newToken(
   return { kind, value, line, column, offset, end, endLine, glua: false, escaped: false };
 }
 
+/** A token ring handed back by a finished parse (see Lexer.recycleTokens). */
+let spareRing: Token[] | null = null;
+
 /** Comments kept per file; a file with more is a generated or hostile payload anyway. */
 export const MAX_COMMENTS = 100_000;
 
 /**
  * Where one character next occurs in a source, at or after a position (the source's length
  * when it does not). The last search is kept: most files have no CR at all, and a search per
- * comment would then read to the end of the file each time; since the lexer moves forward,
- * every search covers new text. (Searched again if it ever moved back.)
+ * comment would then read to the end of the file each time; since a lexer moves forward,
+ * every search covers new text. A lexer that starts further back (a file's lazy bodies are
+ * parsed in any order, each by a lexer of its own, sharing this) needs no search when the
+ * character does not occur before the known stretch: the first occurrence is kept for that.
  */
 class NextOccurrence {
-  private next = -1;
+  /** No occurrence in [searchedFrom, next); next is one, or the source's length. */
+  private next: number;
   private searchedFrom = 0;
+  private readonly first: number;
 
   constructor(
     private readonly src: string,
     private readonly char: string,
-  ) {}
+  ) {
+    const q = src.indexOf(char);
+    this.first = q < 0 ? src.length : q;
+    this.next = this.first;
+  }
 
   from(from: number): number {
-    if (this.next < from || from < this.searchedFrom) {
-      const q = this.src.indexOf(this.char, from);
-      this.next = q < 0 ? this.src.length : q;
-      this.searchedFrom = from;
+    if (from <= this.next && (from >= this.searchedFrom || this.first === this.next)) {
+      if (from < this.searchedFrom) this.searchedFrom = from;
+      return this.next;
     }
+    const q = this.src.indexOf(this.char, from);
+    this.next = q < 0 ? this.src.length : q;
+    this.searchedFrom = from;
     return this.next;
   }
+}
+
+/**
+ * What the lexers of one source share: a file's lazy bodies are each parsed by a lexer of
+ * its own, and making the DataView and searching the rest of the file for a CR or backslash
+ * it lacks cost more than lexing a short body.
+ */
+interface SourceIndex {
+  src: string;
+  view: DataView;
+  cr: NextOccurrence;
+  lf: NextOccurrence;
+  backslash: NextOccurrence;
+}
+
+const sourceIndexes = new WeakMap<Uint8Array, SourceIndex>();
+
+function newSourceIndex(src: string, bytes: Uint8Array): SourceIndex {
+  return {
+    src,
+    view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+    cr: new NextOccurrence(src, '\r'),
+    lf: new NextOccurrence(src, '\n'),
+    backslash: new NextOccurrence(src, '\\'),
+  };
+}
+
+/** The index of `src`, kept by its bytes when the caller passed them (see Lexer). */
+function sourceIndexOf(src: string, bytes: Uint8Array, shared: boolean): SourceIndex {
+  if (!shared) return newSourceIndex(src, bytes);
+  let index = sourceIndexes.get(bytes);
+  if (index === undefined || index.src !== src) {
+    index = newSourceIndex(src, bytes);
+    sourceIndexes.set(bytes, index);
+  }
+  return index;
 }
 
 export class Lexer {
@@ -255,6 +332,12 @@ export class Lexer {
   readonly comments: Comment[] = [];
   gluaOperatorCount = 0;
   cCommentCount = 0;
+  /**
+   * The value of the last Number token read, and its offset: the parser takes it from here
+   * instead of reading the numeral again (not on the token: see readNumber).
+   */
+  numberValue = NaN;
+  numberAt = -1;
   /** Comments beyond MAX_COMMENTS are counted here instead of kept, to bound memory. */
   commentsDropped = 0;
   /** Keep comment objects (the analysis only needs their counts, which are always kept). */
@@ -271,15 +354,23 @@ export class Lexer {
     return this.ring !== null;
   }
   set recycleTokens(on: boolean) {
-    // The ring is made here, not on the first token: `make` then tests one field. (A plain
-    // loop: `Array.from` over an array-like cost more than the whole of some short parses.)
+    // The ring is taken here, not on the first token: `make` then tests one field. Turning
+    // recycling off hands the ring back for the next lexer: most parses (lazy bodies) are a
+    // few dozen tokens, and building sixteen tokens cost a good part of them. A parse that
+    // starts while another holds the ring builds its own. (A plain loop: `Array.from` over an
+    // array-like cost more than the whole of some short parses.)
     if (on === (this.ring !== null)) return;
     if (!on) {
+      spareRing = this.ring;
       this.ring = null;
       return;
     }
-    const ring: Token[] = [];
-    for (let i = 0; i < RECYCLED_TOKENS; i++) ring.push(newToken('EOF', '', 0, 0, 0, 0, 0));
+    let ring = spareRing;
+    spareRing = null;
+    if (ring === null) {
+      ring = [];
+      for (let i = 0; i < RECYCLED_TOKENS; i++) ring.push(newToken('EOF', '', 0, 0, 0, 0, 0));
+    }
     this.ring = ring;
   }
   private ring: Token[] | null = null;
@@ -294,7 +385,8 @@ export class Lexer {
   readonly bytes: Uint8Array;
   /** The same bytes, to read a name's first and last bytes as numbers (see keywordAt). */
   private readonly view: DataView;
-  private readonly closers = new Map<number, string>();
+  /** Closing brackets by level, made on the first long bracket (most lexers meet none). */
+  private closers: Map<number, string> | null = null;
   /** The next CR, LF and backslash (see NextOccurrence). */
   private readonly cr: NextOccurrence;
   private readonly lf: NextOccurrence;
@@ -309,12 +401,13 @@ export class Lexer {
     bytes?: Uint8Array,
   ) {
     this.n = src.length;
-    this.cr = new NextOccurrence(src, '\r');
-    this.lf = new NextOccurrence(src, '\n');
-    this.backslash = new NextOccurrence(src, '\\');
-    this.bytes =
-      bytes !== undefined && bytes.length === src.length ? bytes : Buffer.from(src, 'latin1');
-    this.view = new DataView(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength);
+    const given = bytes !== undefined && bytes.length === src.length;
+    this.bytes = given ? bytes : Buffer.from(src, 'latin1');
+    const index = sourceIndexOf(src, this.bytes, given);
+    this.view = index.view;
+    this.cr = index.cr;
+    this.lf = index.lf;
+    this.backslash = index.backslash;
     this.pos = start;
     this.lineStart = start;
     // A first line starting with '#' (a shebang) is not Lua.
@@ -380,10 +473,11 @@ export class Lexer {
   }
 
   private closerOf(level: number): string {
-    let s = this.closers.get(level);
+    const closers = (this.closers ??= new Map<number, string>());
+    let s = closers.get(level);
     if (s === undefined) {
       s = ']' + '='.repeat(level) + ']';
-      this.closers.set(level, s);
+      closers.set(level, s);
     }
     return s;
   }
@@ -593,8 +687,10 @@ export class Lexer {
     const column = offset - this.lineStart + 1;
     const c = offset < n ? bytes[offset]! : 0;
     if (IDENT_START[c] === 1) {
+      // Two bytes a round (names average about seven bytes), then the odd one.
       let p = offset + 1;
-      while (p < n && IDENT_PART[bytes[p]!] === 1) p++;
+      while (p + 1 < n && (IDENT_PART[bytes[p]!]! & IDENT_PART[bytes[p + 1]!]!) === 1) p += 2;
+      if (p < n && IDENT_PART[bytes[p]!] === 1) p++;
       this.pos = p;
       const kw = keywordAt(bytes, this.view, offset, p - offset);
       if (kw !== null) return this.make('Keyword', kw, line, column, offset);
@@ -744,8 +840,10 @@ export class Lexer {
     const raw = src.slice(offset, p);
     // The value is not kept on the token: a numeric field that sometimes holds a double made
     // V8 migrate every number token's object to a new shape (the parser asks numeralValue).
-    if (Number.isNaN(numeralValue(raw)))
-      this.error(`malformed number near '${raw.slice(0, 40)}'`, offset);
+    const value = numeralValue(raw);
+    this.numberValue = value;
+    this.numberAt = offset;
+    if (Number.isNaN(value)) this.error(`malformed number near '${raw.slice(0, 40)}'`, offset);
     return this.make('Number', raw, line, column, offset);
   }
 

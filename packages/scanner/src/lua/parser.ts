@@ -1287,16 +1287,20 @@ export class Parser {
   private parseSimpleExpression(): Expression {
     const t = this.tok;
     switch (t.kind) {
-      case 'Number':
+      case 'Number': {
+        // (Read before the next token is lexed; the offset says whether it is this one's.)
+        const lexer = this.lexer;
+        const value = lexer.numberAt === t.offset ? lexer.numberValue : numeralValue(t.value);
         this.next();
         return {
           type: 'NumericLiteral',
-          value: numeralValue(t.value),
+          value,
           raw: t.value,
           line: this.lineFrom(t),
           offset: this.offsetFrom(t),
           endOffset: this.prev.end,
         };
+      }
       case 'String':
         this.next();
         return this.stringFrom(t);
@@ -1649,6 +1653,8 @@ export function parseLua(source: Uint8Array | string, options: ParseOptions = {}
   // has, when bodies were skipped).
   const skim = options.skim;
   if (!skim) while (lexer.next().kind !== 'EOF');
+  // Hands the token ring to the next parse (the tree keeps no token).
+  lexer.recycleTokens = false;
   const errors = diagnostics.errors;
   const result: ParseResult = {
     chunk,
@@ -1718,6 +1724,7 @@ export function parseLazy(
     // The whole file parsed before; only a budget or the stack can stop this one.
     body = [];
   }
+  lexer.recycleTokens = false;
   node.body = body;
   return {
     body,

@@ -247,81 +247,32 @@ function newToken(
   return { kind, value, line, column, offset, end, endLine, glua: false, escaped: false };
 }
 
-/** A token ring handed back by a finished parse (see Lexer.recycleTokens). */
-let spareRing: Token[] | null = null;
-
 /** Comments kept per file; a file with more is a generated or hostile payload anyway. */
 export const MAX_COMMENTS = 100_000;
 
 /**
  * Where one character next occurs in a source, at or after a position (the source's length
  * when it does not). The last search is kept: most files have no CR at all, and a search per
- * comment would then read to the end of the file each time; since a lexer moves forward,
- * every search covers new text. A lexer that starts further back (a file's lazy bodies are
- * parsed in any order, each by a lexer of its own, sharing this) needs no search when the
- * character does not occur before the known stretch: the first occurrence is kept for that.
+ * comment would then read to the end of the file each time; since the lexer moves forward,
+ * every search covers new text. (Searched again if it ever moved back.)
  */
 class NextOccurrence {
-  /** No occurrence in [searchedFrom, next); next is one, or the source's length. */
-  private next: number;
+  private next = -1;
   private searchedFrom = 0;
-  private readonly first: number;
 
   constructor(
     private readonly src: string,
     private readonly char: string,
-  ) {
-    const q = src.indexOf(char);
-    this.first = q < 0 ? src.length : q;
-    this.next = this.first;
-  }
+  ) {}
 
   from(from: number): number {
-    if (from <= this.next && (from >= this.searchedFrom || this.first === this.next)) {
-      if (from < this.searchedFrom) this.searchedFrom = from;
-      return this.next;
+    if (this.next < from || from < this.searchedFrom) {
+      const q = this.src.indexOf(this.char, from);
+      this.next = q < 0 ? this.src.length : q;
+      this.searchedFrom = from;
     }
-    const q = this.src.indexOf(this.char, from);
-    this.next = q < 0 ? this.src.length : q;
-    this.searchedFrom = from;
     return this.next;
   }
-}
-
-/**
- * What the lexers of one source share: a file's lazy bodies are each parsed by a lexer of
- * its own, and making the DataView and searching the rest of the file for a CR or backslash
- * it lacks cost more than lexing a short body.
- */
-interface SourceIndex {
-  src: string;
-  view: DataView;
-  cr: NextOccurrence;
-  lf: NextOccurrence;
-  backslash: NextOccurrence;
-}
-
-const sourceIndexes = new WeakMap<Uint8Array, SourceIndex>();
-
-function newSourceIndex(src: string, bytes: Uint8Array): SourceIndex {
-  return {
-    src,
-    view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-    cr: new NextOccurrence(src, '\r'),
-    lf: new NextOccurrence(src, '\n'),
-    backslash: new NextOccurrence(src, '\\'),
-  };
-}
-
-/** The index of `src`, kept by its bytes when the caller passed them (see Lexer). */
-function sourceIndexOf(src: string, bytes: Uint8Array, shared: boolean): SourceIndex {
-  if (!shared) return newSourceIndex(src, bytes);
-  let index = sourceIndexes.get(bytes);
-  if (index === undefined || index.src !== src) {
-    index = newSourceIndex(src, bytes);
-    sourceIndexes.set(bytes, index);
-  }
-  return index;
 }
 
 export class Lexer {
@@ -354,23 +305,18 @@ export class Lexer {
     return this.ring !== null;
   }
   set recycleTokens(on: boolean) {
-    // The ring is taken here, not on the first token: `make` then tests one field. Turning
-    // recycling off hands the ring back for the next lexer: most parses (lazy bodies) are a
-    // few dozen tokens, and building sixteen tokens cost a good part of them. A parse that
-    // starts while another holds the ring builds its own. (A plain loop: `Array.from` over an
-    // array-like cost more than the whole of some short parses.)
+    // The ring is made here, not on the first token: `make` then tests one field. (A plain
+    // loop: `Array.from` over an array-like cost more than the whole of some short parses.)
+    // Each parse makes its own. A ring handed from parse to parse saved 6 MB of allocation
+    // per scan pass but made the whole scan slower (it lives in the old generation, so every
+    // fresh name or string stored into its tokens goes through the write barrier).
     if (on === (this.ring !== null)) return;
     if (!on) {
-      spareRing = this.ring;
       this.ring = null;
       return;
     }
-    let ring = spareRing;
-    spareRing = null;
-    if (ring === null) {
-      ring = [];
-      for (let i = 0; i < RECYCLED_TOKENS; i++) ring.push(newToken('EOF', '', 0, 0, 0, 0, 0));
-    }
+    const ring: Token[] = [];
+    for (let i = 0; i < RECYCLED_TOKENS; i++) ring.push(newToken('EOF', '', 0, 0, 0, 0, 0));
     this.ring = ring;
   }
   private ring: Token[] | null = null;
@@ -401,13 +347,12 @@ export class Lexer {
     bytes?: Uint8Array,
   ) {
     this.n = src.length;
-    const given = bytes !== undefined && bytes.length === src.length;
-    this.bytes = given ? bytes : Buffer.from(src, 'latin1');
-    const index = sourceIndexOf(src, this.bytes, given);
-    this.view = index.view;
-    this.cr = index.cr;
-    this.lf = index.lf;
-    this.backslash = index.backslash;
+    this.cr = new NextOccurrence(src, '\r');
+    this.lf = new NextOccurrence(src, '\n');
+    this.backslash = new NextOccurrence(src, '\\');
+    this.bytes =
+      bytes !== undefined && bytes.length === src.length ? bytes : Buffer.from(src, 'latin1');
+    this.view = new DataView(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength);
     this.pos = start;
     this.lineStart = start;
     // A first line starting with '#' (a shebang) is not Lua.

@@ -177,11 +177,6 @@ export function pathName(e: Expression): string | undefined {
   return path.length <= 120 ? path : undefined;
 }
 
-/** What `FunctionFacts.calls` records for a callee: its path (see pathName), `*` if computed. */
-function callName(base: Expression): string {
-  return pathName(base) ?? '*';
-}
-
 function describe(t: Token): string {
   if (t.kind === 'EOF') return '<eof>';
   if (t.kind === 'String') return 'string';
@@ -325,6 +320,27 @@ export class Parser {
       fn.watched = true;
   }
 
+  /**
+   * pathName of a node this parser built: sliced from the source when the node's text is the
+   * path itself (names joined by `.` or `:`, nothing between them), as almost every callee's
+   * is: one string instead of one per name joined. (`FunctionFacts.calls` records the path
+   * of every call in a parsed function.) Any other node is joined by pathName.
+   */
+  private pathOf(e: Expression): string | undefined {
+    if (e.type === 'Identifier') return e.name;
+    let length = 0;
+    let root: Expression = e;
+    while (root.type === 'MemberExpression') {
+      length += root.identifier.name.length + 1;
+      root = root.base;
+    }
+    if (root.type !== 'Identifier') return pathName(e);
+    length += root.name.length;
+    // (A space, comment or bracket anywhere in the text makes it longer than the path.)
+    if (length !== e.endOffset - e.offset || length > 120) return pathName(e);
+    return this.src.slice(e.offset, e.endOffset);
+  }
+
   /** False for most names that are not watched, without a lookup in the watch's map. */
   private mayBeWatched(name: string): boolean {
     const slots = (this.watchedSlots ??= nameSlots(this.watch!));
@@ -356,7 +372,7 @@ export class Parser {
         const flags = this.watch.names.get(last);
         if (flags === undefined || (flags & WATCH_SINK) === 0) continue;
         // (The target's path is built only for a sink: most values are not.)
-        const alias = pathName(targets[i]!);
+        const alias = this.pathOf(targets[i]!);
         if (alias !== undefined) (how === 'local' ? this.localAliases : this.aliases).push(alias);
         continue;
       }
@@ -364,7 +380,7 @@ export class Parser {
       const facts = this.factsOf(v);
       const name = calleeName(targets[i]!);
       if (!facts || name === undefined) continue;
-      const path = pathName(targets[i]!);
+      const path = this.pathOf(targets[i]!);
       if (path !== undefined && facts.name === undefined) {
         facts.name = path;
         if (how === 'local' || this.isLocalPath(targets[i]!)) facts.local = true;
@@ -906,7 +922,7 @@ export class Parser {
       sink: false,
       calls: [],
     };
-    const path = identifier ? pathName(identifier) : undefined;
+    const path = identifier ? this.pathOf(identifier) : undefined;
     if (identifier !== null && path !== undefined) {
       facts.name = path;
       if (isLocal || this.isLocalPath(identifier)) facts.local = true;
@@ -1287,16 +1303,20 @@ export class Parser {
   private parseSimpleExpression(): Expression {
     const t = this.tok;
     switch (t.kind) {
-      case 'Number':
+      case 'Number': {
+        // (Read before the next token is lexed; the offset says whether it is this one's.)
+        const lexer = this.lexer;
+        const value = lexer.numberAt === t.offset ? lexer.numberValue : numeralValue(t.value);
         this.next();
         return {
           type: 'NumericLiteral',
-          value: numeralValue(t.value),
+          value,
           raw: t.value,
           line: this.lineFrom(t),
           offset: this.offsetFrom(t),
           endOffset: this.prev.end,
         };
+      }
       case 'String':
         this.next();
         return this.stringFrom(t);
@@ -1465,7 +1485,7 @@ export class Parser {
     const t = this.tok;
     if (t.kind === 'String') {
       this.next();
-      if (this.fnTop !== null) this.fnTop.calls.push(callName(base));
+      if (this.fnTop !== null) this.fnTop.calls.push(this.pathOf(base) ?? '*');
       return {
         type: 'StringCallExpression',
         base,
@@ -1476,7 +1496,7 @@ export class Parser {
       };
     }
     if (this.fnTop !== null && t.kind === 'Punct' && (t.value === '{' || t.value === '('))
-      this.fnTop.calls.push(callName(base));
+      this.fnTop.calls.push(this.pathOf(base) ?? '*');
     if (t.kind === 'Punct' && t.value === '{') {
       const table = this.parseTable();
       return {

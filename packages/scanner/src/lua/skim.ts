@@ -610,14 +610,14 @@ class Skimmer {
    * least 4 bytes long: a needle's first 4 bytes end inside it).
    */
   private needlesIn(from: number, to: number): number {
-    const src = this.src;
+    const view = this.view;
     const pairs = this.watch.needlePairs;
     let found = 0;
     // Whatever a needle's start, its first 4 bytes hold one of these every-third-byte pairs
     // at their offset 0, 1 or 2 (and the pair ends before `to`). So one pair in three is read,
     // and only the starts next to a pair that some needle has at that offset are looked at.
     for (let j = from; j <= to - 2; j += 3) {
-      const pair = (src[j]! << 8) | src[j + 1]!;
+      const pair = view.getUint16(j); // big-endian: (src[j] << 8) | src[j + 1]
       if ((pairs[pair >>> 5]! & (1 << (pair & 31))) !== 0)
         found |= this.needlesStartingNear(j, from, to);
     }
@@ -626,13 +626,14 @@ class Skimmer {
 
   /** The categories of the needles starting at `j`, `j - 1` or `j - 2`, inside [from, to). */
   private needlesStartingNear(j: number, from: number, to: number): number {
-    const src = this.src;
+    const view = this.view;
     const filter = this.watch.needleFilter;
     const last = Math.min(j, to - 4);
     let found = 0;
     for (let i = Math.max(from, j - 2); i <= last; i++) {
-      // The first 4 bytes as a signed 32-bit integer (see the identifier hash in `run`).
-      const k = (src[i]! << 24) | (src[i + 1]! << 16) | (src[i + 2]! << 8) | src[i + 3]!;
+      // The first 4 bytes, big-endian, as a signed 32-bit integer (see the identifier hash in
+      // `run`).
+      const k = view.getInt32(i);
       const f = k ^ (k >>> 16);
       if ((filter[(f & 0xffff) >>> 5]! & (1 << (f & 31))) !== 0)
         found |= this.needlesEndingAt(i + 3, k >>> 0);
@@ -666,20 +667,42 @@ class Skimmer {
       return;
     }
     const src = this.src;
+    const view = this.view;
     const asciiLower = ASCII_LOWER;
     let lower = 0x811c9dc5 | 0;
     let plain = 0x811c9dc5 | 0;
+    // Four bytes a read (little-endian: the first byte lowest), then the last ones.
+    let p = from;
     if (length <= 24) {
-      for (let p = from; p < to; p++) {
+      for (; p + 4 <= to; p += 4) {
+        const x = view.getInt32(p, true);
+        const c0 = x & 0xff;
+        const c1 = (x >>> 8) & 0xff;
+        const c2 = (x >>> 16) & 0xff;
+        const c3 = x >>> 24;
+        lower = Math.imul(lower ^ asciiLower[c0]!, 16777619);
+        lower = Math.imul(lower ^ asciiLower[c1]!, 16777619);
+        lower = Math.imul(lower ^ asciiLower[c2]!, 16777619);
+        lower = Math.imul(lower ^ asciiLower[c3]!, 16777619);
+        plain = Math.imul(plain ^ c0, 16777619);
+        plain = Math.imul(plain ^ c1, 16777619);
+        plain = Math.imul(plain ^ c2, 16777619);
+        plain = Math.imul(plain ^ c3, 16777619);
+      }
+      for (; p < to; p++) {
         const c = src[p]!;
         lower = Math.imul(lower ^ asciiLower[c]!, 16777619);
         plain = Math.imul(plain ^ c, 16777619);
       }
     } else if (watch.literals.size > 0) {
-      for (let p = from; p < to; p++) {
-        const c = src[p]!;
-        lower = Math.imul(lower ^ asciiLower[c]!, 16777619);
+      for (; p + 4 <= to; p += 4) {
+        const x = view.getInt32(p, true);
+        lower = Math.imul(lower ^ asciiLower[x & 0xff]!, 16777619);
+        lower = Math.imul(lower ^ asciiLower[(x >>> 8) & 0xff]!, 16777619);
+        lower = Math.imul(lower ^ asciiLower[(x >>> 16) & 0xff]!, 16777619);
+        lower = Math.imul(lower ^ asciiLower[x >>> 24]!, 16777619);
       }
+      for (; p < to; p++) lower = Math.imul(lower ^ asciiLower[src[p]!]!, 16777619);
     }
     // The quick filters take the int32 hashes (same low bits); the maps and sets, keyed by
     // uint32, are only asked when a filter lets a hash through.

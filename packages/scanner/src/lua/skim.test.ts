@@ -264,7 +264,8 @@ describe('skim', () => {
 
   it('ends a line comment at its line break, whatever its length and break', () => {
     for (const opener of ['--', '//'])
-      for (let length = 0; length < 6; length++)
+      // Up to three four-byte reads and every offset of the break within one.
+      for (let length = 0; length < 14; length++)
         for (const eol of ['\n', '\r', '\r\n', '']) {
           const src = `local a = 1 ${opener}${'x'.repeat(length)}${eol}${eol ? 'local b = a' : ''}`;
           const skim = skimLua(src, SKIM_WATCH);
@@ -292,6 +293,40 @@ describe('skim', () => {
             facts.longestLineLength,
           ]);
         }
+  });
+
+  it('reads strings, long brackets and names four bytes at a time with the same result', () => {
+    // Every offset of a quote, escape, break or name end within a four-byte read, and reads
+    // that would pass the end of the file.
+    for (let pad = 0; pad < 9; pad++) {
+      const x = 'x'.repeat(pad);
+      for (const src of [
+        `a = "${x}"`,
+        `a = '${x}"' .. "${x}'"`,
+        `a = "${x}\\"" .. "${x}\\\\"`,
+        `a = "${x}\\\n${x}"`,
+        `a = "${x}\\z\n  ${x}"`,
+        `a = "${x}\tb"`,
+        `a = "${x}`,
+        `a = "${x}\nb = 1`,
+        `a = [[${x}\n${x}\r\n${x}\r${x}]]`,
+        `--[==[${x}\r\n${x}]==]\nb = 1`,
+        `/* ${x}\n${x} */ b = 1`,
+        `a${x} = b${x}`,
+        `b = a${x}`,
+      ]) {
+        const skim = skimLua(src, SKIM_WATCH);
+        const parsed = parseLua(src);
+        const { facts, lines } = parsed;
+        expect([skim.balanced, skim.lines, skim.longestLineLength], JSON.stringify(src)).toEqual([
+          parsed.errors.length === 0,
+          lines,
+          facts.longestLineLength,
+        ]);
+        if (src.includes(`a${x} `) || src.endsWith(`a${x}`))
+          expect(mayMention(skim, wordHash(`a${x}`)), src).toBe(true);
+      }
+    }
   });
 
   it('finds a needle wherever it starts in a string, and only a whole one', () => {

@@ -117,6 +117,20 @@ for (const [c, cls] of [
 ] as const)
   CLASS[c] = cls;
 
+/**
+ * Word tests (SWAR): bit 7 of a byte of the result is set where that byte of `x` is zero
+ * (`zeroBytes`) or below 14 (`bytesBelow14`). A borrow may also set it in a byte above such a
+ * byte, never in a lower one: whether any bit is set, and which byte is the lowest, are exact.
+ * `| 0` keeps V8's subtraction a 32-bit one (no overflow check, no float).
+ */
+function zeroBytes(x: number): number {
+  return ((x - 0x01010101) | 0) & ~x & 0x80808080;
+}
+
+function bytesBelow14(x: number): number {
+  return ((x - 0x0e0e0e0e) | 0) & ~x & 0x80808080;
+}
+
 function fnv(text: string, start: number, end: number): number {
   let h = 0x811c9dc5;
   for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
@@ -536,12 +550,15 @@ class Skimmer {
   private anyFunctionWatched = false;
   /** Functions open around the current byte, innermost last. */
   private readonly openFns: SkimmedFunction[] = [];
+  /** The bytes as 32-bit words at any offset (see `lineEnd`). */
+  private readonly view: DataView;
 
   constructor(
     private readonly src: Buffer,
     private readonly watch: SkimWatch,
   ) {
     this.n = src.length;
+    this.view = new DataView(src.buffer, src.byteOffset, src.length);
   }
 
   /** The byte at i, or -1 past the end (a read past the end would deoptimise V8's code). */
@@ -557,6 +574,23 @@ class Skimmer {
     else this.topMask |= category;
   }
 
+  /**
+   * Offset of the first CR or LF byte in [p, end), or `end`. Comments run to the end of their
+   * line (~44 bytes on average): four bytes a read while none of them is a break, as a byte
+   * loop reads one (a native search costs more than that per call).
+   */
+  private lineEnd(p: number, end: number): number {
+    const src = this.src;
+    const view = this.view;
+    while (p + 4 <= end) {
+      const x = view.getInt32(p, true);
+      if ((zeroBytes(x ^ 0x0a0a0a0a) | zeroBytes(x ^ 0x0d0d0d0d)) !== 0) break;
+      p += 4;
+    }
+    while (p < end && src[p]! !== 10 && src[p]! !== 13) p++;
+    return p;
+  }
+
   private breakAt(p: number): number {
     const length = p - this.lineStart;
     if (length > this.longest) this.longest = length;
@@ -568,11 +602,7 @@ class Skimmer {
   }
 
   private countBreaks(from: number, to: number): void {
-    const src = this.src;
-    for (let p = from; p < to; p++) {
-      const c = src[p]!;
-      if (c === 10 || c === 13) p = this.breakAt(p) - 1;
-    }
+    for (let p = this.lineEnd(from, to); p < to; p = this.lineEnd(p, to)) p = this.breakAt(p);
   }
 
   /**
@@ -580,14 +610,14 @@ class Skimmer {
    * least 4 bytes long: a needle's first 4 bytes end inside it).
    */
   private needlesIn(from: number, to: number): number {
-    const src = this.src;
+    const view = this.view;
     const pairs = this.watch.needlePairs;
     let found = 0;
     // Whatever a needle's start, its first 4 bytes hold one of these every-third-byte pairs
     // at their offset 0, 1 or 2 (and the pair ends before `to`). So one pair in three is read,
     // and only the starts next to a pair that some needle has at that offset are looked at.
     for (let j = from; j <= to - 2; j += 3) {
-      const pair = (src[j]! << 8) | src[j + 1]!;
+      const pair = view.getUint16(j); // big-endian: (src[j] << 8) | src[j + 1]
       if ((pairs[pair >>> 5]! & (1 << (pair & 31))) !== 0)
         found |= this.needlesStartingNear(j, from, to);
     }
@@ -596,13 +626,14 @@ class Skimmer {
 
   /** The categories of the needles starting at `j`, `j - 1` or `j - 2`, inside [from, to). */
   private needlesStartingNear(j: number, from: number, to: number): number {
-    const src = this.src;
+    const view = this.view;
     const filter = this.watch.needleFilter;
     const last = Math.min(j, to - 4);
     let found = 0;
     for (let i = Math.max(from, j - 2); i <= last; i++) {
-      // The first 4 bytes as a signed 32-bit integer (see the identifier hash in `run`).
-      const k = (src[i]! << 24) | (src[i + 1]! << 16) | (src[i + 2]! << 8) | src[i + 3]!;
+      // The first 4 bytes, big-endian, as a signed 32-bit integer (see the identifier hash in
+      // `run`).
+      const k = view.getInt32(i);
       const f = k ^ (k >>> 16);
       if ((filter[(f & 0xffff) >>> 5]! & (1 << (f & 31))) !== 0)
         found |= this.needlesEndingAt(i + 3, k >>> 0);
@@ -636,20 +667,42 @@ class Skimmer {
       return;
     }
     const src = this.src;
+    const view = this.view;
     const asciiLower = ASCII_LOWER;
     let lower = 0x811c9dc5 | 0;
     let plain = 0x811c9dc5 | 0;
+    // Four bytes a read (little-endian: the first byte lowest), then the last ones.
+    let p = from;
     if (length <= 24) {
-      for (let p = from; p < to; p++) {
+      for (; p + 4 <= to; p += 4) {
+        const x = view.getInt32(p, true);
+        const c0 = x & 0xff;
+        const c1 = (x >>> 8) & 0xff;
+        const c2 = (x >>> 16) & 0xff;
+        const c3 = x >>> 24;
+        lower = Math.imul(lower ^ asciiLower[c0]!, 16777619);
+        lower = Math.imul(lower ^ asciiLower[c1]!, 16777619);
+        lower = Math.imul(lower ^ asciiLower[c2]!, 16777619);
+        lower = Math.imul(lower ^ asciiLower[c3]!, 16777619);
+        plain = Math.imul(plain ^ c0, 16777619);
+        plain = Math.imul(plain ^ c1, 16777619);
+        plain = Math.imul(plain ^ c2, 16777619);
+        plain = Math.imul(plain ^ c3, 16777619);
+      }
+      for (; p < to; p++) {
         const c = src[p]!;
         lower = Math.imul(lower ^ asciiLower[c]!, 16777619);
         plain = Math.imul(plain ^ c, 16777619);
       }
     } else if (watch.literals.size > 0) {
-      for (let p = from; p < to; p++) {
-        const c = src[p]!;
-        lower = Math.imul(lower ^ asciiLower[c]!, 16777619);
+      for (; p + 4 <= to; p += 4) {
+        const x = view.getInt32(p, true);
+        lower = Math.imul(lower ^ asciiLower[x & 0xff]!, 16777619);
+        lower = Math.imul(lower ^ asciiLower[(x >>> 8) & 0xff]!, 16777619);
+        lower = Math.imul(lower ^ asciiLower[(x >>> 16) & 0xff]!, 16777619);
+        lower = Math.imul(lower ^ asciiLower[x >>> 24]!, 16777619);
       }
+      for (; p < to; p++) lower = Math.imul(lower ^ asciiLower[src[p]!]!, 16777619);
     }
     // The quick filters take the int32 hashes (same low bits); the maps and sets, keyed by
     // uint32, are only asked when a filter lets a hash through.
@@ -765,12 +818,22 @@ class Skimmer {
     const src = this.src;
     const n = this.n;
     const stringStop = STRING_STOP;
+    const view = this.view;
+    // The quote in every byte of a word.
+    const quotes = Math.imul(c, 0x01010101);
     const s = p + 1;
     let q = s;
     let escaped = false;
     let closed = false;
     for (;;) {
-      // Plain content, one table read per byte; the byte it stops at is judged below.
+      // Plain content: four bytes a read while none of them can stop it (no quote of this
+      // string's kind, backslash or control byte below 14, which takes in CR and LF), then one
+      // table read per byte; the byte it stops at is judged below.
+      while (q + 4 <= n) {
+        const x = view.getInt32(q, true);
+        if ((bytesBelow14(x) | zeroBytes(x ^ quotes) | zeroBytes(x ^ 0x5c5c5c5c)) !== 0) break;
+        q += 4;
+      }
       while (q < n && stringStop[src[q]!]! === 0) q++;
       if (q >= n) break;
       const d = src[q]!;
@@ -811,6 +874,7 @@ class Skimmer {
   run(start: number): Skim {
     const src = this.src;
     const n = this.n;
+    const view = this.view;
     const watch = this.watch;
     const functions = new Map<number, SkimmedFunction>();
     const words = new Uint32Array(wordBits(n) / 32);
@@ -841,7 +905,7 @@ class Skimmer {
     // `| 0`: an untyped parameter would make p a tagged value through the whole main loop.
     let p = start | 0;
     // A first line starting with '#' (a shebang) is not Lua.
-    if (src[p]! === 35) while (p < n && src[p]! !== 10 && src[p]! !== 13) p++;
+    if (src[p]! === 35) p = this.lineEnd(p, n) | 0;
 
     while (p < n) {
       let c = src[p]!;
@@ -874,24 +938,38 @@ class Skimmer {
         // integers would be boxed as a heap number whenever it leaves a register.
         let h = Math.imul(0x811c9dc5 ^ c, 16777619);
         p++;
-        // Two bytes a round: V8 checks the byte array and reloads its data pointer once a
-        // round rather than once a byte. Reads stay below n: a read past the end deoptimises
-        // the whole function in V8.
+        // Four bytes a read: V8 checks the byte array and reloads its data pointer at every
+        // read, so one 32-bit read (little-endian: the first byte lowest) costs a quarter of
+        // four byte reads. The last bytes of the file are read one at a time: a read past the
+        // end throws, and a read past the end of `src` deoptimises the whole function in V8.
         for (;;) {
-          if (p + 1 >= n) {
-            if (p < n && classOf[src[p]!]! >= WORD) h = Math.imul(h ^ src[p++]!, 16777619);
+          if (p + 4 > n) {
+            while (p < n && classOf[src[p]!]! >= WORD) h = Math.imul(h ^ src[p++]!, 16777619);
             break;
           }
-          const d = src[p]!;
-          if (classOf[d]! < WORD) break;
-          h = Math.imul(h ^ d, 16777619);
-          const e = src[p + 1]!;
-          if (classOf[e]! < WORD) {
-            p++;
+          const x = view.getInt32(p, true);
+          const d0 = x & 0xff;
+          if (classOf[d0]! < WORD) break;
+          h = Math.imul(h ^ d0, 16777619);
+          const d1 = (x >>> 8) & 0xff;
+          if (classOf[d1]! < WORD) {
+            p += 1;
             break;
           }
-          h = Math.imul(h ^ e, 16777619);
-          p += 2;
+          h = Math.imul(h ^ d1, 16777619);
+          const d2 = (x >>> 16) & 0xff;
+          if (classOf[d2]! < WORD) {
+            p += 2;
+            break;
+          }
+          h = Math.imul(h ^ d2, 16777619);
+          const d3 = x >>> 24;
+          if (classOf[d3]! < WORD) {
+            p += 3;
+            break;
+          }
+          h = Math.imul(h ^ d3, 16777619);
+          p += 4;
         }
         const len = p - s;
         // Keywords that open or close blocks, found by hash and confirmed by their bytes; the
@@ -996,10 +1074,7 @@ class Skimmer {
           if (this.at(p + 1) === 45) {
             const level = this.levelAt(p + 2);
             if (level >= 0) p = this.longBracket(p + 2, level, false) | 0;
-            else {
-              p += 2;
-              while (p < n && src[p]! !== 10 && src[p]! !== 13) p++;
-            }
+            else p = this.lineEnd(p + 2, n) | 0;
             continue;
           }
           break;
@@ -1008,8 +1083,7 @@ class Skimmer {
           const c1 = this.at(p + 1);
           if (c1 === 47) {
             cComments++;
-            p += 2;
-            while (p < n && src[p]! !== 10 && src[p]! !== 13) p++;
+            p = this.lineEnd(p + 2, n) | 0;
             continue;
           }
           if (c1 === 42) {

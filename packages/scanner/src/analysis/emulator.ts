@@ -141,6 +141,16 @@ const CONTINUE: Signal = Object.freeze({ type: 'continue' });
 
 class BudgetExceeded extends Error {}
 
+/**
+ * A taint source marked escaped, written out field by field rather than spread: a literal
+ * keeps its shape alive, where the shape of a spread copy died between scans, and with it
+ * the feedback of the code reading sources (callFunction, recordCall), which then gave up
+ * its optimised code once a scan (the same fields, in the same order).
+ */
+function escapedSource(s: TaintSource): TaintSource {
+  return { kind: s.kind, label: s.label, file: s.file, line: s.line, escaped: true };
+}
+
 /** A value's text when it is a known string (a handler or command name). */
 function constName(v: Value | undefined): string | undefined {
   return v ? asString(v) : undefined;
@@ -2165,7 +2175,7 @@ export class Emulator {
     if (name === 'sql.SQLStr') {
       // Escaped for SQL (no injection) but still the same content: keep it, marked escaped.
       const t = args[0] ? taintOf(args[0]) : undefined;
-      return [t ? { k: 'unk', taint: t.map((s) => ({ ...s, escaped: true })) } : UNKNOWN];
+      return [t ? { k: 'unk', taint: t.map(escapedSource) } : UNKNOWN];
     }
     if (info.sanitizer) return UNKNOWN_RESULT;
     let t: Taint | undefined;

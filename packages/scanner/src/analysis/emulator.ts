@@ -1472,9 +1472,42 @@ export class Emulator {
       const vs = this.lastValues(exprs[0]!, scope, fc);
       return vs.length <= 100_000 ? vs : vs.slice(0, 100_000);
     }
-    if (n === 2 && first === undefined && !givesValues(exprs[1]!)) {
+    const lastGives = givesValues(exprs[n - 1]!);
+    if (!lastGives) {
+      // (Array literals evaluate their elements in order, as the loop below does.)
+      if (first === undefined) {
+        if (n === 2)
+          return [this.evalExpr(exprs[0]!, scope, fc), this.evalExpr(exprs[1]!, scope, fc)];
+        if (n === 3)
+          return [
+            this.evalExpr(exprs[0]!, scope, fc),
+            this.evalExpr(exprs[1]!, scope, fc),
+            this.evalExpr(exprs[2]!, scope, fc),
+          ];
+        if (n === 4)
+          return [
+            this.evalExpr(exprs[0]!, scope, fc),
+            this.evalExpr(exprs[1]!, scope, fc),
+            this.evalExpr(exprs[2]!, scope, fc),
+            this.evalExpr(exprs[3]!, scope, fc),
+          ];
+      } else if (n === 2)
+        return [first, this.evalExpr(exprs[0]!, scope, fc), this.evalExpr(exprs[1]!, scope, fc)];
+      else if (n === 3)
+        return [
+          first,
+          this.evalExpr(exprs[0]!, scope, fc),
+          this.evalExpr(exprs[1]!, scope, fc),
+          this.evalExpr(exprs[2]!, scope, fc),
+        ];
+    } else if (n === 2 && first === undefined) {
+      // `f(x, g())`, and `self` with one call below: a call ending a list mostly gives one value.
       const a = this.evalExpr(exprs[0]!, scope, fc);
-      return [a, this.evalExpr(exprs[1]!, scope, fc)];
+      const vs = this.lastValues(exprs[1]!, scope, fc);
+      return vs.length === 1 ? [a, vs[0]!] : [a, ...vs.slice(0, 100_000)];
+    } else if (n === 1) {
+      const vs = this.lastValues(exprs[0]!, scope, fc);
+      return vs.length === 1 ? [first!, vs[0]!] : [first!, ...vs.slice(0, 100_000)];
     }
     const out: Value[] = first === undefined ? [] : [first];
     const last = n - 1;

@@ -564,10 +564,6 @@ interface MethodSite {
   /** The MethodNames of `a:method()`'s method. */
   emuMethod?: MethodNames;
 }
-interface MemberSite {
-  /** `a.b`'s interned name for the API base it last read (see Emulator.apiMember). */
-  emuMember?: { base: string; name: string };
-}
 
 /** One look-up per method call where the sets and the interned names took three. */
 function methodNames(method: string): MethodNames {
@@ -1744,24 +1740,17 @@ export class Emulator {
   }
 
   /**
-   * `a.b` on an API value, by name: what index gives for it, with the member's interned
-   * name kept on the node for the next visit with the same base (a loop, a function called
-   * often) instead of looked up by base and key again.
+   * `a.b` on an API value, by name: what index gives for it. (The member's interned name is
+   * looked up at each visit, not kept on the node: seven visits in ten are a node's first,
+   * and the kept answer cost each of them an object and a new shape for the node, more than
+   * memberName, which keeps the last base's names at hand, costs the other three.)
    */
   private apiMember(b: ApiValue, e: MemberExpression, fc: FileContext, line: number): Value {
-    const site = e as MemberSite;
-    const cached = site.emuMember;
-    let name: string;
-    if (cached !== undefined && cached.base === b.name) name = cached.name;
-    else {
-      const base = b.name;
-      // (The bases index treats otherwise: globals, the registry, metatables.)
-      if (base === '_G' || base === '_R' || base.startsWith('meta:'))
-        return this.index(b, str(e.identifier.name), fc, line, false);
-      name = memberName(base, '.', e.identifier.name);
-      site.emuMember = { base, name };
-    }
-    const out: Value = { k: 'api', name, via: b.via };
+    const base = b.name;
+    // (The bases index treats otherwise: globals, the registry, metatables.)
+    if (base === '_G' || base === '_R' || base.startsWith('meta:'))
+      return this.index(b, str(e.identifier.name), fc, line, false);
+    const out: Value = { k: 'api', name: memberName(base, '.', e.identifier.name), via: b.via };
     if (b.free) out.free = true;
     return out;
   }

@@ -141,6 +141,16 @@ const CONTINUE: Signal = Object.freeze({ type: 'continue' });
 
 class BudgetExceeded extends Error {}
 
+/**
+ * A taint source marked escaped, written out field by field rather than spread: a literal
+ * keeps its shape alive, where the shape of a spread copy died between scans, and with it
+ * the feedback of the code reading sources (callFunction, recordCall), which then gave up
+ * its optimised code once a scan (the same fields, in the same order).
+ */
+function escapedSource(s: TaintSource): TaintSource {
+  return { kind: s.kind, label: s.label, file: s.file, line: s.line, escaped: true };
+}
+
 /** A value's text when it is a known string (a handler or command name). */
 function constName(v: Value | undefined): string | undefined {
   return v ? asString(v) : undefined;
@@ -554,10 +564,6 @@ interface MethodSite {
   /** The MethodNames of `a:method()`'s method. */
   emuMethod?: MethodNames;
 }
-interface MemberSite {
-  /** `a.b`'s interned name for the API base it last read (see Emulator.apiMember). */
-  emuMember?: { base: string; name: string };
-}
 
 /** One look-up per method call where the sets and the interned names took three. */
 function methodNames(method: string): MethodNames {
@@ -809,7 +815,34 @@ export class Emulator {
     const key = `${fc.path}:${line}:${v.v.slice(0, 200)}`;
     if (this.decodedSeen.has(key) || this.decodedSeen.size > 50_000) return;
     this.decodedSeen.add(key);
-    this.out.decodedStrings.push({ ...this.base(fc, line), text: v.v.slice(0, 4000), how: v.dec });
+    // (Built whole, like recordCall's events, rather than spread from base's object: a spread
+    // copy's shape dies with the last event of a scan, and with it the feedback of the rules
+    // reading the events, whose optimised code then gave way at a later scan (xor_decoding)
+    // and was compiled again. A literal's shape lives as long as the code does.)
+    const e = this.base(fc, line);
+    const text = v.v.slice(0, 4000);
+    this.out.decodedStrings.push(
+      e.decoded === undefined
+        ? {
+            file: e.file,
+            line: e.line,
+            realm: e.realm,
+            ctx: e.ctx,
+            payloadDepth: e.payloadDepth,
+            text,
+            how: v.dec,
+          }
+        : {
+            file: e.file,
+            line: e.line,
+            realm: e.realm,
+            ctx: e.ctx,
+            payloadDepth: e.payloadDepth,
+            decoded: e.decoded,
+            text,
+            how: v.dec,
+          },
+    );
   }
 
   /**
@@ -1462,9 +1495,42 @@ export class Emulator {
       const vs = this.lastValues(exprs[0]!, scope, fc);
       return vs.length <= 100_000 ? vs : vs.slice(0, 100_000);
     }
-    if (n === 2 && first === undefined && !givesValues(exprs[1]!)) {
+    const lastGives = givesValues(exprs[n - 1]!);
+    if (!lastGives) {
+      // (Array literals evaluate their elements in order, as the loop below does.)
+      if (first === undefined) {
+        if (n === 2)
+          return [this.evalExpr(exprs[0]!, scope, fc), this.evalExpr(exprs[1]!, scope, fc)];
+        if (n === 3)
+          return [
+            this.evalExpr(exprs[0]!, scope, fc),
+            this.evalExpr(exprs[1]!, scope, fc),
+            this.evalExpr(exprs[2]!, scope, fc),
+          ];
+        if (n === 4)
+          return [
+            this.evalExpr(exprs[0]!, scope, fc),
+            this.evalExpr(exprs[1]!, scope, fc),
+            this.evalExpr(exprs[2]!, scope, fc),
+            this.evalExpr(exprs[3]!, scope, fc),
+          ];
+      } else if (n === 2)
+        return [first, this.evalExpr(exprs[0]!, scope, fc), this.evalExpr(exprs[1]!, scope, fc)];
+      else if (n === 3)
+        return [
+          first,
+          this.evalExpr(exprs[0]!, scope, fc),
+          this.evalExpr(exprs[1]!, scope, fc),
+          this.evalExpr(exprs[2]!, scope, fc),
+        ];
+    } else if (n === 2 && first === undefined) {
+      // `f(x, g())`, and `self` with one call below: a call ending a list mostly gives one value.
       const a = this.evalExpr(exprs[0]!, scope, fc);
-      return [a, this.evalExpr(exprs[1]!, scope, fc)];
+      const vs = this.lastValues(exprs[1]!, scope, fc);
+      return vs.length === 1 ? [a, vs[0]!] : [a, ...vs.slice(0, 100_000)];
+    } else if (n === 1) {
+      const vs = this.lastValues(exprs[0]!, scope, fc);
+      return vs.length === 1 ? [first!, vs[0]!] : [first!, ...vs.slice(0, 100_000)];
     }
     const out: Value[] = first === undefined ? [] : [first];
     const last = n - 1;
@@ -1701,24 +1767,17 @@ export class Emulator {
   }
 
   /**
-   * `a.b` on an API value, by name: what index gives for it, with the member's interned
-   * name kept on the node for the next visit with the same base (a loop, a function called
-   * often) instead of looked up by base and key again.
+   * `a.b` on an API value, by name: what index gives for it. (The member's interned name is
+   * looked up at each visit, not kept on the node: seven visits in ten are a node's first,
+   * and the kept answer cost each of them an object and a new shape for the node, more than
+   * memberName, which keeps the last base's names at hand, costs the other three.)
    */
   private apiMember(b: ApiValue, e: MemberExpression, fc: FileContext, line: number): Value {
-    const site = e as MemberSite;
-    const cached = site.emuMember;
-    let name: string;
-    if (cached !== undefined && cached.base === b.name) name = cached.name;
-    else {
-      const base = b.name;
-      // (The bases index treats otherwise: globals, the registry, metatables.)
-      if (base === '_G' || base === '_R' || base.startsWith('meta:'))
-        return this.index(b, str(e.identifier.name), fc, line, false);
-      name = memberName(base, '.', e.identifier.name);
-      site.emuMember = { base, name };
-    }
-    const out: Value = { k: 'api', name, via: b.via };
+    const base = b.name;
+    // (The bases index treats otherwise: globals, the registry, metatables.)
+    if (base === '_G' || base === '_R' || base.startsWith('meta:'))
+      return this.index(b, str(e.identifier.name), fc, line, false);
+    const out: Value = { k: 'api', name: memberName(base, '.', e.identifier.name), via: b.via };
     if (b.free) out.free = true;
     return out;
   }
@@ -2165,7 +2224,7 @@ export class Emulator {
     if (name === 'sql.SQLStr') {
       // Escaped for SQL (no injection) but still the same content: keep it, marked escaped.
       const t = args[0] ? taintOf(args[0]) : undefined;
-      return [t ? { k: 'unk', taint: t.map((s) => ({ ...s, escaped: true })) } : UNKNOWN];
+      return [t ? { k: 'unk', taint: t.map(escapedSource) } : UNKNOWN];
     }
     if (info.sanitizer) return UNKNOWN_RESULT;
     let t: Taint | undefined;
@@ -2525,12 +2584,33 @@ export class Emulator {
     }
     const ok =
       parsed.errors.length <= 2 && parsed.chunk.body.some((s) => s.type !== 'ErrorStatement');
-    this.out.payloads.push({
-      ...this.base(fc, line),
-      text: code.slice(0, 4000),
-      carrier,
-      parsed: ok,
-    });
+    // (Built whole, like the decoded strings' events: see recordDecoded.)
+    const e = this.base(fc, line);
+    const text = code.slice(0, 4000);
+    this.out.payloads.push(
+      e.decoded === undefined
+        ? {
+            file: e.file,
+            line: e.line,
+            realm: e.realm,
+            ctx: e.ctx,
+            payloadDepth: e.payloadDepth,
+            text,
+            carrier,
+            parsed: ok,
+          }
+        : {
+            file: e.file,
+            line: e.line,
+            realm: e.realm,
+            ctx: e.ctx,
+            payloadDepth: e.payloadDepth,
+            decoded: e.decoded,
+            text,
+            carrier,
+            parsed: ok,
+          },
+    );
     if (!ok) return;
     const sub: FileContext = {
       path: fc.path,

@@ -815,34 +815,20 @@ export class Emulator {
     const key = `${fc.path}:${line}:${v.v.slice(0, 200)}`;
     if (this.decodedSeen.has(key) || this.decodedSeen.size > 50_000) return;
     this.decodedSeen.add(key);
-    // (Built whole, like recordCall's events, rather than spread from base's object: a spread
-    // copy's shape dies with the last event of a scan, and with it the feedback of the rules
-    // reading the events, whose optimised code then gave way at a later scan (xor_decoding)
-    // and was compiled again. A literal's shape lives as long as the code does.)
-    const e = this.base(fc, line);
-    const text = v.v.slice(0, 4000);
-    this.out.decodedStrings.push(
-      e.decoded === undefined
-        ? {
-            file: e.file,
-            line: e.line,
-            realm: e.realm,
-            ctx: e.ctx,
-            payloadDepth: e.payloadDepth,
-            text,
-            how: v.dec,
-          }
-        : {
-            file: e.file,
-            line: e.line,
-            realm: e.realm,
-            ctx: e.ctx,
-            payloadDepth: e.payloadDepth,
-            decoded: e.decoded,
-            text,
-            how: v.dec,
-          },
-    );
+    // (Built whole rather than spread from base's object: a spread copy's shape dies with the
+    // last event of a scan, and with it the feedback of the rules reading the events, whose
+    // optimised code then gave way at a later scan (xor_decoding) and was compiled again. One
+    // literal, `decoded` always present, keeps one shape for as long as the code lives.)
+    this.out.decodedStrings.push({
+      file: fc.path,
+      line: this.lineOf(fc, line),
+      realm: this.realmOf(fc),
+      ctx: this.ctx,
+      payloadDepth: fc.depth,
+      decoded: this.decodedLine(fc, line),
+      text: v.v.slice(0, 4000),
+      how: v.dec,
+    });
   }
 
   /**
@@ -2584,33 +2570,18 @@ export class Emulator {
     }
     const ok =
       parsed.errors.length <= 2 && parsed.chunk.body.some((s) => s.type !== 'ErrorStatement');
-    // (Built whole, like the decoded strings' events: see recordDecoded.)
-    const e = this.base(fc, line);
-    const text = code.slice(0, 4000);
-    this.out.payloads.push(
-      e.decoded === undefined
-        ? {
-            file: e.file,
-            line: e.line,
-            realm: e.realm,
-            ctx: e.ctx,
-            payloadDepth: e.payloadDepth,
-            text,
-            carrier,
-            parsed: ok,
-          }
-        : {
-            file: e.file,
-            line: e.line,
-            realm: e.realm,
-            ctx: e.ctx,
-            payloadDepth: e.payloadDepth,
-            decoded: e.decoded,
-            text,
-            carrier,
-            parsed: ok,
-          },
-    );
+    // (One literal of one shape, like the decoded strings' events: see recordDecoded.)
+    this.out.payloads.push({
+      file: fc.path,
+      line: this.lineOf(fc, line),
+      realm: this.realmOf(fc),
+      ctx: this.ctx,
+      payloadDepth: fc.depth,
+      decoded: this.decodedLine(fc, line),
+      text: code.slice(0, 4000),
+      carrier,
+      parsed: ok,
+    });
     if (!ok) return;
     const sub: FileContext = {
       path: fc.path,

@@ -72,6 +72,9 @@ export const DEFAULT_MAX_DEPTH = 200;
 /** Beyond this the JS stack itself could overflow, whatever the caller asks for. */
 const HARD_MAX_DEPTH = 1000;
 
+/** FunctionFacts.calls while the function is being parsed; never seen outside. */
+const PENDING_CALLS: string[] = [];
+
 /** Thrown inside the parser to unwind a statement that cannot be parsed; never escapes. */
 class StatementAbort {
   constructor(readonly message: string) {}
@@ -244,6 +247,21 @@ export class Parser {
    * Only kept with a watch list.
    */
   private readonly topScopes: Array<Set<string> | null> = [];
+  /**
+   * The lists being built (statements of the blocks, fields of the tables, clauses and
+   * parameters open now), as one stack: each list is taken off at its end as an array of its
+   * exact size. Pushed onto a fresh array, a list of one (most blocks, `if`s and parameter
+   * lists) kept a store of 17 slots for the whole life of the tree. Items above `listTop`
+   * are stale.
+   */
+  private readonly lists: object[] = [];
+  private listTop = 0;
+  /**
+   * The call paths of the functions open now, innermost on top, on the same principle: a
+   * nested function's calls are taken off when it ends, so each function's stay contiguous.
+   */
+  private readonly callPaths: string[] = [];
+  private callTop = 0;
 
   constructor(
     private readonly lexer: Lexer,
@@ -429,6 +447,29 @@ export class Parser {
     return false;
   }
 
+  /** Adds an item to the innermost list being built (see `lists`). */
+  private add(item: object): void {
+    this.lists[this.listTop++] = item;
+  }
+
+  /** Notes a call in the function being parsed (`fnTop`). */
+  private addCall(path: string): void {
+    this.callPaths[this.callTop++] = path;
+  }
+
+  private callsFrom(base: number): string[] {
+    const calls = this.callPaths.slice(base, this.callTop);
+    this.callTop = base;
+    return calls;
+  }
+
+  /** The items added since the list stack stood at `base`, taken off it as an array. */
+  private listFrom<T>(base: number): T[] {
+    const list = this.lists.slice(base, this.listTop) as T[];
+    this.listTop = base;
+    return list;
+  }
+
   private peek(): Token {
     if (this.ahead === null) this.ahead = this.lexer.next();
     return this.ahead;
@@ -572,16 +613,16 @@ export class Parser {
   parseChunk(): Chunk {
     const startLine = this.tok.line;
     const startOffset = this.tok.offset;
-    const body: Statement[] = [];
+    const base = this.listTop;
     try {
       for (;;) {
-        this.parseBlockInto(body);
+        this.parseBlockInto();
         if (this.tok.kind === 'EOF') break;
         // A stray 'end'/'until'/'else' at top level: report it, skip it, carry on.
         const t = this.tok;
         this.errorAt(t, `unexpected ${describe(t)}`);
         this.next();
-        body.push({
+        this.add({
           type: 'ErrorStatement',
           message: `unexpected ${describe(t)}`,
           line: this.lineFrom(t),
@@ -604,7 +645,7 @@ export class Parser {
     }
     return {
       type: 'Chunk',
-      body,
+      body: this.listFrom<Statement>(base),
       line: startLine,
       offset: startOffset,
       endOffset: this.tok.offset,
@@ -612,16 +653,17 @@ export class Parser {
   }
 
   private parseBlock(): Statement[] {
-    const body: Statement[] = [];
-    this.parseBlockInto(body);
-    return body;
+    const base = this.listTop;
+    this.parseBlockInto();
+    return this.listFrom<Statement>(base);
   }
 
-  private parseBlockInto(body: Statement[]): void {
+  /** Parses statements onto the list stack (see `add`). */
+  private parseBlockInto(): void {
     const scoped = this.watch !== null && this.fnTop === null;
     if (scoped) this.topScopes.push(null);
     try {
-      this.parseStatementsInto(body);
+      this.parseStatementsInto();
     } finally {
       if (scoped) this.topScopes.pop();
     }
@@ -634,13 +676,13 @@ export class Parser {
     (this.topScopes[last] ??= new Set<string>()).add(name);
   }
 
-  private parseStatementsInto(body: Statement[]): void {
+  private parseStatementsInto(): void {
     if (++this.depth > this.maxDepth) {
       const line = this.tok.line;
       const offset = this.tok.offset;
       this.tooDeep();
       this.skipNested(false);
-      body.push({
+      this.add({
         type: 'ErrorStatement',
         message: 'nesting too deep',
         line: this.lineAt(line, offset),
@@ -661,18 +703,21 @@ export class Parser {
       const at = this.consumed;
       const line = t.line;
       const offset = t.offset;
+      // What the statement's unfinished inner lists left on the stack goes with it.
+      const top = this.listTop;
       try {
-        body.push(this.parseStatement());
+        this.add(this.parseStatement());
       } catch (e) {
+        this.listTop = top;
         if (!(e instanceof StatementAbort)) throw e;
-        body.push(this.recover({ line, offset }, at, e.message));
+        this.add(this.recover({ line, offset }, at, e.message));
       }
       // (Nothing consumed: `t` is still the current token.)
       if (this.consumed === at) {
         // Nothing was consumed: drop the token so the loop always progresses.
         this.errorAt(t, `unexpected ${describe(t)}`);
         this.next();
-        body.push({
+        this.add({
           type: 'ErrorStatement',
           message: `unexpected ${describe(t)}`,
           line: this.lineFrom(t),
@@ -920,7 +965,8 @@ export class Parser {
       parent: outerIndex,
       watched: false,
       sink: false,
-      calls: [],
+      // (Replaced by the calls' list when the function ends, see `callPaths`.)
+      calls: PENDING_CALLS,
     };
     const path = identifier ? this.pathOf(identifier) : undefined;
     if (identifier !== null && path !== undefined) {
@@ -930,11 +976,13 @@ export class Parser {
     this.fnTopIndex = this.functions.length;
     this.functions.push(facts);
     this.fnTop = facts;
+    const callBase = this.callTop;
     try {
       const node = this.parseFunctionRest(line, offset, identifier, isLocal, fnLine, fnOffset);
       facts.node = node;
       return node;
     } finally {
+      facts.calls = this.callsFrom(callBase);
       this.fnTop = outer;
       this.fnTopIndex = outerIndex;
       if (outer !== null) {
@@ -952,17 +1000,17 @@ export class Parser {
     fnLine: number,
     fnOffset: number,
   ): FunctionDeclaration {
-    const parameters: Array<Identifier | VarargLiteral> = [];
+    const base = this.listTop;
     this.expectPunct('(', 'to open the parameter list');
     if (!this.isPunct(')')) {
       for (;;) {
         const t = this.tok;
         if (t.kind === 'Name') {
           this.next();
-          parameters.push(this.identifierFrom(t));
+          this.add(this.identifierFrom(t));
         } else if (t.kind === 'Punct' && t.value === '...') {
           this.next();
-          parameters.push({
+          this.add({
             type: 'VarargLiteral',
             raw: '...',
             line: this.lineFrom(t),
@@ -977,6 +1025,7 @@ export class Parser {
       }
     }
     this.expectPunct(')', 'to close the parameter list');
+    const parameters = this.listFrom<Identifier | VarargLiteral>(base);
     const skim = this.skim;
     const skimmed = skim?.functions.get(fnOffset);
     let body: Statement[] = [];
@@ -1026,10 +1075,17 @@ export class Parser {
    * the functions nested in it (parents -1 mean `own`).
    */
   parseLazyBody(own: FunctionFacts): Statement[] {
-    if (this.watch !== null) {
-      this.fnTop = own;
-      this.fnTopIndex = -1;
+    if (this.watch === null) return this.parseLazyBlock();
+    this.fnTop = own;
+    this.fnTopIndex = -1;
+    try {
+      return this.parseLazyBlock();
+    } finally {
+      own.calls = this.callsFrom(0);
     }
+  }
+
+  private parseLazyBlock(): Statement[] {
     const body = this.parseBlock();
     if (!this.isKeyword('end')) this.errorAt(this.tok, `'end' expected near ${describe(this.tok)}`);
     return body;
@@ -1038,7 +1094,7 @@ export class Parser {
   private parseIf(): Statement {
     const line = this.tok.line;
     const offset = this.tok.offset;
-    const clauses: IfClauseNode[] = [];
+    const base = this.listTop;
     let clauseLine = line;
     let clauseOffset = offset;
     let kind: IfClauseNode['type'] = 'IfClause';
@@ -1047,7 +1103,7 @@ export class Parser {
       const condition = this.parseExpression();
       this.expectKeyword('then', 'if', line);
       const body = this.parseBlock();
-      clauses.push({
+      this.add({
         type: kind,
         condition,
         body,
@@ -1066,7 +1122,7 @@ export class Parser {
       const elseOffset = this.tok.offset;
       this.next();
       const body = this.parseBlock();
-      clauses.push({
+      this.add({
         type: 'ElseClause',
         condition: null,
         body,
@@ -1075,6 +1131,7 @@ export class Parser {
         endOffset: this.prev.end,
       });
     }
+    const clauses = this.listFrom<IfClauseNode>(base);
     this.expectKeyword('end', 'if', line);
     return {
       type: 'IfStatement',
@@ -1485,7 +1542,7 @@ export class Parser {
     const t = this.tok;
     if (t.kind === 'String') {
       this.next();
-      if (this.fnTop !== null) this.fnTop.calls.push(this.pathOf(base) ?? '*');
+      if (this.fnTop !== null) this.addCall(this.pathOf(base) ?? '*');
       return {
         type: 'StringCallExpression',
         base,
@@ -1496,7 +1553,7 @@ export class Parser {
       };
     }
     if (this.fnTop !== null && t.kind === 'Punct' && (t.value === '{' || t.value === '('))
-      this.fnTop.calls.push(this.pathOf(base) ?? '*');
+      this.addCall(this.pathOf(base) ?? '*');
     if (t.kind === 'Punct' && t.value === '{') {
       const table = this.parseTable();
       return {
@@ -1529,7 +1586,7 @@ export class Parser {
     const openLine = this.tok.line;
     const openOffset = this.tok.offset;
     this.next();
-    const fields: TableField[] = [];
+    const base = this.listTop;
     if (++this.depth > this.maxDepth) {
       this.tooDeep();
       this.skipNested(false);
@@ -1545,7 +1602,7 @@ export class Parser {
           this.expectPunct(']', 'to close the key');
           this.expectPunct('=', 'after the key');
           const value = this.parseExpression();
-          fields.push({
+          this.add({
             type: 'TableKey',
             key,
             value,
@@ -1559,7 +1616,7 @@ export class Parser {
           this.next();
           this.next();
           const value = this.parseExpression();
-          fields.push({
+          this.add({
             type: 'TableKeyString',
             key,
             value,
@@ -1570,7 +1627,7 @@ export class Parser {
         } else {
           const at = this.consumed;
           const value = this.parseExpression();
-          fields.push({
+          this.add({
             type: 'TableValue',
             value,
             line: this.lineAt(line, offset),
@@ -1583,6 +1640,7 @@ export class Parser {
       }
     }
     this.depth--;
+    const fields = this.listFrom<TableField>(base);
     if (!this.isPunct('}')) {
       const where = openLine !== this.tok.line ? ` (to close '{' at line ${openLine})` : '';
       this.errorAt(this.tok, `'}' expected${where} near ${describe(this.tok)}`);

@@ -232,8 +232,12 @@ export function numeralValue(raw: string): number {
   return value;
 }
 
-/** Tokens in a lexer's ring when it recycles them (a power of two). */
-export const RECYCLED_TOKENS = 16;
+/**
+ * Tokens in a lexer's ring when it recycles them (a power of two). The parser holds a token
+ * for at most three reads (a `::label::` statement's first token), so 8 leaves a margin; each
+ * parse makes its own ring, and 16 tokens were ~6 MB of a scan pass's allocation.
+ */
+export const RECYCLED_TOKENS = 8;
 
 function newToken(
   kind: TokenKind,

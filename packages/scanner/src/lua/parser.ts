@@ -465,9 +465,22 @@ export class Parser {
 
   /** The items added since the list stack stood at `base`, taken off it as an array. */
   private listFrom<T>(base: number): T[] {
-    const list = this.lists.slice(base, this.listTop) as T[];
+    const lists = this.lists;
+    const top = this.listTop;
     this.listTop = base;
-    return list;
+    // Short lists (most of them) as literals: the same exact arrays, without a call to slice.
+    switch (top - base) {
+      case 0:
+        return [];
+      case 1:
+        return [lists[base]] as T[];
+      case 2:
+        return [lists[base], lists[base + 1]] as T[];
+      case 3:
+        return [lists[base], lists[base + 1], lists[base + 2]] as T[];
+      default:
+        return lists.slice(base, top) as T[];
+    }
   }
 
   private peek(): Token {
@@ -837,8 +850,16 @@ export class Parser {
     const at = this.consumed;
     const target = this.parseSuffixedExpression();
     if (this.isPunct('=') || this.isPunct(',')) {
-      const variables: AssignmentStatement['variables'] = [this.assignable(target)];
-      while (this.acceptPunct(',')) variables.push(this.assignable(this.parseSuffixedExpression()));
+      const first = this.assignable(target);
+      let variables: AssignmentStatement['variables'] = [first];
+      if (this.acceptPunct(',')) {
+        // (Several targets: built on the list stack, at their exact size.)
+        const base = this.listTop;
+        this.add(first);
+        do this.add(this.assignable(this.parseSuffixedExpression()));
+        while (this.acceptPunct(','));
+        variables = this.listFrom(base);
+      }
       this.expectPunct('=', 'in assignment');
       const init = this.parseExpressionList();
       this.nameFunctions(variables, init, 'assign');
@@ -892,8 +913,15 @@ export class Parser {
       this.declareTopLocal(name.name);
       return this.parseFunctionBody(line, offset, name, true, fnLine, fnOffset);
     }
-    const variables: Identifier[] = [this.expectName("after 'local'")];
-    while (this.acceptPunct(',')) variables.push(this.expectName("after ','"));
+    const first = this.expectName("after 'local'");
+    let variables = [first];
+    if (this.acceptPunct(',')) {
+      const base = this.listTop;
+      this.add(first);
+      do this.add(this.expectName("after ','"));
+      while (this.acceptPunct(','));
+      variables = this.listFrom(base);
+    }
     let init: Expression[] = [];
     if (this.acceptPunct('=')) init = this.parseExpressionList();
     this.nameFunctions(variables, init, 'local');
@@ -1202,8 +1230,15 @@ export class Parser {
         endOffset: this.prev.end,
       };
     }
-    const variables = [first];
-    while (this.acceptPunct(',')) variables.push(this.expectName("in 'for'"));
+    let variables = [first];
+    if (this.acceptPunct(',')) {
+      // (`for k, v in`: built on the list stack, at their exact size.)
+      const base = this.listTop;
+      this.add(first);
+      do this.add(this.expectName("in 'for'"));
+      while (this.acceptPunct(','));
+      variables = this.listFrom(base);
+    }
     this.expectKeyword('in', 'for', line);
     const iterators = this.parseExpressionList();
     this.expectKeyword('do', 'for', line);
@@ -1245,9 +1280,12 @@ export class Parser {
     if (!this.acceptPunct(',')) return [first];
     const second = this.parseExpression();
     if (!this.isPunct(',')) return [first, second];
-    const list = [first, second];
-    while (this.acceptPunct(',')) list.push(this.parseExpression());
-    return list;
+    // Longer ones go through the list stack (see `lists`).
+    const base = this.listTop;
+    this.add(first);
+    this.add(second);
+    while (this.acceptPunct(',')) this.add(this.parseExpression());
+    return this.listFrom(base);
   }
 
   parseExpression(): Expression {
@@ -1301,13 +1339,18 @@ export class Parser {
       if (operator === '..' || operator === '^') {
         // Right-associative chains are collected in a loop and folded from the right, so a
         // long "a" .. "b" .. … chain costs no recursion.
-        const operands: Expression[] = [left];
+        // (The operands wait on the list stack: no array per chain.)
+        const base = this.listTop;
+        this.add(left);
         while (this.tok.kind === 'Punct' && this.tok.value === operator) {
           this.next();
-          operands.push(this.parseSubExpression(priority));
+          this.add(this.parseSubExpression(priority));
         }
-        let right = operands[operands.length - 1]!;
-        for (let i = operands.length - 2; i >= 0; i--) {
+        const operands = this.lists as Expression[];
+        const top = this.listTop;
+        this.listTop = base;
+        let right = operands[top - 1]!;
+        for (let i = top - 2; i >= base; i--) {
           const l = operands[i]!;
           // `"Run" .. "String"`: a name split to dodge text search.
           if (this.fnTop !== null && l.type === 'StringLiteral' && right.type === 'StringLiteral')

@@ -279,6 +279,40 @@ class NextOccurrence {
   }
 }
 
+/**
+ * What the lexers of one source can share: its bytes, their DataView and the next-character
+ * searches. A file's lazy bodies are parsed one after the other, each by a new lexer; each
+ * made a DataView (a costly constructor) and searched from its start for the next CR (to the
+ * end of the file when it has none) and backslash again.
+ */
+class SourceScan {
+  readonly view: DataView;
+  readonly cr: NextOccurrence;
+  readonly lf: NextOccurrence;
+  readonly backslash: NextOccurrence;
+
+  constructor(
+    readonly src: string,
+    readonly bytes: Uint8Array,
+  ) {
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.cr = new NextOccurrence(src, '\r');
+    this.lf = new NextOccurrence(src, '\n');
+    this.backslash = new NextOccurrence(src, '\\');
+  }
+}
+
+/** The last source lexed with its bytes given (the same bytes object: the same source). */
+let lastScan: SourceScan | null = null;
+
+function sharedScan(src: string, bytes: Uint8Array | undefined): SourceScan {
+  if (bytes === undefined || bytes.length !== src.length)
+    return new SourceScan(src, Buffer.from(src, 'latin1'));
+  const last = lastScan;
+  if (last !== null && last.bytes === bytes && last.src === src) return last;
+  return (lastScan = new SourceScan(src, bytes));
+}
+
 export class Lexer {
   /** Position of the next unread byte, and line bookkeeping for columns. */
   pos: number;
@@ -351,12 +385,12 @@ export class Lexer {
     bytes?: Uint8Array,
   ) {
     this.n = src.length;
-    this.cr = new NextOccurrence(src, '\r');
-    this.lf = new NextOccurrence(src, '\n');
-    this.backslash = new NextOccurrence(src, '\\');
-    this.bytes =
-      bytes !== undefined && bytes.length === src.length ? bytes : Buffer.from(src, 'latin1');
-    this.view = new DataView(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength);
+    const shared = sharedScan(src, bytes);
+    this.bytes = shared.bytes;
+    this.view = shared.view;
+    this.cr = shared.cr;
+    this.lf = shared.lf;
+    this.backslash = shared.backslash;
     this.pos = start;
     this.lineStart = start;
     // A first line starting with '#' (a shebang) is not Lua.

@@ -390,7 +390,8 @@ export function compileSkimWatch(watch: FunctionWatch, policy: SkimPolicy): Skim
       0;
     setFilter(needleFilter, key ^ (key >>> 16));
     for (let k = 0; k < 3; k++) {
-      const pair = ((text.charCodeAt(k) & 0xff) << 8) | (text.charCodeAt(k + 1) & 0xff);
+      // Little-endian, as `nextNeedlePair` reads them.
+      const pair = (text.charCodeAt(k) & 0xff) | ((text.charCodeAt(k + 1) & 0xff) << 8);
       needlePairs[pair >>> 5]! |= 1 << (pair & 31);
     }
     const list = byKey.get(key) ?? [];
@@ -535,6 +536,20 @@ export function skimLua(source: Uint8Array | string, watch: SkimWatch, start = 0
 }
 
 /**
+ * The first of `j`, `j + 3`, `j + 6`… up to `last` where the byte pair is one of the needles'
+ * (`SkimWatch.needlePairs`), or -1. A loop of its own: with the rare work on a pair found kept
+ * out of it, V8 keeps its values in registers (inlined with that work, it spilled them and
+ * took ~60 instructions a pair).
+ */
+function nextNeedlePair(view: DataView, pairs: Uint32Array, j: number, last: number): number {
+  for (; j <= last; j += 3) {
+    const pair = view.getUint16(j, true); // little-endian: src[j] | (src[j + 1] << 8)
+    if ((pairs[pair >>> 5]! & (1 << (pair & 31))) !== 0) return j;
+  }
+  return -1;
+}
+
+/**
  * The skim's state. A class rather than closures: V8 optimises monomorphic method calls,
  * while fresh closures per file deoptimise the hot loop ("wrong call target").
  */
@@ -612,14 +627,14 @@ class Skimmer {
   private needlesIn(from: number, to: number): number {
     const view = this.view;
     const pairs = this.watch.needlePairs;
+    const last = to - 2;
     let found = 0;
     // Whatever a needle's start, its first 4 bytes hold one of these every-third-byte pairs
     // at their offset 0, 1 or 2 (and the pair ends before `to`). So one pair in three is read,
     // and only the starts next to a pair that some needle has at that offset are looked at.
-    for (let j = from; j <= to - 2; j += 3) {
-      const pair = view.getUint16(j); // big-endian: (src[j] << 8) | src[j + 1]
-      if ((pairs[pair >>> 5]! & (1 << (pair & 31))) !== 0)
-        found |= this.needlesStartingNear(j, from, to);
+    for (let j = nextNeedlePair(view, pairs, from, last); j >= 0;) {
+      found |= this.needlesStartingNear(j, from, to);
+      j = nextNeedlePair(view, pairs, j + 3, last);
     }
     return found;
   }
@@ -628,9 +643,10 @@ class Skimmer {
   private needlesStartingNear(j: number, from: number, to: number): number {
     const view = this.view;
     const filter = this.watch.needleFilter;
-    const last = Math.min(j, to - 4);
+    // Ternaries rather than Math.min and Math.max, which V8 computed here in floating point.
+    const last = j < to - 4 ? j : to - 4;
     let found = 0;
-    for (let i = Math.max(from, j - 2); i <= last; i++) {
+    for (let i = j - 2 > from ? j - 2 : from; i <= last; i++) {
       // The first 4 bytes, big-endian, as a signed 32-bit integer (see the identifier hash in
       // `run`).
       const k = view.getInt32(i);

@@ -117,19 +117,12 @@ for (const [c, cls] of [
 ] as const)
   CLASS[c] = cls;
 
-/**
- * Word tests (SWAR): bit 7 of a byte of the result is set where that byte of `x` is zero
- * (`zeroBytes`) or below 14 (`bytesBelow14`). A borrow may also set it in a byte above such a
- * byte, never in a lower one: whether any bit is set, and which byte is the lowest, are exact.
- * `| 0` keeps V8's subtraction a 32-bit one (no overflow check, no float).
- */
-function zeroBytes(x: number): number {
-  return ((x - 0x01010101) | 0) & ~x & 0x80808080;
-}
-
-function bytesBelow14(x: number): number {
-  return ((x - 0x0e0e0e0e) | 0) & ~x & 0x80808080;
-}
+// Word tests (SWAR), written out where they are used: `((x - 0x01010101) | 0) & ~x &
+// 0x80808080` sets bit 7 of a byte where that byte of `x` is zero, and with 0x0e0e0e0e where it
+// is below 14. A borrow may also set it in a byte above such a byte, never in a lower one:
+// whether any bit is set, and which byte is the lowest, are exact. `| 0` keeps V8's subtraction
+// a 32-bit one (no overflow check, no float). Not functions: V8 checks an inlined module
+// function's binding at every call, which is every four bytes here.
 
 function fnv(text: string, start: number, end: number): number {
   let h = 0x811c9dc5;
@@ -599,7 +592,10 @@ class Skimmer {
     const view = this.view;
     while (p + 4 <= end) {
       const x = view.getInt32(p, true);
-      if ((zeroBytes(x ^ 0x0a0a0a0a) | zeroBytes(x ^ 0x0d0d0d0d)) !== 0) break;
+      const lf = x ^ 0x0a0a0a0a;
+      const cr = x ^ 0x0d0d0d0d;
+      const stops = (((lf - 0x01010101) | 0) & ~lf) | (((cr - 0x01010101) | 0) & ~cr);
+      if ((stops & 0x80808080) !== 0) break;
       p += 4;
     }
     while (p < end && src[p]! !== 10 && src[p]! !== 13) p++;
@@ -837,7 +833,9 @@ class Skimmer {
     const view = this.view;
     // The quote in every byte of a word.
     const quotes = Math.imul(c, 0x01010101);
-    const s = p + 1;
+    // `| 0` here and on breakAt's results: q stays an untagged integer through the loops
+    // (a tagged one is shifted and tested at every turn).
+    const s = (p + 1) | 0;
     let q = s;
     let escaped = false;
     let closed = false;
@@ -847,7 +845,13 @@ class Skimmer {
       // table read per byte; the byte it stops at is judged below.
       while (q + 4 <= n) {
         const x = view.getInt32(q, true);
-        if ((bytesBelow14(x) | zeroBytes(x ^ quotes) | zeroBytes(x ^ 0x5c5c5c5c)) !== 0) break;
+        const quote = x ^ quotes;
+        const backslash = x ^ 0x5c5c5c5c;
+        const stops =
+          (((x - 0x0e0e0e0e) | 0) & ~x) |
+          (((quote - 0x01010101) | 0) & ~quote) |
+          (((backslash - 0x01010101) | 0) & ~backslash);
+        if ((stops & 0x80808080) !== 0) break;
         q += 4;
       }
       while (q < n && stringStop[src[q]!]! === 0) q++;
@@ -861,7 +865,7 @@ class Skimmer {
       if (d === 92) {
         const e = this.at(q + 1);
         if (e === 10 || e === 13) {
-          q = this.breakAt(q + 1);
+          q = this.breakAt(q + 1) | 0;
           continue;
         }
         if (e === 122) {
@@ -870,7 +874,7 @@ class Skimmer {
           q += 2;
           for (;;) {
             const w = src[q]!;
-            if (w === 10 || w === 13) q = this.breakAt(q);
+            if (w === 10 || w === 13) q = this.breakAt(q) | 0;
             else if (w === 32 || w === 9 || w === 11 || w === 12) q++;
             else break;
           }

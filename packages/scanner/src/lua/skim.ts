@@ -1073,7 +1073,7 @@ class Skimmer {
       }
       if (cls === DIGIT) {
         const s = p;
-        const exponentMark = c === 48 && (this.at(p + 1) | 0x20) === 120 ? 112 : 101;
+        const exponentMark = c === 48 && p + 1 < n && (src[p + 1]! | 0x20) === 120 ? 112 : 101;
         while (p < n) {
           const d = src[p]!;
           if (IDENT_PART[d] === 1 || d === 46) p++;
@@ -1085,13 +1085,15 @@ class Skimmer {
         prevSig = 0;
         continue;
       }
+      // The byte after an operator is read from the locals (`p + 1 < n`, then `src`), not through
+      // `this.at`, which loads and checks the skimmer's fields at each use.
       switch (cls) {
         case QUOTE:
           p = this.quoted(p, c) | 0;
           prevSig = 0;
           continue;
         case MINUS:
-          if (this.at(p + 1) === 45) {
+          if (p + 1 < n && src[p + 1]! === 45) {
             const level = this.levelAt(p + 2);
             if (level >= 0) p = this.longBracket(p + 2, level, false) | 0;
             else p = this.lineEnd(p + 2, n) | 0;
@@ -1100,7 +1102,7 @@ class Skimmer {
           break;
         case SLASH: {
           // GLua's C-style comments
-          const c1 = this.at(p + 1);
+          const c1 = p + 1 < n ? src[p + 1]! : -1;
           if (c1 === 47) {
             cComments++;
             p = this.lineEnd(p + 2, n) | 0;
@@ -1145,21 +1147,21 @@ class Skimmer {
           break;
         case BANG: // '!' and '!='
           glua++;
-          if (this.at(p + 1) === 61) p++;
+          if (p + 1 < n && src[p + 1]! === 61) p++;
           break;
         case DOUBLED: // '&&' and '||'
-          if (this.at(p + 1) === c) {
+          if (p + 1 < n && src[p + 1]! === c) {
             glua++;
             p++;
           } else this.balanced = false;
           break;
         case TILDE: // '~='
-          if (this.at(p + 1) !== 61) this.balanced = false;
+          if (!(p + 1 < n && src[p + 1]! === 61)) this.balanced = false;
           break;
         case DOT:
-          if (this.at(p + 1) === 46) {
+          if (p + 1 < n && src[p + 1]! === 46) {
             // `..` and `...` are operators, not field access.
-            p += this.at(p + 2) === 46 ? 3 : 2;
+            p += p + 2 < n && src[p + 2]! === 46 ? 3 : 2;
             prevSig = 0;
           } else {
             prevSig = 46;

@@ -117,19 +117,12 @@ for (const [c, cls] of [
 ] as const)
   CLASS[c] = cls;
 
-/**
- * Word tests (SWAR): bit 7 of a byte of the result is set where that byte of `x` is zero
- * (`zeroBytes`) or below 14 (`bytesBelow14`). A borrow may also set it in a byte above such a
- * byte, never in a lower one: whether any bit is set, and which byte is the lowest, are exact.
- * `| 0` keeps V8's subtraction a 32-bit one (no overflow check, no float).
- */
-function zeroBytes(x: number): number {
-  return ((x - 0x01010101) | 0) & ~x & 0x80808080;
-}
-
-function bytesBelow14(x: number): number {
-  return ((x - 0x0e0e0e0e) | 0) & ~x & 0x80808080;
-}
+// Word tests (SWAR), written out where they are used: `((x - 0x01010101) | 0) & ~x &
+// 0x80808080` sets bit 7 of a byte where that byte of `x` is zero, and with 0x0e0e0e0e where it
+// is below 14. A borrow may also set it in a byte above such a byte, never in a lower one:
+// whether any bit is set, and which byte is the lowest, are exact. `| 0` keeps V8's subtraction
+// a 32-bit one (no overflow check, no float). Not functions: V8 checks an inlined module
+// function's binding at every call, which is every four bytes here.
 
 function fnv(text: string, start: number, end: number): number {
   let h = 0x811c9dc5;
@@ -390,7 +383,8 @@ export function compileSkimWatch(watch: FunctionWatch, policy: SkimPolicy): Skim
       0;
     setFilter(needleFilter, key ^ (key >>> 16));
     for (let k = 0; k < 3; k++) {
-      const pair = ((text.charCodeAt(k) & 0xff) << 8) | (text.charCodeAt(k + 1) & 0xff);
+      // Little-endian, as `nextNeedlePair` reads them.
+      const pair = (text.charCodeAt(k) & 0xff) | ((text.charCodeAt(k + 1) & 0xff) << 8);
       needlePairs[pair >>> 5]! |= 1 << (pair & 31);
     }
     const list = byKey.get(key) ?? [];
@@ -535,6 +529,20 @@ export function skimLua(source: Uint8Array | string, watch: SkimWatch, start = 0
 }
 
 /**
+ * The first of `j`, `j + 3`, `j + 6`… up to `last` where the byte pair is one of the needles'
+ * (`SkimWatch.needlePairs`), or -1. A loop of its own: with the rare work on a pair found kept
+ * out of it, V8 keeps its values in registers (inlined with that work, it spilled them and
+ * took ~60 instructions a pair).
+ */
+function nextNeedlePair(view: DataView, pairs: Uint32Array, j: number, last: number): number {
+  for (; j <= last; j += 3) {
+    const pair = view.getUint16(j, true); // little-endian: src[j] | (src[j + 1] << 8)
+    if ((pairs[pair >>> 5]! & (1 << (pair & 31))) !== 0) return j;
+  }
+  return -1;
+}
+
+/**
  * The skim's state. A class rather than closures: V8 optimises monomorphic method calls,
  * while fresh closures per file deoptimise the hot loop ("wrong call target").
  */
@@ -584,7 +592,10 @@ class Skimmer {
     const view = this.view;
     while (p + 4 <= end) {
       const x = view.getInt32(p, true);
-      if ((zeroBytes(x ^ 0x0a0a0a0a) | zeroBytes(x ^ 0x0d0d0d0d)) !== 0) break;
+      const lf = x ^ 0x0a0a0a0a;
+      const cr = x ^ 0x0d0d0d0d;
+      const stops = (((lf - 0x01010101) | 0) & ~lf) | (((cr - 0x01010101) | 0) & ~cr);
+      if ((stops & 0x80808080) !== 0) break;
       p += 4;
     }
     while (p < end && src[p]! !== 10 && src[p]! !== 13) p++;
@@ -612,14 +623,14 @@ class Skimmer {
   private needlesIn(from: number, to: number): number {
     const view = this.view;
     const pairs = this.watch.needlePairs;
+    const last = to - 2;
     let found = 0;
     // Whatever a needle's start, its first 4 bytes hold one of these every-third-byte pairs
     // at their offset 0, 1 or 2 (and the pair ends before `to`). So one pair in three is read,
     // and only the starts next to a pair that some needle has at that offset are looked at.
-    for (let j = from; j <= to - 2; j += 3) {
-      const pair = view.getUint16(j); // big-endian: (src[j] << 8) | src[j + 1]
-      if ((pairs[pair >>> 5]! & (1 << (pair & 31))) !== 0)
-        found |= this.needlesStartingNear(j, from, to);
+    for (let j = nextNeedlePair(view, pairs, from, last); j >= 0;) {
+      found |= this.needlesStartingNear(j, from, to);
+      j = nextNeedlePair(view, pairs, j + 3, last);
     }
     return found;
   }
@@ -628,9 +639,10 @@ class Skimmer {
   private needlesStartingNear(j: number, from: number, to: number): number {
     const view = this.view;
     const filter = this.watch.needleFilter;
-    const last = Math.min(j, to - 4);
+    // Ternaries rather than Math.min and Math.max, which V8 computed here in floating point.
+    const last = j < to - 4 ? j : to - 4;
     let found = 0;
-    for (let i = Math.max(from, j - 2); i <= last; i++) {
+    for (let i = j - 2 > from ? j - 2 : from; i <= last; i++) {
       // The first 4 bytes, big-endian, as a signed 32-bit integer (see the identifier hash in
       // `run`).
       const k = view.getInt32(i);
@@ -821,7 +833,9 @@ class Skimmer {
     const view = this.view;
     // The quote in every byte of a word.
     const quotes = Math.imul(c, 0x01010101);
-    const s = p + 1;
+    // `| 0` here and on breakAt's results: q stays an untagged integer through the loops
+    // (a tagged one is shifted and tested at every turn).
+    const s = (p + 1) | 0;
     let q = s;
     let escaped = false;
     let closed = false;
@@ -831,7 +845,13 @@ class Skimmer {
       // table read per byte; the byte it stops at is judged below.
       while (q + 4 <= n) {
         const x = view.getInt32(q, true);
-        if ((bytesBelow14(x) | zeroBytes(x ^ quotes) | zeroBytes(x ^ 0x5c5c5c5c)) !== 0) break;
+        const quote = x ^ quotes;
+        const backslash = x ^ 0x5c5c5c5c;
+        const stops =
+          (((x - 0x0e0e0e0e) | 0) & ~x) |
+          (((quote - 0x01010101) | 0) & ~quote) |
+          (((backslash - 0x01010101) | 0) & ~backslash);
+        if ((stops & 0x80808080) !== 0) break;
         q += 4;
       }
       while (q < n && stringStop[src[q]!]! === 0) q++;
@@ -845,7 +865,7 @@ class Skimmer {
       if (d === 92) {
         const e = this.at(q + 1);
         if (e === 10 || e === 13) {
-          q = this.breakAt(q + 1);
+          q = this.breakAt(q + 1) | 0;
           continue;
         }
         if (e === 122) {
@@ -854,7 +874,7 @@ class Skimmer {
           q += 2;
           for (;;) {
             const w = src[q]!;
-            if (w === 10 || w === 13) q = this.breakAt(q);
+            if (w === 10 || w === 13) q = this.breakAt(q) | 0;
             else if (w === 32 || w === 9 || w === 11 || w === 12) q++;
             else break;
           }
@@ -1053,7 +1073,7 @@ class Skimmer {
       }
       if (cls === DIGIT) {
         const s = p;
-        const exponentMark = c === 48 && (this.at(p + 1) | 0x20) === 120 ? 112 : 101;
+        const exponentMark = c === 48 && p + 1 < n && (src[p + 1]! | 0x20) === 120 ? 112 : 101;
         while (p < n) {
           const d = src[p]!;
           if (IDENT_PART[d] === 1 || d === 46) p++;
@@ -1065,13 +1085,15 @@ class Skimmer {
         prevSig = 0;
         continue;
       }
+      // The byte after an operator is read from the locals (`p + 1 < n`, then `src`), not through
+      // `this.at`, which loads and checks the skimmer's fields at each use.
       switch (cls) {
         case QUOTE:
           p = this.quoted(p, c) | 0;
           prevSig = 0;
           continue;
         case MINUS:
-          if (this.at(p + 1) === 45) {
+          if (p + 1 < n && src[p + 1]! === 45) {
             const level = this.levelAt(p + 2);
             if (level >= 0) p = this.longBracket(p + 2, level, false) | 0;
             else p = this.lineEnd(p + 2, n) | 0;
@@ -1080,7 +1102,7 @@ class Skimmer {
           break;
         case SLASH: {
           // GLua's C-style comments
-          const c1 = this.at(p + 1);
+          const c1 = p + 1 < n ? src[p + 1]! : -1;
           if (c1 === 47) {
             cComments++;
             p = this.lineEnd(p + 2, n) | 0;
@@ -1125,21 +1147,21 @@ class Skimmer {
           break;
         case BANG: // '!' and '!='
           glua++;
-          if (this.at(p + 1) === 61) p++;
+          if (p + 1 < n && src[p + 1]! === 61) p++;
           break;
         case DOUBLED: // '&&' and '||'
-          if (this.at(p + 1) === c) {
+          if (p + 1 < n && src[p + 1]! === c) {
             glua++;
             p++;
           } else this.balanced = false;
           break;
         case TILDE: // '~='
-          if (this.at(p + 1) !== 61) this.balanced = false;
+          if (!(p + 1 < n && src[p + 1]! === 61)) this.balanced = false;
           break;
         case DOT:
-          if (this.at(p + 1) === 46) {
+          if (p + 1 < n && src[p + 1]! === 46) {
             // `..` and `...` are operators, not field access.
-            p += this.at(p + 2) === 46 ? 3 : 2;
+            p += p + 2 < n && src[p + 2]! === 46 ? 3 : 2;
             prevSig = 0;
           } else {
             prevSig = 46;

@@ -302,15 +302,21 @@ class SourceScan {
   }
 }
 
-/** The last source lexed with its bytes given (the same bytes object: the same source). */
-let lastScan: SourceScan | null = null;
+/**
+ * What is shared, by the bytes object given (the same object: the same source). Weakly held,
+ * so that nothing of a scan outlives its file's bytes: a module-level "last source" would keep
+ * a 50 MB file alive in an idle worker after its scan.
+ */
+const scansByBytes = new WeakMap<Uint8Array, SourceScan>();
 
 function sharedScan(src: string, bytes: Uint8Array | undefined): SourceScan {
   if (bytes === undefined || bytes.length !== src.length)
     return new SourceScan(src, Buffer.from(src, 'latin1'));
-  const last = lastScan;
-  if (last !== null && last.bytes === bytes && last.src === src) return last;
-  return (lastScan = new SourceScan(src, bytes));
+  const known = scansByBytes.get(bytes);
+  if (known !== undefined && known.src === src) return known;
+  const scan = new SourceScan(src, bytes);
+  scansByBytes.set(bytes, scan);
+  return scan;
 }
 
 export class Lexer {

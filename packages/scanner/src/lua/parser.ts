@@ -483,6 +483,19 @@ export class Parser {
     }
   }
 
+  /**
+   * `first` and the names after it, each after a comma (`local a, b`, `for k, v in`): built on
+   * the list stack at their exact size when there are several.
+   */
+  private namesFrom(first: Identifier, where: string): Identifier[] {
+    if (!this.acceptPunct(',')) return [first];
+    const base = this.listTop;
+    this.add(first);
+    do this.add(this.expectName(where));
+    while (this.acceptPunct(','));
+    return this.listFrom(base);
+  }
+
   private peek(): Token {
     if (this.ahead === null) this.ahead = this.lexer.next();
     return this.ahead;
@@ -913,15 +926,7 @@ export class Parser {
       this.declareTopLocal(name.name);
       return this.parseFunctionBody(line, offset, name, true, fnLine, fnOffset);
     }
-    const first = this.expectName("after 'local'");
-    let variables = [first];
-    if (this.acceptPunct(',')) {
-      const base = this.listTop;
-      this.add(first);
-      do this.add(this.expectName("after ','"));
-      while (this.acceptPunct(','));
-      variables = this.listFrom(base);
-    }
+    const variables = this.namesFrom(this.expectName("after 'local'"), "after ','");
     let init: Expression[] = [];
     if (this.acceptPunct('=')) init = this.parseExpressionList();
     this.nameFunctions(variables, init, 'local');
@@ -1230,15 +1235,7 @@ export class Parser {
         endOffset: this.prev.end,
       };
     }
-    let variables = [first];
-    if (this.acceptPunct(',')) {
-      // (`for k, v in`: built on the list stack, at their exact size.)
-      const base = this.listTop;
-      this.add(first);
-      do this.add(this.expectName("in 'for'"));
-      while (this.acceptPunct(','));
-      variables = this.listFrom(base);
-    }
+    const variables = this.namesFrom(first, "in 'for'");
     this.expectKeyword('in', 'for', line);
     const iterators = this.parseExpressionList();
     this.expectKeyword('do', 'for', line);

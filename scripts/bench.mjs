@@ -1,7 +1,7 @@
 // `npm run bench -- <folder>`: scans every addon (sub-folder, .zip or .gma) of a folder with a
-// worker_threads pool (a cold pass, five warm-up passes, then the median of
-// three timed passes) and reports Lua MB/s, files/s and peak RSS, next to ripgrep searching the
-// same Lua files for the sink names.
+// worker_threads pool (a cold pass, a round where every worker scans every addon, five warm-up
+// passes, then the median of three timed passes) and reports Lua MB/s, files/s and peak RSS,
+// next to ripgrep searching the same Lua files for the sink names.
 // `npm run bench -- --parse <folder>` parses every Lua file of the same addons in full.
 // `npm run bench -- --asset-archive [MiB]` builds a ~1 GiB archive made mostly of assets in a
 // temp dir and reports the time and peak RSS of scanning it.
@@ -163,6 +163,33 @@ class ScanPool {
     });
   }
 
+  /**
+   * Every worker scans every path once, each from its own queue (the n-th worker starting
+   * n/size of the way down the list, so that they do not read the same files at once).
+   */
+  scanEach(paths) {
+    return Promise.all(
+      this.workers.map(
+        (worker, w) =>
+          new Promise((resolve) => {
+            const shift = Math.floor((w * paths.length) / this.workers.length);
+            const queue = [...paths.slice(shift), ...paths.slice(0, shift)];
+            const next = () => {
+              const path = queue.shift();
+              if (path === undefined) {
+                worker.removeAllListeners('message');
+                resolve();
+                return;
+              }
+              worker.postMessage(path);
+            };
+            worker.on('message', next);
+            next();
+          }),
+      ),
+    );
+  }
+
   close() {
     for (const worker of this.workers) void worker.terminate();
   }
@@ -251,6 +278,15 @@ async function benchFolder(folder) {
     return { ms, results: passResults };
   };
   const coldMs = (await pass('cold')).ms;
+  // A server's threads have each met every kind of addon. In a shared queue, largest first,
+  // the same worker always takes the largest addon and the other the second, so a worker can
+  // meet an addon for the first time in a timed pass, and V8 then throws away the code it
+  // compiled without that addon's object shapes and branches and compiles it again, on the
+  // other core (docs/decisions.md, "Every bench worker warms on every addon").
+  const eachStarted = performance.now();
+  await pool.scanEach(order);
+  const eachMs = performance.now() - eachStarted;
+  process.stderr.write(`  every worker over every addon: ${(eachMs / 1000).toFixed(2)} s\n`);
   const warmups = [];
   for (let i = 0; i < 5; i++) warmups.push((await pass('warm-up')).ms);
   // ripgrep is timed right after each timed pass, so that both figures of the ratio come from
@@ -301,7 +337,7 @@ async function benchFolder(folder) {
     `  ${(luaBytes / MiB / seconds).toFixed(2)} MB of Lua/s, ${(luaFiles / seconds).toFixed(1)} Lua files/s, ${(files / seconds).toFixed(1)} files/s`,
   );
   console.log(
-    `  median of 3 warm passes (${timed.map((t) => (t.ms / 1000).toFixed(2)).join(' s, ')} s), after ${warmups.length} warm-up passes (${warmups.map((ms) => (ms / 1000).toFixed(2)).join(' s, ')} s)`,
+    `  median of 3 warm passes (${timed.map((t) => (t.ms / 1000).toFixed(2)).join(' s, ')} s), after a round where each of the ${size} workers scanned every addon (${(eachMs / 1000).toFixed(2)} s) and ${warmups.length} warm-up passes (${warmups.map((ms) => (ms / 1000).toFixed(2)).join(' s, ')} s)`,
   );
   console.log(
     `  first (cold) pass: ${(coldMs / 1000).toFixed(2)} s, ${(luaBytes / MiB / (coldMs / 1000)).toFixed(2)} MB of Lua/s`,

@@ -282,7 +282,7 @@ async function benchFolder(folder) {
   // the same worker always takes the largest addon and the other the second, so a worker can
   // meet an addon for the first time in a timed pass, and V8 then throws away the code it
   // compiled without that addon's object shapes and branches and compiles it again, on the
-  // other core (docs/decisions.md, "Every bench worker warms on every addon").
+  // other core (docs/decisions.md, session 15; docs/performance.md has the traces).
   const eachStarted = performance.now();
   await pool.scanEach(order);
   const eachMs = performance.now() - eachStarted;

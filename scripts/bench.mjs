@@ -134,8 +134,12 @@ class ScanPool {
     );
   }
 
-  /** Scans every path once, the largest first so no worker is left with a big one at the end. */
-  scan(paths) {
+  /**
+   * Scans every path once on `workers` (all of them by default), each taking the next path when
+   * it is done with one; the paths come largest first so no worker is left with a big one at
+   * the end.
+   */
+  scan(paths, workers = this.workers) {
     return new Promise((resolve) => {
       const results = [];
       const queue = [...paths];
@@ -149,10 +153,7 @@ class ScanPool {
         }
         worker.postMessage(path);
       };
-      for (const worker of this.workers.slice(
-        0,
-        Math.max(1, Math.min(this.workers.length, paths.length)),
-      )) {
+      for (const worker of workers.slice(0, Math.max(1, Math.min(workers.length, paths.length)))) {
         running++;
         worker.on('message', (msg) => {
           results.push(msg);
@@ -169,24 +170,10 @@ class ScanPool {
    */
   scanEach(paths) {
     return Promise.all(
-      this.workers.map(
-        (worker, w) =>
-          new Promise((resolve) => {
-            const shift = Math.floor((w * paths.length) / this.workers.length);
-            const queue = [...paths.slice(shift), ...paths.slice(0, shift)];
-            const next = () => {
-              const path = queue.shift();
-              if (path === undefined) {
-                worker.removeAllListeners('message');
-                resolve();
-                return;
-              }
-              worker.postMessage(path);
-            };
-            worker.on('message', next);
-            next();
-          }),
-      ),
+      this.workers.map((worker, w) => {
+        const shift = Math.floor((w * paths.length) / this.workers.length);
+        return this.scan([...paths.slice(shift), ...paths.slice(0, shift)], [worker]);
+      }),
     );
   }
 

@@ -640,6 +640,25 @@ describe('function watch', () => {
     expect(r.aliases).toEqual(['x.y', 'w']);
   });
 
+  it('records what a sink makes or a computed lookup of one reaches as aliases', () => {
+    const r = parseLua(
+      [
+        'local G = Sink',
+        'local f1 = Sink[name]',
+        'local f2 = (G)[a .. b]',
+        'local f3 = Sink(code)',
+        'h.run = G.x[key]',
+        'local n1 = t[name]',
+        'local n2 = print(code)',
+        'local n3 = G["plain"]',
+      ].join('\n'),
+      { watch },
+    );
+    // A constant key names the function itself (`G["plain"]` is `plain`, no sink).
+    expect(r.localAliases).toEqual(['G', 'f1', 'f2', 'f3']);
+    expect(r.aliases).toEqual(['h.run']);
+  });
+
   it('marks functions by the names, strings and numbers they use', () => {
     const r = parseLua(
       [

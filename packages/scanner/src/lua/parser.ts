@@ -368,9 +368,10 @@ export class Parser {
 
   /**
    * Names an anonymous function assigned to a variable or field (`x.y = function`), and notes
-   * sink aliases (`local rs, fetch = RunString, http.Fetch`). `targets` are `local` variables
-   * or plain targets of an assignment. (The key of a table constructor's field names no path
-   * a caller could use: `{ run = function … }` is called as `t.run`, whatever `t`.)
+   * sink aliases (`local rs, fetch = RunString, http.Fetch`, `local f = _G[name]`). `targets`
+   * are `local` variables or plain targets of an assignment. (The key of a table
+   * constructor's field names no path a caller could use: `{ run = function … }` is called
+   * as `t.run`, whatever `t`.)
    */
   private nameFunctions(
     targets: readonly Expression[],
@@ -383,12 +384,10 @@ export class Parser {
       if (
         v.type === 'Identifier' ||
         v.type === 'MemberExpression' ||
-        v.type === 'IndexExpression'
+        v.type === 'IndexExpression' ||
+        v.type === 'CallExpression'
       ) {
-        const last = calleeName(v);
-        if (last === undefined || !this.mayBeWatched(last)) continue;
-        const flags = this.watch.names.get(last);
-        if (flags === undefined || (flags & WATCH_SINK) === 0) continue;
+        if (!this.mayHoldSink(v)) continue;
         // (The target's path is built only for a sink: most values are not.)
         const alias = this.pathOf(targets[i]!);
         if (alias !== undefined) (how === 'local' ? this.localAliases : this.aliases).push(alias);
@@ -410,6 +409,38 @@ export class Parser {
       )
         this.fnTop.watched = true;
     }
+  }
+
+  /**
+   * Whether a value assigned to a variable or field may be a sink, so that whoever calls that
+   * variable is worth emulating: a sink by name (`RunString`, `http.Fetch`), what a sink
+   * makes or looks up (`CompileString(code)`, `rawget(_G, name)`), or a global looked up
+   * under a computed name (`_G[name]`, `getfenv()[name]`, `G[name]` after `local G = _G`).
+   * Which function a computed name reaches is known only when the emulator runs, and the
+   * handler that calls the variable names no sink itself.
+   */
+  private mayHoldSink(v: Expression): boolean {
+    let e = v;
+    if (e.type === 'IndexExpression' && e.index.type !== 'StringLiteral') {
+      e = e.base;
+      while (
+        e.type === 'MemberExpression' ||
+        e.type === 'IndexExpression' ||
+        e.type === 'ParenthesizedExpression'
+      )
+        e = e.type === 'ParenthesizedExpression' ? e.expression : e.base;
+      if (e.type === 'Identifier' && this.isAliasName(e.name)) return true;
+    }
+    if (e.type === 'CallExpression') e = e.base;
+    const last = calleeName(e);
+    if (last === undefined || !this.mayBeWatched(last)) return false;
+    const flags = this.watch!.names.get(last);
+    return flags !== undefined && (flags & WATCH_SINK) !== 0;
+  }
+
+  /** Whether `name` was noted as a sink alias earlier in this file (`local G = _G`). */
+  private isAliasName(name: string): boolean {
+    return this.localAliases.includes(name) || this.aliases.includes(name);
   }
 
   /**

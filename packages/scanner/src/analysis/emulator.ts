@@ -266,6 +266,8 @@ function realmOfCondition(e: Expression): Realm | undefined {
 }
 
 const MAX_CALL_DEPTH = 48;
+/** How many functions of a table one call under an attacker's key runs (see callEveryChoice). */
+const MAX_CHOICES = 16;
 
 /** Engine libraries and functions that always exist (truthy), beyond CORE_GLOBALS. */
 const KNOWN_LIBRARIES = new Set([
@@ -1867,6 +1869,8 @@ export class Emulator {
     let info: ApiInfo | undefined;
     /** The answers for the global the callee was read as, if it was one (see lookupName). */
     let named: ApiInfo | null = null;
+    /** A table of functions indexed by a key the attacker sends (`handlers[net.ReadString()]`). */
+    let chosenFrom: LuaTable | undefined;
     const line = e.line;
     const baseExpr = e.base;
     if (baseExpr.type === 'MemberExpression' && baseExpr.indexer === ':') {
@@ -1891,6 +1895,14 @@ export class Emulator {
         callee = method.onUnknownCallee();
         info = method.onUnknownInfo();
       }
+    } else if (baseExpr.type === 'IndexExpression') {
+      // (evalExpr's own steps for an index, with the table and the key kept at hand.)
+      const b = this.evalExpr(baseExpr.base, scope, fc);
+      const k = this.evalExpr(baseExpr.index, scope, fc);
+      named = this.nameInfo;
+      const keyDecoded = baseExpr.index.type !== 'StringLiteral' || baseExpr.index.escaped;
+      callee = this.index(b, k, fc, baseExpr.line, keyDecoded);
+      if (b.k === 'table' && k.k === 'unk' && k.taint !== undefined) chosenFrom = b.t;
     } else {
       callee = this.evalExpr(baseExpr, scope, fc);
       // (Taken before the arguments are evaluated, which may read other globals.)
@@ -1933,7 +1945,24 @@ export class Emulator {
       }
       return this.callApi(callee, args, fc, line, !!self, info);
     }
+    if (chosenFrom !== undefined && (callee.k === 'nil' || callee.k === 'unk'))
+      return this.callEveryChoice(chosenFrom, args, fc, line);
     return this.callValue(callee, args, fc, line, !!self);
+  }
+
+  /**
+   * A call through a table of functions under a key the attacker sends: the attacker picks
+   * which one runs, so each function the table holds runs with these arguments (the first
+   * MAX_CHOICES of them). What comes back is not known.
+   */
+  private callEveryChoice(table: LuaTable, args: Value[], fc: FileContext, line: number): Value[] {
+    let calls = 0;
+    for (const v of table.hash.values()) {
+      if (v.k !== 'fn' && v.k !== 'api') continue;
+      if (++calls > MAX_CHOICES) break;
+      this.callValue(v, args, fc, line, false);
+    }
+    return UNKNOWN_RESULT;
   }
 
   private callValue(

@@ -328,6 +328,8 @@ function parseRecord(
   record.relevanceIndex = relevance.add(record.functions, everything);
   relevance.addAliases(parsed.aliases, broken ? record.relevanceIndex : undefined);
   relevance.addAliases(parsed.localAliases, record.relevanceIndex);
+  relevance.addTables(parsed.tables, record.relevanceIndex, broken);
+  relevance.addTables(parsed.localTables, record.relevanceIndex, true);
 }
 
 /**
@@ -488,9 +490,14 @@ function parseLazyCallers(record: LuaFileRecord, offsets: number[], relevance: R
     const from = node.lazy.offset;
     const to = node.endOffset;
     if (!offsets.some((at) => at >= from && at < to)) continue;
-    const { own, functions: nested, aliases, localAliases } = parseLazy(node, FUNCTION_WATCH);
-    relevance.addAliases(aliases, broken ? record.relevanceIndex : undefined);
-    relevance.addAliases(localAliases, record.relevanceIndex);
+    const parsed = parseLazy(node, FUNCTION_WATCH);
+    const { own, functions: nested } = parsed;
+    relevance.addAliases(parsed.aliases, broken ? record.relevanceIndex : undefined);
+    relevance.addAliases(parsed.localAliases, record.relevanceIndex);
+    if (record.relevanceIndex !== undefined) {
+      relevance.addTables(parsed.tables, record.relevanceIndex, broken);
+      relevance.addTables(parsed.localTables, record.relevanceIndex, true);
+    }
     facts.watched = own.watched;
     facts.sink = own.sink;
     facts.calls = own.calls;

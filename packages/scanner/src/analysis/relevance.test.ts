@@ -114,6 +114,39 @@ describe('relevance', () => {
   });
 });
 
+describe('tables of functions', () => {
+  /** The names and file-0 local names once `files` are added, each file settled in turn. */
+  function namesWithTables(files: string[]): string[] {
+    const rel = new Relevance();
+    files.forEach((text, k) => {
+      const parsed = parseLua(text, { watch: FUNCTION_WATCH });
+      const file = rel.add(parsed.functions, false);
+      expect(file).toBe(k);
+      rel.addAliases(parsed.aliases);
+      rel.addAliases(parsed.localAliases, file);
+      rel.addTables(parsed.tables, file, false);
+      rel.addTables(parsed.localTables, file, true);
+      rel.settleNames();
+    });
+    return [...rel.names, ...(rel.localNames.get(0) ?? [])].sort();
+  }
+
+  it('makes a table holding a relevant function a name, whichever is known first', () => {
+    const sinkFirst = [
+      'function Lib.exec(s) RunString(s) end',
+      'Handlers = { run = Lib.exec, ping = Lib.ping }',
+    ];
+    expect(namesWithTables(sinkFirst)).toEqual(['Handlers', 'Lib.exec']);
+    expect(namesWithTables([...sinkFirst].reverse())).toEqual(['Handlers', 'Lib.exec']);
+  });
+  it('keeps a local table a name of its own file, and ignores tables of other functions', () => {
+    const names = namesWithTables([
+      'local function exec(s) RunString(s) end\nlocal handlers = { run = exec }\nlocal shown = { draw = paint }',
+    ]);
+    expect(names).toEqual(['exec', 'handlers']);
+  });
+});
+
 describe('the string judge', () => {
   it('grades literals by the strongest word they hold, wherever it stands', () => {
     const judge = FUNCTION_WATCH.string!;

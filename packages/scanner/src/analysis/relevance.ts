@@ -341,6 +341,16 @@ export class Relevance {
   private readonly localAliases = new Map<number, Set<string>>();
   /** Aliases added since the last `settleNames` (path, then file or -1 for a global one). */
   private readonly newAliases: Array<string | number> = [];
+  /**
+   * Tables built with named functions in them, by the path of a function they hold: when it
+   * becomes relevant, the table's path becomes a name too, and code that uses the table
+   * (`handlers[net.ReadString()](ply)`) is parsed and run. `file` is where the table is
+   * built; a local table is one of that file's names only.
+   */
+  private readonly tablesHolding = new Map<
+    string,
+    Array<{ path: string; file: number; local: boolean }>
+  >();
 
   /**
    * Which functions are relevant so far, by file (the arrays may be longer than the lists).
@@ -365,6 +375,24 @@ export class Relevance {
         this.localAliases.set(file, set);
       }
       this.newAliases.push(p, file ?? -1);
+    }
+  }
+
+  /**
+   * Adds tables of functions built in file `file` (pairs of the table's path and a function's
+   * path, see ParseResult.tables); `local` when only that file can use them.
+   */
+  addTables(pairs: readonly string[] | undefined, file: number | undefined, local: boolean): void {
+    if (!pairs || file === undefined) return;
+    for (let j = 0; j < pairs.length; j += 2) {
+      const table = { path: pairs[j]!, file, local };
+      const member = pairs[j + 1]!;
+      const list = this.tablesHolding.get(member);
+      if (list) list.push(table);
+      else this.tablesHolding.set(member, [table]);
+      // A function already relevant: the table is a name from the next settleNames on.
+      if (this.names.has(member) || this.localNames.get(file)?.has(member))
+        this.newAliases.push(table.path, local ? file : -1);
     }
   }
 
@@ -477,6 +505,7 @@ export class Relevance {
     this.names.add(name);
     const list = this.callers.get(name);
     if (list) for (let j = 0; j < list.length; j += 2) this.mark(list[j]!, list[j + 1]!);
+    this.addTablesHolding(name, -1);
   }
 
   private addLocalName(name: string, file: number): void {
@@ -487,6 +516,18 @@ export class Relevance {
     const list = this.callers.get(name);
     if (list)
       for (let j = 0; j < list.length; j += 2) if (list[j] === file) this.mark(file, list[j + 1]!);
+    this.addTablesHolding(name, file);
+  }
+
+  /** The tables holding the function `name` (of file `file` only, unless -1) become names. */
+  private addTablesHolding(name: string, file: number): void {
+    const tables = this.tablesHolding.get(name);
+    if (!tables) return;
+    for (const t of tables) {
+      if (file >= 0 && t.file !== file) continue;
+      if (t.local) this.addLocalName(t.path, t.file);
+      else this.addName(t.path);
+    }
   }
 
   /**

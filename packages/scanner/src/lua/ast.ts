@@ -367,6 +367,13 @@ export interface ParseResult {
   aliases?: string[];
   /** Local variables assigned a sink name (`local rs = RunString`): only this file sees them. */
   localAliases?: string[];
+  /**
+   * Tables built with named functions in them, as pairs of the table's path and a function's
+   * (`handlers = { run = exec }` gives `handlers`, `exec`); set when `watch` was given.
+   */
+  tables?: string[];
+  /** The same for tables in local variables. */
+  localTables?: string[];
 }
 
 /** What the parser notes about each function for the analysis to decide what to emulate. */

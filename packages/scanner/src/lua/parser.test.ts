@@ -628,12 +628,7 @@ describe('function watch', () => {
 
   it('records aliases of sinks only, by the target path', () => {
     const r = parseLua(
-      [
-        'local a, b = Sink, print',
-        'x.y, z = t.Sink, t.print',
-        'w = t[""]',
-        'local t2 = { k = Sink }',
-      ].join('\n'),
+      ['local a, b = Sink, print', 'x.y, z = t.Sink, t.print', 'w = t[""]'].join('\n'),
       { watch },
     );
     expect(r.localAliases).toEqual(['a']);
@@ -657,6 +652,21 @@ describe('function watch', () => {
     // A constant key names the function itself (`G["plain"]` is `plain`, no sink).
     expect(r.localAliases).toEqual(['G', 'f1', 'f2', 'f3']);
     expect(r.aliases).toEqual(['h.run']);
+  });
+
+  it('records tables of functions: holding a sink as aliases, else with the functions named', () => {
+    const r = parseLua(
+      [
+        'local calls = { [1] = Sink, [2] = print }',
+        'local handlers = { run = exec, ping = Lib.ping, n = 1, f = function() end }',
+        'M.cmds = { go }',
+        'local data = { 1, "x", { y = 2 } }',
+      ].join('\n'),
+      { watch },
+    );
+    expect(r.localAliases).toEqual(['calls']);
+    expect(r.localTables).toEqual(['handlers', 'exec', 'handlers', 'Lib.ping']);
+    expect(r.tables).toEqual(['M.cmds', 'go']);
   });
 
   it('marks functions by the names, strings and numbers they use', () => {

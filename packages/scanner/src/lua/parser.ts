@@ -242,6 +242,13 @@ export class Parser {
   /** The same for local variables, which only the file itself can call. */
   readonly localAliases: string[] = [];
   /**
+   * Tables built with named functions in them (`handlers = { run = exec }`), as pairs of the
+   * table's path and a function's (see noteTableOfFunctions), with a watch list.
+   */
+  readonly tables: string[] = [];
+  /** The same for tables in local variables. */
+  readonly localTables: string[] = [];
+  /**
    * Names declared `local` so far in the blocks open outside every function (the chunk, an
    * `if SERVER then` around definitions…), innermost last; null until a block declares one.
    * Only kept with a watch list.
@@ -387,10 +394,12 @@ export class Parser {
         v.type === 'IndexExpression' ||
         v.type === 'CallExpression'
       ) {
-        if (!this.mayHoldSink(v)) continue;
         // (The target's path is built only for a sink: most values are not.)
-        const alias = this.pathOf(targets[i]!);
-        if (alias !== undefined) (how === 'local' ? this.localAliases : this.aliases).push(alias);
+        if (this.mayHoldSink(v)) this.noteAlias(targets[i]!, how);
+        continue;
+      }
+      if (v.type === 'TableConstructorExpression') {
+        this.noteTableOfFunctions(targets[i]!, v, how);
         continue;
       }
       if (v.type !== 'FunctionDeclaration') continue;
@@ -408,6 +417,39 @@ export class Parser {
         this.watch.definitions?.has(name)
       )
         this.fnTop.watched = true;
+    }
+  }
+
+  /** Notes `target` (a variable or field path) as holding a sink. */
+  private noteAlias(target: Expression, how: 'local' | 'assign'): void {
+    const alias = this.pathOf(target);
+    if (alias !== undefined) (how === 'local' ? this.localAliases : this.aliases).push(alias);
+  }
+
+  /**
+   * A table built with functions in it is called by index (`t[tonumber("1")](code)`,
+   * `handlers[net.ReadString()](ply)`): holding a sink, it is an alias itself; holding named
+   * functions (`{ run = exec }`), it is noted with each of them, and becomes one of the
+   * relevant names when one of them does (Relevance.addTables).
+   */
+  private noteTableOfFunctions(
+    target: Expression,
+    table: TableConstructorExpression,
+    how: 'local' | 'assign',
+  ): void {
+    let path: string | undefined;
+    for (const field of table.fields) {
+      const v = field.value;
+      if (this.mayHoldSink(v)) {
+        this.noteAlias(target, how);
+        return;
+      }
+      if (v.type !== 'Identifier' && v.type !== 'MemberExpression') continue;
+      const member = this.pathOf(v);
+      if (member === undefined) continue;
+      path ??= this.pathOf(target);
+      if (path === undefined) return;
+      (how === 'local' ? this.localTables : this.tables).push(path, member);
     }
   }
 
@@ -1817,6 +1859,8 @@ export function parseLua(source: Uint8Array | string, options: ParseOptions = {}
     result.functions = keptFunctions(parser.functions);
     result.aliases = parser.aliases;
     result.localAliases = parser.localAliases;
+    result.tables = parser.tables;
+    result.localTables = parser.localTables;
   }
   if (diagnostics.total > errors.length) result.errorCount = diagnostics.total;
   if (parser.truncated || lexer.commentsDropped > 0) result.truncated = true;
@@ -1845,11 +1889,21 @@ export function parseLazy(
   functions: FunctionFacts[];
   aliases: string[];
   localAliases: string[];
+  tables: string[];
+  localTables: string[];
 } {
   const lazy = node.lazy;
   const own: FunctionFacts = { node, parent: -1, watched: false, sink: false, calls: [] };
   if (lazy === undefined)
-    return { body: node.body, own, functions: [], aliases: [], localAliases: [] };
+    return {
+      body: node.body,
+      own,
+      functions: [],
+      aliases: [],
+      localAliases: [],
+      tables: [],
+      localTables: [],
+    };
   node.lazy = undefined;
   const diagnostics = new Diagnostics(50);
   const lexer = new Lexer(lazy.src, diagnostics, lazy.offset, false, lazy.bytes);
@@ -1874,5 +1928,7 @@ export function parseLazy(
     functions: watch ? keptFunctions(parser.functions) : [],
     aliases: parser.aliases,
     localAliases: parser.localAliases,
+    tables: parser.tables,
+    localTables: parser.localTables,
   };
 }

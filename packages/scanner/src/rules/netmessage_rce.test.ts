@@ -53,6 +53,52 @@ describe('netmessage_rce', () => {
     });
     expect(findings).toEqual([]);
   });
+  it('a table of sinks called under a computed index', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local F = { [1] = RunString, [2] = http.Fetch }',
+        'net.Receive("fn", function() F[tonumber("1")](net.ReadString()) end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('a table of handlers called under the name the client sends, one of them running code', () => {
+    // Which handler runs is the attacker's choice: each one is judged with the data.
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local function exec(s) local fn = CompileString(s, "n") return fn and fn() end',
+        'local function ping(p) p:ChatPrint("pong") end',
+        'local handlers = { run = exec, ping = ping }',
+        'net.Receive("st", function(len, ply) handlers[net.ReadString()](net.ReadString()) end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('a table of harmless handlers called under the name the client sends', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local function ping(p) p:ChatPrint("pong") end',
+        'local function bye(p) p:ChatPrint("bye") end',
+        'local handlers = { ping = ping, bye = bye }',
+        'net.Receive("st", function(len, ply) handlers[net.ReadString()](ply) end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
+  it('a superadmin-only table of handlers, one of them running code', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local function exec(s) RunString(s) end',
+        'local handlers = { run = exec }',
+        'net.Receive("st", function(len, ply)',
+        ' if not ply:IsSuperAdmin() then return end',
+        ' handlers[net.ReadString()](net.ReadString())',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings.length).toBeGreaterThan(0);
+    expect(worst(findings)).toBeLessThanOrEqual(RANK.low);
+  });
   it('superadmin-only console', () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_x.lua':

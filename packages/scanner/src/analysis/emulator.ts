@@ -466,6 +466,7 @@ const CALLBACK_SWITCH = new Set([
   'CHTTP',
   'reqwest',
   'steamworks.Download',
+  'steamworks.DownloadUGC',
   'steamworks.FileInfo',
   'net.Receive',
   'concommand.Add',
@@ -2229,6 +2230,9 @@ export class Emulator {
     if (src) {
       const shown = args.slice(method ? 1 : 0, (method ? 1 : 0) + (name === 'file.Read' ? 2 : 1));
       const label = `${name}(${shown.map((a) => (textOf(a) !== undefined ? JSON.stringify(textOf(a)!.slice(0, 80)) : '…')).join(', ')})`;
+      // A downloaded file holds what its publisher puts there, as an HTTP body does.
+      if (name === 'file.Read' && args[0]?.k === 'unk' && args[0].downloaded)
+        return [this.taintValue('http', `${label}, a downloaded file`, fc, line)];
       return [this.taintValue(src, label, fc, line)];
     }
     if (info.compiler) {
@@ -2448,13 +2452,18 @@ export class Emulator {
         return;
       }
       case 'steamworks.Download':
+      case 'steamworks.DownloadUGC':
       case 'steamworks.FileInfo': {
-        const cb = args[1];
-        if (cb?.k === 'fn')
-          this.defer(cb, [this.taintValue('http', `${name} result`, fc, line)], fc, [
-            ...this.ctx,
-            this.frame('handler', name, fc, line, name),
-          ]);
+        // The callback comes last: (id, callback), or (id, uncompress, callback) for Download.
+        const cb = args[args.length - 1];
+        if (cb?.k !== 'fn') return;
+        // A download hands over where it put the file; the item's details are its
+        // publisher's own text.
+        const result: Value =
+          name === 'steamworks.FileInfo'
+            ? this.taintValue('http', `${name} result`, fc, line)
+            : { k: 'unk', downloaded: true };
+        this.defer(cb, [result], fc, [...this.ctx, this.frame('handler', name, fc, line, name)]);
         return;
       }
       case 'net.Receive': {

@@ -92,6 +92,11 @@ export interface UnknownValue {
   taint?: Taint;
   /** Best-effort text with `«?»` for unknown parts, e.g. a URL built around an IP. */
   partial?: string;
+  /**
+   * The path of a file the game downloaded (what steamworks.Download hands its callback):
+   * the path is the game's own, but reading the file gives what its publisher put there.
+   */
+  downloaded?: true;
 }
 
 export type Value =

@@ -27,6 +27,18 @@ describe('runstring', () => {
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
   });
+  it('a workshop download read and run', () => {
+    // The publisher can change the item at any time: its content is remote code.
+    for (const download of [
+      'steamworks.Download("2846139001", true, function(path)',
+      'steamworks.DownloadUGC("2846139001", function(path, f)',
+    ]) {
+      const findings = check(rule, {
+        'lua/autorun/server/sv_x.lua': `${download}\n RunString(file.Read(path, "GAME"))\nend)`,
+      });
+      expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+    }
+  });
   it('version checker parsing a number', () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_x.lua':

@@ -87,3 +87,32 @@ describe('values made at each visit', () => {
     expect(g('S')).toMatchObject({ k: 'str', v: 'ababab' });
   });
 });
+
+describe('metatables', () => {
+  it('reads a missing key where __index points: down a chain of classes, then _G', () => {
+    const { out } = run(
+      [
+        'local Base = {}',
+        'Base.__index = Base',
+        'function Base:apply(s) RunString(s) end',
+        'local Job = setmetatable({}, Base)',
+        'Job.__index = Job',
+        'local job = setmetatable({}, Job)',
+        'job:apply("print(1)")',
+        'local G = setmetatable({}, { __index = _G })',
+        'G.RunString("print(2)")',
+        'G["Run" .. "String"]("print(3)")',
+        'local loop = {}',
+        'loop.__index = loop',
+        'setmetatable(loop, loop)',
+        'loop.missing("print(4)")',
+      ].join('\n'),
+    );
+    const run3 = out.calls.filter((c) => c.api === 'RunString').map((c) => c.args[0]);
+    expect(run3).toEqual([
+      { k: 'str', v: 'print(1)' },
+      { k: 'str', v: 'print(2)' },
+      { k: 'str', v: 'print(3)' },
+    ]);
+  });
+});

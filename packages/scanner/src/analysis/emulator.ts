@@ -266,6 +266,8 @@ function realmOfCondition(e: Expression): Realm | undefined {
 }
 
 const MAX_CALL_DEPTH = 48;
+/** How far down a chain of `__index` tables a missing key is looked for (see fallbackField). */
+const MAX_FALLBACK_LINKS = 8;
 /** How many functions of a table one call under an attacker's key runs (see callEveryChoice). */
 const MAX_CHOICES = 16;
 
@@ -1568,7 +1570,11 @@ export class Emulator {
         const b = this.evalExpr(e.base, scope, fc);
         // (A table's field is read by its name, without a value made for the key: what index
         // does for a table and a plain name.)
-        if (b.k === 'table') return b.t.getName(e.identifier.name);
+        if (b.k === 'table') {
+          const v = b.t.getName(e.identifier.name);
+          if (v.k !== 'nil' || b.t.fallback === undefined) return v;
+          return this.fallbackField(b.t, str(e.identifier.name), fc, e.line, false);
+        }
         if (b.k === 'api') return this.apiMember(b, e, fc, e.line);
         return indexOther(b, e.identifier.name);
       }
@@ -1797,6 +1803,8 @@ export class Emulator {
   private index(b: Value, k: Value, fc: FileContext, line: number, keyDecoded: boolean): Value {
     if (b.k === 'table') {
       const v = b.t.get(k);
+      if (v.k === 'nil' && b.t.fallback !== undefined)
+        return this.fallbackField(b.t, k, fc, line, keyDecoded);
       if (v.k === 'api' && k.k === 'str' && keyDecoded && (k.dec || v.via === 'direct'))
         return { ...v, via: 'decoded' };
       return v;
@@ -1850,6 +1858,27 @@ export class Emulator {
     return indexOther(b, k.k === 'str' ? k.v : undefined);
   }
 
+  /**
+   * A key missing from `t`, read where its metatable's `__index` points, as Lua does: down a
+   * chain of tables (a few links at most: a class's parents), then an API table such as _G.
+   */
+  private fallbackField(
+    t: LuaTable,
+    k: Value,
+    fc: FileContext,
+    line: number,
+    keyDecoded: boolean,
+  ): Value {
+    let via = t.fallback!;
+    for (let link = 0; link < MAX_FALLBACK_LINKS; link++) {
+      if (via.k === 'api') return this.index(via, k, fc, line, keyDecoded);
+      const v = via.t.get(k);
+      if (v.k !== 'nil' || via.t.fallback === undefined) return v;
+      via = via.t.fallback;
+    }
+    return NIL;
+  }
+
   private makeClosure(node: FunctionDeclaration, scope: Scope, fc: FileContext): FnValue {
     const fn: FnValue = { k: 'fn', node, scope, home: fc };
     if (this.closures.length < 200_000) this.closures.push(fn);
@@ -1882,8 +1911,11 @@ export class Emulator {
       if (self.k === 'str' && method.string) {
         callee = method.inStringCallee();
         info = method.inStringInfo();
-      } else if (self.k === 'table') callee = self.t.getName(m);
-      else if (self.k === 'api') callee = this.apiMember(self, baseExpr, fc, line);
+      } else if (self.k === 'table') {
+        callee = self.t.getName(m);
+        if (callee.k === 'nil' && self.t.fallback !== undefined)
+          callee = this.fallbackField(self.t, str(m), fc, line, false);
+      } else if (self.k === 'api') callee = this.apiMember(self, baseExpr, fc, line);
       else if (
         self.k === 'unk' &&
         (self.partial !== undefined || self.taint) &&
@@ -2161,8 +2193,17 @@ export class Emulator {
           if (args[0] && args[1]) return [this.index(args[0], args[1], fc, line, true)];
           return [UNKNOWN];
         }
-        case 'setmetatable':
-          return [args[0] ?? NIL];
+        case 'setmetatable': {
+          // A missing key is read from `__index` when it is a table: a proxy of _G
+          // (`setmetatable({}, { __index = _G }).RunString`), or a class's methods.
+          const t = args[0];
+          const mt = args[1];
+          if (t?.k === 'table' && mt?.k === 'table') {
+            const via = mt.t.getName('__index');
+            if (via.k === 'table' || via.k === 'api') t.t.fallback = via;
+          }
+          return [t ?? NIL];
+        }
         case 'select': {
           const n = args[0] ? asNumber(args[0]) : undefined;
           if (args[0]?.k === 'str' && args[0].v === '#') return [num(args.length - 1)];

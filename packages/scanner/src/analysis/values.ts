@@ -150,6 +150,11 @@ export class LuaTable {
   free?: boolean;
   /** Next free array index (1-based) tracked for `#t` and `t[#t+1]`. */
   border = 0;
+  /**
+   * Where a key missing here is read instead: the `__index` table (or API table, `_G`) of
+   * the metatable set with setmetatable. The emulator follows it (Emulator.fallbackField).
+   */
+  fallback?: TableValue | ApiValue;
 
   get(key: Value): Value {
     if (key.k === 'str') return this.getName(key.v);

@@ -99,6 +99,15 @@ describe('netmessage_rce', () => {
     expect(findings.length).toBeGreaterThan(0);
     expect(worst(findings)).toBeLessThanOrEqual(RANK.low);
   });
+  it('RunString read through a proxy of _G (setmetatable with __index)', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local t = setmetatable({}, { __index = _G })',
+        'net.Receive("m", function() t.RunString(net.ReadString()) end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
   it('superadmin-only console', () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_x.lua':

@@ -107,7 +107,6 @@ export const SANITIZERS = new Set([
   'type',
   'string.len',
   'string.find',
-  'string.match',
   'math.Clamp',
   'math.floor',
   'math.Round',

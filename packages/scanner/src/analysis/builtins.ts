@@ -326,8 +326,10 @@ export const BUILTINS: Record<string, Builtin> = {
 };
 
 /** String methods reachable through `("…"):name(…)`. */
-export const STRING_METHODS = new Set(
-  Object.keys(BUILTINS)
+export const STRING_METHODS = new Set([
+  ...Object.keys(BUILTINS)
     .filter((k) => k.startsWith('string.'))
     .map((k) => k.slice(7)),
-);
+  // Not evaluated, but a string's own: `text:match(…)` hands pieces of the text on.
+  'match',
+]);

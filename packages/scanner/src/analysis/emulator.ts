@@ -266,6 +266,24 @@ function realmOfCondition(e: Expression): Realm | undefined {
 }
 
 const MAX_CALL_DEPTH = 48;
+/** How many captures a constant Lua pattern has (`(` not escaped by `%`); 0 if not constant. */
+function captureCount(pattern: Value | undefined): number {
+  if (pattern?.k !== 'str') return 0;
+  const p = pattern.v;
+  let n = 0;
+  for (let i = 0; i < p.length; i++) {
+    if (p[i] === '%') i++;
+    else if (p[i] === '(') n++;
+  }
+  return n;
+}
+
+/** Whether a table holds a function or an API function among its values. */
+function holdsFunctions(t: LuaTable): boolean {
+  for (const v of t.hash.values()) if (v.k === 'fn' || v.k === 'api') return true;
+  return false;
+}
+
 /** How far down a chain of `__index` tables a missing key is looked for (see fallbackField). */
 const MAX_FALLBACK_LINKS = 8;
 /** How many functions of a table one call under an attacker's key runs (see callEveryChoice). */
@@ -1802,6 +1820,9 @@ export class Emulator {
 
   private index(b: Value, k: Value, fc: FileContext, line: number, keyDecoded: boolean): Value {
     if (b.k === 'table') {
+      // The attacker picks which of a table's functions comes out (see callEveryChoice).
+      if (k.k === 'unk' && k.taint !== undefined && holdsFunctions(b.t))
+        return { k: 'unk', choices: b.t };
       const v = b.t.get(k);
       if (v.k === 'nil' && b.t.fallback !== undefined)
         return this.fallbackField(b.t, k, fc, line, keyDecoded);
@@ -1899,8 +1920,6 @@ export class Emulator {
     let info: ApiInfo | undefined;
     /** The answers for the global the callee was read as, if it was one (see lookupName). */
     let named: ApiInfo | null = null;
-    /** A table of functions indexed by a key the attacker sends (`handlers[net.ReadString()]`). */
-    let chosenFrom: LuaTable | undefined;
     const line = e.line;
     const baseExpr = e.base;
     if (baseExpr.type === 'MemberExpression' && baseExpr.indexer === ':') {
@@ -1928,14 +1947,6 @@ export class Emulator {
         callee = method.onUnknownCallee();
         info = method.onUnknownInfo();
       }
-    } else if (baseExpr.type === 'IndexExpression') {
-      // (evalExpr's own steps for an index, with the table and the key kept at hand.)
-      const b = this.evalExpr(baseExpr.base, scope, fc);
-      const k = this.evalExpr(baseExpr.index, scope, fc);
-      named = this.nameInfo;
-      const keyDecoded = baseExpr.index.type !== 'StringLiteral' || baseExpr.index.escaped;
-      callee = this.index(b, k, fc, baseExpr.line, keyDecoded);
-      if (b.k === 'table' && k.k === 'unk' && k.taint !== undefined) chosenFrom = b.t;
     } else {
       callee = this.evalExpr(baseExpr, scope, fc);
       // (Taken before the arguments are evaluated, which may read other globals.)
@@ -1978,13 +1989,12 @@ export class Emulator {
       }
       return this.callApi(callee, args, fc, line, !!self, info);
     }
-    if (chosenFrom !== undefined && (callee.k === 'nil' || callee.k === 'unk'))
-      return this.callEveryChoice(chosenFrom, args, fc, line);
     return this.callValue(callee, args, fc, line, !!self);
   }
 
   /**
-   * A call through a table of functions under a key the attacker sends: the attacker picks
+   * A call of a function taken from a table under a key the attacker sends
+   * (`handlers[net.ReadString()](…)`, or through a local holding it): the attacker picks
    * which one runs, so each function the table holds runs with these arguments (the first
    * MAX_CHOICES of them). What comes back is not known.
    */
@@ -2013,6 +2023,8 @@ export class Emulator {
       return UNKNOWN_RESULT;
     }
     if (callee.k === 'api') return this.callApi(callee, args, fc, line, method);
+    if (callee.k === 'unk' && callee.choices !== undefined)
+      return this.callEveryChoice(callee.choices, args, fc, line);
     // Calling the result of CompileString(...) or of an unknown expression.
     return [withTaint(UNKNOWN, taintOf(callee))];
   }
@@ -2290,7 +2302,13 @@ export class Emulator {
     let t: Taint | undefined;
     // (Indexed loops over values: an iterator over the shared frozen result is not optimised.)
     for (let i = 0; i < args.length; i++) t = mergeTaint(t, taintOf(args[i]!));
-    return t ? [{ k: 'unk', taint: t }] : UNKNOWN_RESULT;
+    if (!t) return UNKNOWN_RESULT;
+    // Each capture of a match is a piece of the text (`local cmd, rest = text:match(…)`).
+    if (name === 'string.match') {
+      const captures = Math.max(1, captureCount(args[1]));
+      return Array.from({ length: captures }, (): Value => ({ k: 'unk', taint: t }));
+    }
+    return [{ k: 'unk', taint: t }];
   }
 
   private readonly callSeen = new Set<string>();

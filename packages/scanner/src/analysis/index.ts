@@ -18,7 +18,7 @@ import {
 import { type EncodingFacts, hasUtf8Bom, scanEncodingOfBytes } from '../lua/source.js';
 import { Emulator, type FileContext } from './emulator.js';
 import { realmOfPath } from './realm.js';
-import { FUNCTION_WATCH, Relevance, skimWatchFor } from './relevance.js';
+import { FUNCTION_WATCH, Relevance, searchedName, skimWatchFor } from './relevance.js';
 import type { AddonAnalysis, FileAnalysis } from './types.js';
 
 export type * from './types.js';
@@ -367,7 +367,8 @@ function settleRelevance(
         for (const name of locals) {
           if (done.has(name)) continue;
           done.add(name);
-          for (const at of wordOffsets(record.file.text, name, searchedParts(record, lazy)))
+          const word = searchedName(name);
+          for (const at of wordOffsets(record.file.text, word, searchedParts(record, lazy)))
             offsets.push(at);
         }
       }
@@ -377,7 +378,8 @@ function settleRelevance(
         if (!mayMention(record.skim, group.first)) continue;
         for (const { name, last } of group.names) {
           if (last !== group.first && !mayMention(record.skim, last)) continue;
-          for (const at of wordOffsets(record.file.text, name, searchedParts(record, lazy)))
+          const word = searchedName(name);
+          for (const at of wordOffsets(record.file.text, word, searchedParts(record, lazy)))
             offsets.push(at);
         }
       }
@@ -410,7 +412,7 @@ function freshNamesByFirst(names: Iterable<string>, known: Set<string>): NameGro
   for (const name of names) {
     if (known.has(name)) continue;
     known.add(name);
-    const parts = name.split(/[.:]/);
+    const parts = searchedName(name).split(/[.:]/);
     const first = wordHash(parts[0]!);
     let group = byFirst.get(first);
     if (!group) {

@@ -147,6 +147,26 @@ describe('tables of functions', () => {
   });
 });
 
+describe('computed-key calls of a local table', () => {
+  it('link a function kept in a local table to calls of that table under any key', () => {
+    const names = relevantNames([
+      [
+        'local cmds = {}',
+        'function cmds.rcon(s) RunConsoleCommand(s) end',
+        'local function dispatch(c, s) cmds[c](s) end',
+        'local function other(c) Global[c]() end',
+      ].join('\n'),
+    ]);
+    expect(names.sort()).toEqual(['dispatch', 'rcon']);
+  });
+  it('leave global tables out: frameworks call theirs by computed keys everywhere', () => {
+    const names = relevantNames([
+      'function Lib.rcon(s) RunConsoleCommand(s) end\nfunction elsewhere(c) Lib[c]("x") end',
+    ]);
+    expect(names).toEqual(['rcon']);
+  });
+});
+
 describe('the string judge', () => {
   it('grades literals by the strongest word they hold, wherever it stands', () => {
     const judge = FUNCTION_WATCH.string!;

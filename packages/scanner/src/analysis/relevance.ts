@@ -308,6 +308,23 @@ export function skimWatchFor(intel: ThreatIntel): SkimWatch {
 }
 
 /**
+ * The call path (see Parser.callPathOf) of a computed-key call of the table a function named
+ * `path` is kept in: `cmds[]` for `cmds.rcon` or `cmds:rcon`; undefined for a plain name.
+ */
+export function tableCallPath(path: string): string | undefined {
+  const end = Math.max(path.lastIndexOf('.'), path.lastIndexOf(':'));
+  return end > 0 ? path.slice(0, end) + '[]' : undefined;
+}
+
+/**
+ * The text the search for callers looks for to find a name's uses: a table's computed-key
+ * calls (`cmds[]`) are uses of the table (`cmds`).
+ */
+export function searchedName(name: string): string {
+  return name.endsWith('[]') ? name.slice(0, -2) : name;
+}
+
+/**
  * Collects the function facts of every file of an addon, then marks as skippable the
  * functions that neither mention a watched name nor call, by name, one that does (a fixpoint
  * over the whole addon, since helpers live in other files). Nested functions make their
@@ -575,8 +592,16 @@ export class Relevance {
       const f = all[k]![i]!;
       if (f.parent >= 0) this.mark(k, f.parent);
       if (f.name === undefined) continue;
-      if (f.local) this.addLocalName(f.name, k);
-      else this.addName(f.name);
+      if (!f.local) {
+        this.addName(f.name);
+        continue;
+      }
+      this.addLocalName(f.name, k);
+      // A function kept in a local table (`cmds.rcon`, `cmds["!rcon"]`) is also what a call
+      // of that table under a computed key may run (`cmds[name](…)`, recorded as `cmds[]`).
+      // (Global tables are left out: frameworks call theirs by computed keys everywhere.)
+      const table = tableCallPath(f.name);
+      if (table !== undefined) this.addLocalName(table, k);
     }
   }
 }

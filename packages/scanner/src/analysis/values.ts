@@ -97,6 +97,11 @@ export interface UnknownValue {
    * the path is the game's own, but reading the file gives what its publisher put there.
    */
   downloaded?: true;
+  /**
+   * One of this table's functions, picked by the attacker: what `handlers[net.ReadString()]`
+   * gives. Calling it runs each of them (Emulator.callEveryChoice).
+   */
+  choices?: LuaTable;
 }
 
 export type Value =

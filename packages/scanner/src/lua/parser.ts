@@ -520,6 +520,21 @@ export class Parser {
     return false;
   }
 
+  /**
+   * The path a call is recorded under (FunctionFacts.calls): the callee's path; `t[]` for a
+   * function taken from the table `t` under a computed key (`handlers[name](…)`), which
+   * Relevance links to the functions defined in `t`; `*` for anything else.
+   */
+  private callPathOf(callee: Expression): string {
+    const path = this.pathOf(callee);
+    if (path !== undefined) return path;
+    if (callee.type === 'IndexExpression') {
+      const table = this.pathOf(callee.base);
+      if (table !== undefined) return table + '[]';
+    }
+    return '*';
+  }
+
   /** Adds an item to the innermost list being built (see `lists`). */
   private add(item: object): void {
     this.lists[this.listTop++] = item;
@@ -1655,7 +1670,7 @@ export class Parser {
     const t = this.tok;
     if (t.kind === 'String') {
       this.next();
-      if (this.fnTop !== null) this.addCall(this.pathOf(base) ?? '*');
+      if (this.fnTop !== null) this.addCall(this.callPathOf(base));
       return {
         type: 'StringCallExpression',
         base,
@@ -1666,7 +1681,7 @@ export class Parser {
       };
     }
     if (this.fnTop !== null && t.kind === 'Punct' && (t.value === '{' || t.value === '('))
-      this.addCall(this.pathOf(base) ?? '*');
+      this.addCall(this.callPathOf(base));
     if (t.kind === 'Punct' && t.value === '{') {
       const table = this.parseTable();
       return {

@@ -20,6 +20,35 @@ describe('chatcommand_backdoor', () => {
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
   });
+  it('a local table of commands dispatched on the first word, one running the rest', () => {
+    // The handler names no sink: the command table and the match's second capture lead to it.
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local cmds = {}',
+        'cmds["!rcon"] = function(p, rest) game.ConsoleCommand(rest .. "\\n") end',
+        'cmds["!hi"] = function(p) p:ChatPrint("hi") end',
+        'hook.Add("PlayerSay", "c", function(p, text)',
+        '  local cmd, rest = text:match("^(%S+)%s*(.*)$")',
+        '  if cmds[cmd] then cmds[cmd](p, rest) end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('a local table of commands for everyone that only answer in chat', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local cmds = {}',
+        'function cmds.hi(p) p:ChatPrint("hi") end',
+        'function cmds.time(p, rest) p:ChatPrint(os.date("%H:%M") .. rest) end',
+        'hook.Add("PlayerSay", "c", function(p, text)',
+        '  local cmd, rest = text:match("^!(%S+)%s*(.*)$")',
+        '  if cmds[cmd] then cmds[cmd](p, rest) return "" end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
   it('chat shortcuts', () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_x.lua':

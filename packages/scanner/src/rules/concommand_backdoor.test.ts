@@ -12,6 +12,19 @@ describe('concommand_backdoor', () => {
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
   });
+  it('command picking a function of a local table by its first argument', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local cmds = {}',
+        'function cmds.rcon(p, a) game.ConsoleCommand(a .. "\\n") end',
+        'concommand.Add("srv", function(p, c, args)',
+        '  local f = cmds[args[1]]',
+        '  if f then f(p, args[2]) end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
   it('command granting a rank with no check', () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_x.lua':

@@ -311,7 +311,7 @@ export function skimWatchFor(intel: ThreatIntel): SkimWatch {
  * The call path (see Parser.callPathOf) of a computed-key call of the table a function named
  * `path` is kept in: `cmds[]` for `cmds.rcon` or `cmds:rcon`; undefined for a plain name.
  */
-export function tableCallPath(path: string): string | undefined {
+function tableCallPath(path: string): string | undefined {
   const end = Math.max(path.lastIndexOf('.'), path.lastIndexOf(':'));
   return end > 0 ? path.slice(0, end) + '[]' : undefined;
 }

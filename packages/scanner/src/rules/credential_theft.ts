@@ -2,12 +2,20 @@
 import { textOf } from '../analysis/values.js';
 import { makeFinding } from './support.js';
 import { sharedViews } from './shared.js';
+import type { AddonAnalysis } from '../analysis/types.js';
 import type { Finding, Rule } from './types.js';
 
 const SECRET = /\b(rcon_password|sv_password)\b/i;
 const CFG = /(^|\/)cfg\/|\b(server|autoexec|game|gmod-server|listenserver)\.cfg\b/i;
 
 const CONVAR_READS = /^(GetConVar|GetConVarString|GetConVarNumber|cvars\.String|cvars\.Number)$/;
+
+/** Whether the file makes an HTTP request or writes to a net message. */
+function sendsAnything(analysis: AddonAnalysis, file: string): boolean {
+  return analysis.calls.some(
+    (c) => c.file === file && /^(http\.|HTTP$|CHTTP$|reqwest$|net\.Write)/.test(c.api),
+  );
+}
 
 export const rule: Rule = {
   meta: {
@@ -42,10 +50,14 @@ export const rule: Rule = {
       const convar = CONVAR_READS.test(ev.api);
       const a0 = ev.args[0] ? (textOf(ev.args[0]) ?? '') : '';
       if (convar && SECRET.test(a0)) {
+        // No addon needs the RCON password. The join password is also read to tell players
+        // the server is locked; unless the file sends something somewhere, that is all.
+        const shown = /sv_password/i.test(a0) && !sendsAnything(analysis, ev.file);
         out.push(
           makeFinding(rule, analysis, {
-            confidence: 0.95,
-            pattern: `${ev.api}("${a0}")`,
+            ...(shown ? { severity: 'low', verdictClass: 'informational' } : {}),
+            confidence: shown ? 0.3 : 0.95,
+            pattern: `${ev.api}("${a0}")${shown ? ', sent nowhere' : ''}`,
             file: ev.file,
             line: ev.line,
             decoded: ev.decoded,

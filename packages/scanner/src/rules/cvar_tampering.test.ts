@@ -19,6 +19,27 @@ describe('cvar_tampering', () => {
     });
     expect(findings).toEqual([]);
   });
+  it("a superadmin's lockdown command setting the join password", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'concommand.Add("lockdown", function(ply, cmd, args)',
+        '  if IsValid(ply) and not ply:IsSuperAdmin() then return end',
+        '  RunConsoleCommand("sv_password", args[1] or "")',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeLessThanOrEqual(RANK.low);
+  });
+  it('a hard-coded SteamID setting the RCON password', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'hook.Add("PlayerSay", "x", function(ply, text)',
+        '  if ply:SteamID() == "STEAM_0:1:4400112" then RunConsoleCommand("rcon_password", "letmein") end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
   it('admin gravity event', () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_x.lua':

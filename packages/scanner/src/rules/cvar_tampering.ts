@@ -1,7 +1,7 @@
 // GB-023: server configuration changed from code: sv_allowcslua, rcon_password, sv_password,
 // sv_loadingurl… or any cvar whose name/value comes from the network or the web.
 import { asString } from '../analysis/values.js';
-import { chainFor, configOf, guardOf, makeFinding, sourcesOf } from './support.js';
+import { chainFor, configOf, guardOf, makeFinding, sourcesOf, triggerOf } from './support.js';
 import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
 
@@ -51,16 +51,19 @@ export const rule: Rule = {
       const remote = sourcesOf(ev.args).filter((s) => s.kind !== 'file' && s.kind !== 'sql');
       const critical = CRITICAL_CVARS.test(name);
       if (!critical && !remote.length) continue;
-      if (guardOf(ev.ctx) && !critical) continue;
+      const guard = triggerOf(ev.ctx) ? undefined : guardOf(ev.ctx);
+      if (guard && !critical) continue;
       const value = ev.args[1] ? asString(ev.args[1]) : first.split(/\s+/)[1];
       if (name.toLowerCase() === 'sv_allowcslua' && value === '0') continue;
-      const config = configOf(ev.ctx);
-      if (config && !remote.length) {
+      // An admin's own command (`lockdown <password>` for superadmins) is an admin feature,
+      // whatever it sets; a hard-coded identity in front of it is not (a trigger).
+      const behind = guard ?? (remote.length ? undefined : configOf(ev.ctx));
+      if (behind) {
         out.push(
           makeFinding(rule, analysis, {
             severity: 'low',
             confidence: 0.3,
-            pattern: `${ev.api}(${JSON.stringify(first.slice(0, 40))}) behind setting ${config.label}`,
+            pattern: `${ev.api}(${JSON.stringify(first.slice(0, 40))}) behind ${behind.kind === 'guard' ? 'a rank check' : 'setting'} ${behind.label}`,
             file: ev.file,
             line: ev.line,
             verdictClass: 'informational',

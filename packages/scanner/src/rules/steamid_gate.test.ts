@@ -20,6 +20,18 @@ describe('steamid_gate', () => {
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
   });
+  it('placeholder SteamIDs in an owner-edited list', () => {
+    // All-zero account numbers name nobody: the owner is told to replace them.
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local Admins = { "STEAM_0:0:00000000", "76561198000000000" }',
+        'hook.Add("PlayerInitialSpawn", "a", function(ply)',
+        '  if table.HasValue(Admins, ply:SteamID()) or table.HasValue(Admins, ply:SteamID64()) then ply:SetUserGroup("superadmin") end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
   it('author badge only', () => {
     const findings = check(rule, {
       'lua/autorun/client/cl_x.lua':

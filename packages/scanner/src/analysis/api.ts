@@ -95,6 +95,18 @@ export const SOURCE_CALLS: Record<string, 'net' | 'file' | 'sql' | 'clientinfo'>
   'Player:GetPData': 'sql',
 };
 
+/**
+ * Calls whose result is a number read off the network: the attacker chose it, but it carries
+ * no text of theirs (TaintSource.numeric; `tonumber` is a builtin that does the same).
+ * Checked before SANITIZERS, which list them too.
+ */
+export const NUMBER_RESULTS: Record<string, 'net'> = {
+  'net.ReadUInt': 'net',
+  'net.ReadInt': 'net',
+  'net.ReadFloat': 'net',
+  'net.ReadDouble': 'net',
+};
+
 /** Calls whose result cannot carry code: taint stops here. */
 export const SANITIZERS = new Set([
   'tonumber',

@@ -12,6 +12,8 @@ import {
   str,
   type Taint,
   taintOf,
+  textTaint,
+  numericTaint,
   type Value,
   UNKNOWN,
 } from './values.js';
@@ -63,15 +65,19 @@ export function luaSub(s: string, i: number, j: number): string {
   return a > b ? '' : s.slice(a - 1, b);
 }
 
+/** string.char: numbers the attacker chose become their text (see TaintSource.numeric). */
 function charOf(args: Value[]): Value[] {
+  const t = taintAll(args);
+  const taint = t && textTaint(t);
   let out = '';
   for (let i = 0; i < args.length; i++) {
     const n = asNumber(args[i]!);
-    if (n === undefined || n < 0 || n > 255 || !Number.isInteger(n)) return unknownFrom(args);
+    if (n === undefined || n < 0 || n > 255 || !Number.isInteger(n))
+      return [taint ? { k: 'unk', taint } : UNKNOWN];
     out += String.fromCharCode(n);
     if (out.length > MAX_STRING) break;
   }
-  return [str(out, 'char', taintAll(args))];
+  return [str(out, 'char', taint)];
 }
 
 export function base64Decode(text: string): string | undefined {
@@ -145,16 +151,24 @@ function concatTable(args: Value[]): Value[] {
     size += s.length;
     if (size > MAX_STRING) break;
   }
+  // Entries stored under keys nobody knew (`t[i] = net.ReadString()` in a loop): the text
+  // is not known, but what it carries is.
+  if (t.someUnknown) {
+    taint = mergeTaint(taint, t.unknownTaint);
+    return [taint ? { k: 'unk', taint } : UNKNOWN];
+  }
   return [str(cap(parts.join(sep)), dec ?? 'table', taint)];
 }
 
 function unpackTable(args: Value[]): Value[] {
   const t = tableArg(args[0]);
-  if (!t) return [UNKNOWN];
+  // (An unknown table, such as net.ReadTable()'s, unpacks to what it carries.)
+  if (!t) return unknownFrom(args.slice(0, 1));
   const from = args[1] ? (asNumber(args[1]) ?? 1) : 1;
   const to = args[2] ? (asNumber(args[2]) ?? t.length()) : t.length();
   const out: Value[] = [];
   for (let i = from; i <= to && out.length < 100_000; i++) out.push(t.get(num(i)));
+  if (t.someUnknown) out.push(t.unknownTaint ? { k: 'unk', taint: t.unknownTaint } : UNKNOWN);
   return out;
 }
 
@@ -309,8 +323,10 @@ export const BUILTINS: Record<string, Builtin> = {
       return [Number.isNaN(n) ? NIL : num(n)];
     }
     const n = asNumber(s);
-    // tonumber launders taint: a number cannot carry code.
-    return [n === undefined ? (s.k === 'unk' ? UNKNOWN : NIL) : num(n)];
+    if (n !== undefined) return [num(n)];
+    if (s.k !== 'unk') return [NIL];
+    // A number carries no text of the attacker's, until string.char makes it one.
+    return [s.taint ? { k: 'unk', taint: numericTaint(s.taint) } : UNKNOWN];
   },
   tostring: (args) => {
     const a = args[0];
@@ -344,8 +360,10 @@ export const BUILTINS: Record<string, Builtin> = {
 };
 
 /** String methods reachable through `("…"):name(…)`. */
-export const STRING_METHODS = new Set(
-  Object.keys(BUILTINS)
+export const STRING_METHODS = new Set([
+  ...Object.keys(BUILTINS)
     .filter((k) => k.startsWith('string.'))
     .map((k) => k.slice(7)),
-);
+  // An iterator factory the emulator handles itself (a generic `for` over the matches).
+  'gmatch',
+]);

@@ -18,6 +18,7 @@ import type {
 import { functionBody, parseLua, pathName } from '../lua/index.js';
 import {
   CONSOLE_SINKS,
+  NUMBER_RESULTS,
   CORE_GLOBALS,
   isRecordedApi,
   EXEC_SINKS,
@@ -807,8 +808,11 @@ export class Emulator {
     label: string,
     fc: FileContext,
     line: number,
+    numeric = false,
   ): Value {
-    return { k: 'unk', taint: [{ kind, label, file: fc.path, line: this.lineOf(fc, line) }] };
+    const source: TaintSource = { kind, label, file: fc.path, line: this.lineOf(fc, line) };
+    if (numeric) source.numeric = true;
+    return { k: 'unk', taint: [source] };
   }
 
   /** The attacker-controlled body an HTTP request to `url` hands its success callback. */
@@ -2286,6 +2290,8 @@ export class Emulator {
       const t = args[0] ? taintOf(args[0]) : undefined;
       return [t ? { k: 'unk', taint: t.map(escapedSource) } : UNKNOWN];
     }
+    const numberFrom = NUMBER_RESULTS[name];
+    if (numberFrom !== undefined) return [this.taintValue(numberFrom, `${name}()`, fc, line, true)];
     if (info.sanitizer) return UNKNOWN_RESULT;
     let t: Taint | undefined;
     // (Indexed loops over values: an iterator over the shared frozen result is not optimised.)

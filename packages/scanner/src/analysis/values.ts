@@ -20,6 +20,12 @@ export interface TaintSource {
   line: number;
   /** Passed through sql.SQLStr: harmless for SQL injection, still the same content. */
   escaped?: boolean;
+  /**
+   * A number the attacker chose (`tonumber(text)`, `net.ReadUInt(8)`): no text of theirs
+   * until made into characters (`string.char`), so the rules pass it by; it still picks
+   * which of a table's functions runs.
+   */
+  numeric?: boolean;
 }
 
 /** How a decoded string was produced (GB-026/027 evidence). */
@@ -156,6 +162,13 @@ export class LuaTable {
   /** Next free array index (1-based) tracked for `#t` and `t[#t+1]`. */
   border = 0;
   /**
+   * Set once a value was stored under a key the emulator does not know (`t[i] = …` in a
+   * loop with no known bound): the table holds more than its known entries. `unknownTaint`
+   * is what those values carried.
+   */
+  someUnknown = false;
+  unknownTaint?: Taint;
+  /**
    * Where a key missing here is read instead: the `__index` table (or API table, `_G`) of
    * the metatable set with setmetatable. The emulator follows it (Emulator.fallbackField).
    */
@@ -186,7 +199,11 @@ export class LuaTable {
 
   set(key: Value, value: Value): void {
     const k = tableKey(key);
-    if (k === undefined) return;
+    if (k === undefined) {
+      this.someUnknown = true;
+      this.unknownTaint = mergeTaint(this.unknownTaint, taintOf(value));
+      return;
+    }
     this.setKey(k, value);
   }
 
@@ -431,9 +448,30 @@ export function mergeTaint(a: Taint | undefined, b: Taint | undefined): Taint | 
   const out = [...a];
   for (const s of b) {
     if (out.length >= MAX_TAINT) break;
-    if (!out.some((o) => o.kind === s.kind && o.line === s.line && o.file === s.file)) out.push(s);
+    if (
+      !out.some(
+        (o) =>
+          o.kind === s.kind && o.line === s.line && o.file === s.file && !o.numeric === !s.numeric,
+      )
+    )
+      out.push(s);
   }
   return out;
+}
+
+/** The same sources as numbers the attacker chose (see TaintSource.numeric). */
+export function numericTaint(t: Taint): Taint {
+  return t.every((s) => s.numeric) ? t : t.map((s) => (s.numeric ? s : { ...s, numeric: true }));
+}
+
+/** The same sources as text: numbers the attacker chose, made into characters. */
+export function textTaint(t: Taint): Taint {
+  if (!t.some((s) => s.numeric)) return t;
+  return t.map((s) => {
+    if (!s.numeric) return s;
+    const { numeric: _, ...text } = s;
+    return text;
+  });
 }
 
 export function withTaint(v: Value, taint: Taint | undefined): Value {

@@ -62,7 +62,9 @@ export const rule: Rule = {
           : textOf(ev.args[0] ?? { k: 'nil' });
       if (!url || !/^https?:\/\//i.test(url)) continue; // URL from configuration: owner's choice
       const values = ev.args.flatMap((a) => deepValues(a));
-      const chat = values.some((v) => 'taint' in v && v.taint?.some((s) => s.kind === 'chat'));
+      const chat = values.some(
+        (v) => 'taint' in v && v.taint?.some((s) => s.kind === 'chat' && !s.numeric),
+      );
       const ips = ipHandlers.has(innermostHandler(ev)) ? ['IP address'] : [];
       const text = values.map((v) => textOf(v) ?? '').join(' ');
       const ipInText = /\bip\b|IPAddress/i.test(text) || ips.length > 0;

@@ -84,7 +84,9 @@ export const rule: Rule = {
       if (!write && !sqlWrite) continue;
       const content = write ? ev.args[1] : ev.args[0];
       const remote =
-        content && 'taint' in content ? (content.taint ?? []).filter((s) => s.kind === 'http') : [];
+        content && 'taint' in content
+          ? (content.taint ?? []).filter((s) => s.kind === 'http' && !s.numeric)
+          : [];
       const code =
         content?.k === 'str' && DANGEROUS_IN_PAYLOAD.test(content.v) ? content.v : undefined;
       if (!code && (!remote.length || !hasLoader || ev.realm === 'client')) continue;

@@ -108,6 +108,37 @@ describe('netmessage_rce', () => {
     });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
   });
+  it('pieces read in a loop of unknown length, joined and run', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'net.Receive("sq", function() local t = {} for i = 1, net.ReadUInt(8) do t[i] = net.ReadString() end RunString(table.concat(t)) end)',
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('characters sent as numbers and made into code', () => {
+    for (const body of [
+      // Bytes read one by one, each made a character.
+      'local t = {} for i = 1, net.ReadUInt(16) do t[i] = string.char(net.ReadUInt(8)) end RunString(table.concat(t))',
+      // Decimal codes in a string, through tonumber and string.char(unpack(…)).
+      'local t = {} for n in net.ReadString():gmatch("%d+") do t[#t + 1] = tonumber(n) end RunString(string.char(unpack(t)))',
+      // A table sent whole.
+      'RunString(string.char(unpack(net.ReadTable())))',
+    ]) {
+      const findings = check(rule, {
+        'lua/autorun/server/sv_x.lua': `net.Receive("sc", function() ${body} end)`,
+      });
+      expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+    }
+  });
+  it('a table of functions indexed by a number the client sends', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local t = { print, RunString, MsgN }',
+        'net.Receive("sr", function() t[net.ReadUInt(2)](net.ReadString()) end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
   it('superadmin-only console', () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_x.lua':

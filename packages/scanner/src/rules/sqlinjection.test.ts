@@ -12,6 +12,18 @@ describe('sqlinjection', () => {
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.medium);
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
   });
+  it('numbers from the client in a query', () => {
+    // A number cannot break out of the query, however the client picks it.
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'net.Receive("q", function(l, p)',
+        '  sql.Query("SELECT * FROM x WHERE id = " .. net.ReadUInt(16))',
+        '  sql.Query("DELETE FROM y WHERE n = " .. tonumber(net.ReadString()))',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
   it('escaped with sql.SQLStr', () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_x.lua':

@@ -36,7 +36,8 @@ export function handlerOf(ctx: Ctx, apis?: (api: string) => boolean): CtxFrame |
 export function sourcesOf(values: readonly (Value | undefined)[]): TaintSource[] {
   const out: TaintSource[] = [];
   for (const v of values)
-    if (v) for (const s of taintOf(v) ?? []) if (!out.includes(s)) out.push(s);
+    // (A number the attacker chose carries no text of theirs: see TaintSource.numeric.)
+    if (v) for (const s of taintOf(v) ?? []) if (!s.numeric && !out.includes(s)) out.push(s);
   return out;
 }
 

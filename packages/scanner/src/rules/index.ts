@@ -4,6 +4,7 @@ import type { AddonAnalysis } from '../analysis/types.js';
 import type { ThreatIntel } from '../intel/types.js';
 import { SharedViews } from './shared.js';
 import { dedupe } from './support.js';
+import { taintedSinks } from './flows.js';
 import type { Finding, Rule } from './types.js';
 import { rule as runstring } from './runstring.js';
 import { rule as netmessageRce } from './netmessage_rce.js';
@@ -89,5 +90,34 @@ export function runRules(analysis: AddonAnalysis, intel: ThreatIntel): Finding[]
       // One broken rule must not lose the others' findings.
     }
   }
-  return dedupe(findings);
+  const inert = inertAssets(analysis, shared);
+  return dedupe(
+    inert.size === 0
+      ? findings
+      : findings.filter((f) => !inert.has(f.file) || RULES_ON_INERT_TEXT.has(f.ruleId)),
+  );
+}
+
+/** Rules about the text of a file itself, which hold whether or not it runs. */
+const RULES_ON_INERT_TEXT = new Set([hiddenLuaAsset.meta.id, iocMatch.meta.id]);
+
+/**
+ * Non-Lua files holding Lua (a README's example, a `.vmt`) that nothing loads: the game never
+ * runs them by itself (GB-014), so what the emulator found in them is not the addon's
+ * behaviour. A file runs when code reads a file under its name, or under a name the emulator
+ * could not work out, and hands what it read to an execution sink.
+ */
+function inertAssets(analysis: AddonAnalysis, shared: SharedViews): Set<string> {
+  const inert = new Set<string>();
+  for (const f of analysis.files) if (f.kind === 'lua_in_asset') inert.add(f.path);
+  if (inert.size === 0) return inert;
+  const loads = taintedSinks(analysis, ['file'], { exec: true }, shared.sinkCalls());
+  for (const { sources } of loads)
+    for (const s of sources) {
+      if (s.label.includes('…')) return new Set();
+      for (const path of inert)
+        if (s.label.toLowerCase().includes(path.split('/').pop()!.toLowerCase()))
+          inert.delete(path);
+    }
+  return inert;
 }

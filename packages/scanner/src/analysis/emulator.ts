@@ -31,6 +31,7 @@ import {
 import { BUILTINS, luaPatternToRegExp, STRING_METHODS } from './builtins.js';
 import {
   classifyCondition,
+  isAdminCheckName,
   type ConditionClass,
   containsAdminCheck,
   endsWithExit,
@@ -267,6 +268,32 @@ function realmOfCondition(e: Expression): Realm | undefined {
 }
 
 const MAX_CALL_DEPTH = 48;
+/**
+ * Whether a condition holds exactly when a player (not the server console) is there:
+ * `IsValid(ply)`, `ply:IsValid()`, `ply:IsPlayer()`, `ply ~= NULL`, or several of these
+ * joined by `and`.
+ */
+function playerPresent(e: Expression): boolean {
+  while (e.type === 'ParenthesizedExpression') e = e.expression;
+  if (e.type === 'LogicalExpression')
+    return e.operator === 'and' && playerPresent(e.left) && playerPresent(e.right);
+  if (e.type === 'BinaryExpression')
+    return (
+      e.operator === '~=' &&
+      ((e.right.type === 'Identifier' && e.right.name === 'NULL') ||
+        (e.left.type === 'Identifier' && e.left.name === 'NULL'))
+    );
+  if (e.type !== 'CallExpression') return false;
+  const callee = e.base;
+  if (callee.type === 'Identifier') return callee.name === 'IsValid' && e.arguments.length === 1;
+  return (
+    callee.type === 'MemberExpression' &&
+    callee.indexer === ':' &&
+    (callee.identifier.name === 'IsValid' || callee.identifier.name === 'IsPlayer') &&
+    e.arguments.length === 0
+  );
+}
+
 /** Whether a table holds a function or an API function among its values. */
 function holdsFunctions(t: LuaTable): boolean {
   for (const v of t.hash.values()) if (v.k === 'fn' || v.k === 'api') return true;
@@ -469,6 +496,8 @@ const CALL_API_SWITCH = new Set([
 ]);
 
 const CALLBACK_SWITCH = new Set([
+  'CAMI.PlayerHasAccess',
+  'CAMI.SteamIDHasAccess',
   'http.Fetch',
   'http.Post',
   'HTTP',
@@ -855,7 +884,12 @@ export class Emulator {
     if (known !== undefined) return known;
     this.stateAsked = false;
     this.judgeScope = scope;
-    const cls = classifyCondition(cond, this.literalIdTableHere, this.adminCheckFnHere);
+    const cls = classifyCondition(
+      cond,
+      this.literalIdTableHere,
+      this.adminCheckFnHere,
+      this.permissionAnswerHere,
+    );
     this.judgeScope = null;
     if (!this.stateAsked) this.judged.set(cond, cls);
     return cls;
@@ -870,6 +904,19 @@ export class Emulator {
     this.isLiteralIdTable(e, this.judgeScope!);
   private readonly adminCheckFnHere = (e: Expression): boolean =>
     this.isAdminCheckFn(e, this.judgeScope!);
+  /**
+   * Whether a name in the condition holds a permission answer. Asked only once a permission
+   * check handed one out in this addon: asking what a name holds keeps the condition from
+   * being judged once for all its runs (see judge).
+   */
+  private readonly permissionAnswerHere = (e: Identifier): boolean => {
+    if (!this.permissionAnswers) return false;
+    this.stateAsked = true;
+    const v = this.peek(e, this.judgeScope!);
+    return v?.k === 'unk' && v.granted === true;
+  };
+  /** A permission check handed its callback an answer (see permissionAnswerHere). */
+  private permissionAnswers = false;
 
   private readonly judged = new WeakMap<Expression, ConditionClass>();
   /** The condition being judged asked what the emulation knows (see judge). */
@@ -908,10 +955,14 @@ export class Emulator {
 
   private readonly adminCheckMemo = new Map<FunctionDeclaration, boolean>();
 
-  /** Whether `e` reads a function whose body checks the player's rank. */
+  /**
+   * Whether `e` reads a function whose body checks the player's rank, or a rank check kept
+   * in a local (`local isSA = PLY.IsSuperAdmin`).
+   */
   private isAdminCheckFn(e: Expression, scope: Scope): boolean {
     this.stateAsked = true;
     const v = this.peek(e, scope);
+    if (v?.k === 'api') return isAdminCheckName(v.name.slice(v.name.search(/[^.:]*$/)));
     if (v?.k !== 'fn') return false;
     let r = this.adminCheckMemo.get(v.node);
     if (r === undefined) {
@@ -953,7 +1004,9 @@ export class Emulator {
           const c = st.clauses[0]!;
           if (endsWithExit(c.body) && this.lastCondUnknown) {
             const cls = this.judge(c.condition!, scope);
-            if (cls.guard) this.ctx = [...this.ctx, this.frame('guard', cls.guard, fc, st.line)];
+            // `if IsValid(ply) then return end`: only the server console goes on.
+            const guard = cls.guard ?? (playerPresent(c.condition!) ? 'server console only' : '');
+            if (guard) this.ctx = [...this.ctx, this.frame('guard', guard, fc, st.line)];
             if (cls.trigger)
               this.ctx = [...this.ctx, this.frame('trigger', cls.trigger, fc, st.line)];
             if (cls.config) this.ctx = [...this.ctx, this.frame('config', cls.config, fc, st.line)];
@@ -2593,6 +2646,18 @@ export class Emulator {
               name === 'timer.Simple' ? undefined : constName(args[0]),
             ),
           ]);
+        return;
+      }
+      case 'CAMI.PlayerHasAccess':
+      case 'CAMI.SteamIDHasAccess': {
+        // (actor, privilege, callback, …): the callback learns whether the actor may.
+        const cb = args[2];
+        if (cb?.k !== 'fn') return;
+        this.permissionAnswers = true;
+        this.defer(cb, [{ k: 'unk', granted: true }, UNKNOWN], fc, [
+          ...this.ctx,
+          this.frame('handler', `callback of ${name}`, fc, line, name),
+        ]);
         return;
       }
       case 'cvars.AddChangeCallback': {

@@ -1,7 +1,7 @@
 // Classifies branch conditions: an admin/permission check is a GUARD (the code behind it is an
 // admin feature); a comparison of the player's identity with a literal is a TRIGGER (a gate
 // that makes a backdoor worse, not safer).
-import type { Expression, Node } from '../lua/ast.js';
+import type { Expression, Identifier, Node } from '../lua/ast.js';
 import { functionBody } from '../lua/parser.js';
 import { pushChildren } from '../lua/walk.js';
 
@@ -114,17 +114,28 @@ const CONFIG_NAME = /config|cfg|settings|options/i;
  * Looks for admin checks and identity triggers in a condition. `isLiteralIdTable` tells
  * whether an indexed table holds literal SteamIDs (the emulator knows table contents).
  */
+/** Whether a function or method name is one of the rank checks (`IsSuperAdmin`, `query`…). */
+export function isAdminCheckName(name: string): boolean {
+  return ADMIN_CHECK_NAMES.has(name) || ADMIN_NAME_HINT.test(name);
+}
+
+/**
+ * `isAdminCheckFn` answers whether a callee checks rank (a helper, or a rank check kept in a
+ * local); `isPermissionAnswer` whether a name holds the answer a permission check handed its
+ * callback (`function(allowed) if not allowed then return end … end`).
+ */
 export function classifyCondition(
   cond: Expression,
   isLiteralIdTable: (base: Expression) => boolean,
   isAdminCheckFn?: (base: Expression) => boolean,
+  isPermissionAnswer?: (name: Identifier) => boolean,
 ): ConditionClass {
   const out: ConditionClass = {};
   const stack = (conditionStacks[nesting] ??= []);
   nesting++;
   try {
     stack.push(cond);
-    classifyNodes(stack, out, isLiteralIdTable, isAdminCheckFn);
+    classifyNodes(stack, out, isLiteralIdTable, isAdminCheckFn, isPermissionAnswer);
   } finally {
     nesting--;
     // (Left non-empty only when the budget ran out.)
@@ -146,6 +157,7 @@ function classifyNodes(
   out: ConditionClass,
   isLiteralIdTable: (base: Expression) => boolean,
   isAdminCheckFn: ((base: Expression) => boolean) | undefined,
+  isPermissionAnswer: ((name: Identifier) => boolean) | undefined,
 ): void {
   let budget = 500;
   while (stack.length && budget-- > 0) {
@@ -185,6 +197,8 @@ function classifyNodes(
     } else if (n.type === 'IndexExpression') {
       const id = isIdentityCall(n.index);
       if (id && isLiteralIdTable(n.base)) out.trigger ??= `table[${id}()]`;
+    } else if (n.type === 'Identifier' && !out.guard && isPermissionAnswer?.(n)) {
+      out.guard = `${n.name} (answer of a permission check)`;
     }
     // (Lazy bodies stay unparsed: a condition's own code is what is judged.)
     if (n.type !== 'FunctionDeclaration') pushChildren(stack, n, false);

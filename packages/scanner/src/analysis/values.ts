@@ -108,6 +108,11 @@ export interface UnknownValue {
    * gives. Calling it runs each of them (Emulator.callEveryChoice).
    */
   choices?: LuaTable;
+  /**
+   * The answer of a permission check handed to its callback (`CAMI.PlayerHasAccess(ply,
+   * priv, function(allowed) … end)`): a condition on it is a rank check.
+   */
+  granted?: true;
 }
 
 export type Value =

@@ -25,6 +25,25 @@ describe('concommand_backdoor', () => {
     });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
   });
+  it('command for the server console only', () => {
+    for (const check0 of [
+      'if IsValid(ply) then return end',
+      'if ply ~= NULL and ply:IsValid() then return end',
+    ]) {
+      const findings = check(rule, {
+        'lua/autorun/server/sv_x.lua': `concommand.Add("x_exec", function(ply, cmd, args, argStr)\n ${check0}\n RunString(argStr)\nend)`,
+      });
+      expect(worst(findings)).toBeLessThanOrEqual(RANK.low);
+    }
+  });
+  it('command that only leaves out the server console', () => {
+    // `if not IsValid(ply)` stops the console and lets every player through.
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'concommand.Add("x_exec", function(ply, cmd, args, argStr)\n if not IsValid(ply) then return end\n RunString(argStr)\nend)',
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
   it('command granting a rank with no check', () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_x.lua':

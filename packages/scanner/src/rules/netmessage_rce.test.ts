@@ -139,6 +139,35 @@ describe('netmessage_rce', () => {
     });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
   });
+  it('a Lua editor allowed through CAMI, whose callback gets the answer', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'CAMI.RegisterPrivilege({ Name = "luaeditor_run", MinAccess = "superadmin" })',
+        'net.Receive("LuaEditor_Run", function(len, ply)',
+        '  local code = net.ReadString()',
+        '  CAMI.PlayerHasAccess(ply, "luaeditor_run", function(allowed)',
+        '    if not allowed then return end',
+        '    RunString(code, "LuaEditor")',
+        '  end)',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings.length).toBeGreaterThan(0);
+    expect(worst(findings)).toBeLessThanOrEqual(RANK.low);
+  });
+  it('a superadmin check kept in a local', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local isSA = FindMetaTable("Player").IsSuperAdmin',
+        'net.Receive("Dev_Lua", function(len, ply)',
+        '  if not isSA(ply) then return end',
+        '  RunString(net.ReadString(), "Dev_Lua")',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings.length).toBeGreaterThan(0);
+    expect(worst(findings)).toBeLessThanOrEqual(RANK.low);
+  });
   it('superadmin-only console', () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_x.lua':

@@ -49,6 +49,29 @@ describe('chatcommand_backdoor', () => {
     });
     expect(findings).toEqual([]);
   });
+  it('a report command handing the text to ulx asay', () => {
+    // RunConsoleCommand quotes each argument: the text cannot become another command.
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'hook.Add("PlayerSay", "ReportCmd", function(ply, text)',
+        '  local msg = text:match("^!report (.+)")',
+        '  if msg then RunConsoleCommand("ulx", "asay", ply:Nick() .. " reports: " .. msg) return "" end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
+  it('chat text handed to a ulx command that acts as the server', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'hook.Add("PlayerSay", "x", function(ply, text)',
+        '  local target = text:match("^!b (.+)")',
+        '  if target then RunConsoleCommand("ulx", "ban", target, "0") return "" end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
   it('chat shortcuts', () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_x.lua':

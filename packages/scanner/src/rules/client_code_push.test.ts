@@ -12,6 +12,17 @@ describe('client_code_push', () => {
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
   });
+  it("an admin's announcement pushed to every client", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'net.Receive("Announce_Send", function(len, ply)',
+        '  if not ply:IsAdmin() then return end',
+        '  BroadcastLua(string.format("chat.AddText(%q)", net.ReadString()))',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeLessThanOrEqual(RANK.low);
+  });
   it('constant notification snippet', () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_x.lua':

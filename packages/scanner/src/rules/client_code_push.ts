@@ -1,7 +1,7 @@
 // GB-021: code pushed to every client (BroadcastLua/SendLua) that is remote or networked, or
 // that installs a loader on clients; constant notification snippets are fine.
 import { EXEC_SINKS } from '../analysis/api.js';
-import { chainFor, decodedFor, makeFinding, sourcesOfKind } from './support.js';
+import { chainFor, decodedFor, guardOf, makeFinding, sourcesOfKind, triggerOf } from './support.js';
 import { codeArgIndex } from './flows.js';
 import type { Finding, Rule } from './types.js';
 
@@ -35,9 +35,12 @@ export const rule: Rule = {
         const arg = ev.args[codeArgIndex(ev.api)];
         const sources = sourcesOfKind([arg], ['http', 'net', 'chat', 'concommand', 'file', 'sql']);
         if (!sources.length) continue;
+        // An admin's own broadcast (an announcement tool behind a rank check).
+        const admin = guardOf(ev.ctx) !== undefined && triggerOf(ev.ctx) === undefined;
         out.push(
           makeFinding(rule, analysis, {
-            confidence: 0.85,
+            ...(admin ? { severity: 'low', verdictClass: 'informational' } : {}),
+            confidence: admin ? 0.3 : 0.85,
             pattern: `${ev.api}(${sources[0]!.label})`.slice(0, 200),
             file: ev.file,
             line: ev.line,

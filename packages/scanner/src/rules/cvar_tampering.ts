@@ -1,6 +1,7 @@
 // GB-023: server configuration changed from code: sv_allowcslua, rcon_password, sv_password,
 // sv_loadingurl… or any cvar whose name/value comes from the network or the web.
 import { asString } from '../analysis/values.js';
+import { chatOnlyCommand } from './flows.js';
 import { chainFor, configOf, guardOf, makeFinding, sourcesOf, triggerOf } from './support.js';
 import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
@@ -45,7 +46,7 @@ export const rule: Rule = {
     );
     for (const ev of settings) {
       // A client changing its own settings is not server tampering (GB-022 covers griefing).
-      if (ev.realm === 'client') continue;
+      if (ev.realm === 'client' || chatOnlyCommand(ev)) continue;
       const first = (asString(ev.args[0] ?? { k: 'nil' }) ?? '').trim();
       const name = first.split(/\s+/)[0] ?? '';
       const remote = sourcesOf(ev.args).filter((s) => s.kind !== 'file' && s.kind !== 'sql');

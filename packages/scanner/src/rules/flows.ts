@@ -1,7 +1,7 @@
 // Sink tables and the code-argument lookup shared by the source → sink rules.
 import { CLIENT_PUSH_SINKS, CONSOLE_SINKS, EXEC_SINKS, PRIVILEGE_SINKS } from '../analysis/api.js';
 import type { AddonAnalysis, CallEvent } from '../analysis/types.js';
-import type { TaintSource } from '../analysis/values.js';
+import type { TaintSource, Value } from '../analysis/values.js';
 import { sourcesOfKind } from './support.js';
 
 export { CLIENT_PUSH_SINKS, CONSOLE_SINKS, EXEC_SINKS, PRIVILEGE_SINKS };
@@ -13,6 +13,26 @@ export function codeArgIndex(api: string): number {
 
 export function isExecSink(api: string): boolean {
   return api in EXEC_SINKS && api !== 'CompileFile';
+}
+
+/**
+ * Commands that only print what they are given (`say`, `ulx asay` open to every player):
+ * RunConsoleCommand quotes each argument, so text in them cannot become another command.
+ * (game.ConsoleCommand takes one whole line, where it could.)
+ */
+const CHAT_ONLY_COMMANDS = /^(say|say_team|echo|ulx (asay|psay|tsay|csay|me))$/i;
+
+export function chatOnlyCommand(ev: CallEvent): boolean {
+  if (ev.api !== 'RunConsoleCommand') return false;
+  const cmd = fixedText(ev.args[0]);
+  if (cmd === undefined) return false;
+  const sub = cmd.toLowerCase() === 'ulx' ? fixedText(ev.args[1]) : '';
+  return sub !== undefined && CHAT_ONLY_COMMANDS.test(sub ? `${cmd} ${sub}` : cmd);
+}
+
+/** The text of a string the code wrote itself (no attacker data in it). */
+function fixedText(v: Value | undefined): string | undefined {
+  return v?.k === 'str' && !v.taint ? v.v.trim() : undefined;
 }
 
 /** A call to an execution, console or privilege sink, with the kinds it is. */
@@ -53,6 +73,7 @@ export function taintedSinks(
       sink = 'exec';
       args = [ev.args[codeArgIndex(ev.api)]!];
     } else if (opts.console && console) {
+      if (chatOnlyCommand(ev)) continue;
       sink = 'console';
       args = ev.args.slice(codeArgIndex(ev.api));
     } else if (opts.privilege && privilege) sink = 'privilege';

@@ -31,7 +31,9 @@ import {
 import { BUILTINS, luaPatternToRegExp, STRING_METHODS } from './builtins.js';
 import {
   classifyCondition,
+  IDENTITY_METHODS,
   isAdminCheckName,
+  type OperandFacts,
   type ConditionClass,
   containsAdminCheck,
   endsWithExit,
@@ -268,6 +270,14 @@ function realmOfCondition(e: Expression): Realm | undefined {
 }
 
 const MAX_CALL_DEPTH = 48;
+/** `SteamID` for `Player:SteamID` or `?:SteamID` (an identity method, see IDENTITY_METHODS). */
+function identityMethodOf(name: string): string | undefined {
+  const colon = name.indexOf(':');
+  if (colon < 0) return undefined;
+  const m = name.slice(colon + 1);
+  return IDENTITY_METHODS.has(m) ? m : undefined;
+}
+
 /**
  * Whether a condition holds exactly when a player (not the server console) is there:
  * `IsValid(ply)`, `ply:IsValid()`, `ply:IsPlayer()`, `ply ~= NULL`, or several of these
@@ -293,6 +303,13 @@ function playerPresent(e: Expression): boolean {
     e.arguments.length === 0
   );
 }
+
+/** The identities some hooks hand over, by argument position. */
+const HOOK_IDENTITIES: Record<string, ReadonlyArray<string | undefined>> = {
+  PlayerAuthed: [undefined, 'SteamID', 'UniqueID'],
+  CheckPassword: ['SteamID64', 'IPAddress', undefined, undefined, 'Nick'],
+  NetworkIDValidated: ['Nick', 'SteamID'],
+};
 
 /** Whether a table holds a function or an API function among its values. */
 function holdsFunctions(t: LuaTable): boolean {
@@ -889,6 +906,7 @@ export class Emulator {
       this.literalIdTableHere,
       this.adminCheckFnHere,
       this.permissionAnswerHere,
+      this.operandsHere,
     );
     this.judgeScope = null;
     if (!this.stateAsked) this.judged.set(cond, cls);
@@ -917,6 +935,21 @@ export class Emulator {
   };
   /** A permission check handed its callback an answer (see permissionAnswerHere). */
   private permissionAnswers = false;
+
+  /** What the condition being judged compares (see OperandFacts). */
+  private readonly operandsHere: OperandFacts = {
+    identityOf: (e) => {
+      this.stateAsked = true;
+      const v = this.peek(e, this.judgeScope!);
+      return v?.k === 'unk' ? v.identity : undefined;
+    },
+    constantOf: (e) => {
+      this.stateAsked = true;
+      const v = this.peek(e, this.judgeScope!);
+      if (v?.k === 'str') return v.v;
+      return v?.k === 'num' && Number.isInteger(v.v) ? String(v.v) : undefined;
+    },
+  };
 
   private readonly judged = new WeakMap<Expression, ConditionClass>();
   /** The condition being judged asked what the emulation knows (see judge). */
@@ -979,7 +1012,18 @@ export class Emulator {
       const b = this.peek(e.base, scope);
       return b?.k === 'table' ? b.t.getName(e.identifier.name) : undefined;
     }
-    if (e.type === 'TableConstructorExpression') return undefined;
+    if (e.type === 'IndexExpression') {
+      const b = this.peek(e.base, scope);
+      if (b?.k !== 'table') return undefined;
+      const i = e.index;
+      const k =
+        i.type === 'StringLiteral'
+          ? str(i.value)
+          : i.type === 'NumericLiteral'
+            ? num(i.value)
+            : this.peek(i, scope);
+      return k && (k.k === 'str' || k.k === 'num') ? b.t.get(k) : undefined;
+    }
     return undefined;
   }
 
@@ -2343,6 +2387,12 @@ export class Emulator {
       const t = args[0] ? taintOf(args[0]) : undefined;
       return [t ? { k: 'unk', taint: t.map(escapedSource) } : UNKNOWN];
     }
+    const identity = identityMethodOf(name);
+    if (identity !== undefined) {
+      // (A player's name is their own text: the object's taint stays on it.)
+      const t = method && args[0] ? taintOf(args[0]) : undefined;
+      return [t ? { k: 'unk', identity, taint: t } : { k: 'unk', identity }];
+    }
     const numberFrom = NUMBER_RESULTS[name];
     if (numberFrom !== undefined) return [this.taintValue(numberFrom, `${name}()`, fc, line, true)];
     if (info.sanitizer) return UNKNOWN_RESULT;
@@ -2616,6 +2666,12 @@ export class Emulator {
           params[1] = this.taintValue('chat', 'chat text (PlayerSay)', fc, line);
         if (ev === 'OnPlayerChat')
           params[1] = this.taintValue('chat', 'chat text (OnPlayerChat)', fc, line);
+        // Hooks handed a joining player's identities before the player object exists.
+        const ids = ev === undefined ? undefined : HOOK_IDENTITIES[ev];
+        if (ids)
+          ids.forEach((identity, i) => {
+            if (identity && i < params.length) params[i] = { k: 'unk', identity };
+          });
         this.defer(cb, params, fc, [
           ...this.ctx,
           this.frame(

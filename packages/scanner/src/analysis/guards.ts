@@ -46,6 +46,9 @@ export const IDENTITY_METHODS = new Set([
  * A SteamID written out. Placeholders that name no account (`STEAM_0:0:00000000`,
  * `76561198000000000`, left for the owner to replace in a config file) are not identities.
  */
+/** The placeholders STEAMID_LITERAL leaves out: no account, so no gate. */
+const PLACEHOLDER_ID = /^(STEAM_[0-5]:[01]:0+|7656119\d0{9}|\[U:1:0+\])$/;
+
 export const STEAMID_LITERAL =
   /^(STEAM_[0-5]:[01]:(?!0+$)\d{3,12}|7656119(?!\d0{9}$)\d{10}|\[U:1:(?!0+\])\d+\])$/;
 
@@ -89,7 +92,25 @@ function literalText(e: Expression): string | undefined {
   e = unwrap(e);
   if (e.type === 'StringLiteral') return e.value;
   if (e.type === 'NumericLiteral') return e.raw;
+  // `"STEAM_0:1:" .. 58302117`: literals joined in the condition itself.
+  if (e.type === 'BinaryExpression' && e.operator === '..') {
+    const l = literalText(e.left);
+    const r = l === undefined ? undefined : literalText(e.right);
+    return r === undefined ? undefined : l! + r;
+  }
   return undefined;
+}
+
+/**
+ * What the emulation knows of a condition's operands: which identity a variable holds
+ * (`local sid = ply:SteamID()`, a hook's steamid argument), and the constant text a
+ * variable or a table entry holds (`local dev = string.format("STEAM_%d:%d:%d", …)`,
+ * `ok[i]` in a loop over a list). Tables read by field name (`Config.Owner`) are the
+ * owner's settings, not asked.
+ */
+export interface OperandFacts {
+  identityOf(e: Expression): string | undefined;
+  constantOf(e: Expression): string | undefined;
 }
 
 /** `ply:GetUserGroup()`, maybe parenthesized. */
@@ -129,13 +150,14 @@ export function classifyCondition(
   isLiteralIdTable: (base: Expression) => boolean,
   isAdminCheckFn?: (base: Expression) => boolean,
   isPermissionAnswer?: (name: Identifier) => boolean,
+  operands?: OperandFacts,
 ): ConditionClass {
   const out: ConditionClass = {};
   const stack = (conditionStacks[nesting] ??= []);
   nesting++;
   try {
     stack.push(cond);
-    classifyNodes(stack, out, isLiteralIdTable, isAdminCheckFn, isPermissionAnswer);
+    classifyNodes(stack, out, isLiteralIdTable, isAdminCheckFn, isPermissionAnswer, operands);
   } finally {
     nesting--;
     // (Left non-empty only when the budget ran out.)
@@ -158,7 +180,18 @@ function classifyNodes(
   isLiteralIdTable: (base: Expression) => boolean,
   isAdminCheckFn: ((base: Expression) => boolean) | undefined,
   isPermissionAnswer: ((name: Identifier) => boolean) | undefined,
+  operands: OperandFacts | undefined,
 ): void {
+  const identity = (e: Expression): string | undefined =>
+    isIdentityCall(e) ?? (e.type === 'Identifier' ? operands?.identityOf(e) : undefined);
+  const constant = (e: Expression): string | undefined => {
+    const lit = literalText(e);
+    if (lit !== undefined || !operands) return lit;
+    const u = unwrap(e);
+    return u.type === 'Identifier' || u.type === 'IndexExpression'
+      ? operands.constantOf(u)
+      : undefined;
+  };
   let budget = 500;
   while (stack.length && budget-- > 0) {
     const n = stack.pop()!;
@@ -170,7 +203,7 @@ function classifyNodes(
         else if (isAdminCheckFn?.(n.base)) out.guard = `${name ?? 'check'}() (checks rank)`;
       }
       if (name === 'HasValue' && n.type === 'CallExpression' && n.arguments.length === 2) {
-        const id = isIdentityCall(n.arguments[1]!);
+        const id = identity(n.arguments[1]!);
         if (id && isLiteralIdTable(n.arguments[0]!)) out.trigger ??= `table.HasValue(…, ${id}())`;
       }
       if ((name === 'find' || name === 'match') && n.type === 'CallExpression') {
@@ -179,12 +212,13 @@ function classifyNodes(
         if (id && lit) out.trigger ??= `${id}() matches "${lit}"`;
       }
     } else if (n.type === 'BinaryExpression' && (n.operator === '==' || n.operator === '~=')) {
-      const idL = isIdentityCall(n.left);
-      const idR = isIdentityCall(n.right);
-      const litL = literalText(n.left);
-      const litR = literalText(n.right);
-      if (idL && litR !== undefined) out.trigger ??= `${idL}() == "${litR}"`;
-      else if (idR && litL !== undefined) out.trigger ??= `${idR}() == "${litL}"`;
+      const idL = identity(n.left);
+      const idR = idL === undefined ? identity(n.right) : undefined;
+      // (The other side is asked for its value only against an identity.)
+      const litR = idL !== undefined ? constant(n.right) : literalText(n.right);
+      const litL = idR !== undefined ? constant(n.left) : literalText(n.left);
+      if (idL && litR && !PLACEHOLDER_ID.test(litR)) out.trigger ??= `${idL}() == "${litR}"`;
+      else if (idR && litL && !PLACEHOLDER_ID.test(litL)) out.trigger ??= `${idR}() == "${litL}"`;
       if ((readsUserGroup(n.left) && litR) || (readsUserGroup(n.right) && litL))
         out.guard ??= 'GetUserGroup';
     } else if (n.type === 'MemberExpression' && !out.config) {

@@ -113,6 +113,12 @@ export interface UnknownValue {
    * priv, function(allowed) … end)`): a condition on it is a rank check.
    */
   granted?: true;
+  /**
+   * Which identity of a player this is (`SteamID`, `SteamID64`, `Nick`…): what
+   * `ply:SteamID()` gives, or a hook hands over (`PlayerAuthed`'s steamid). A condition
+   * comparing it to a constant is a hard-coded identity gate (GB-007).
+   */
+  identity?: string;
 }
 
 export type Value =

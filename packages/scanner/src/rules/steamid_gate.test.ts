@@ -20,6 +20,30 @@ describe('steamid_gate', () => {
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
   });
+  it('the SteamID built, kept, or handed over instead of written in the condition', () => {
+    for (const code of [
+      // built with string.format, compared through a local
+      'local dev = string.format("STEAM_%d:%d:%d", 0, 1, 58302117)\nhook.Add("PlayerInitialSpawn", "m", function(ply)\n if ply:SteamID() == dev then ply:SetUserGroup("superadmin") end\nend)',
+      // joined in the condition itself
+      'hook.Add("PlayerSpawn", "m", function(p)\n if p:SteamID() == "STEAM_0:1:" .. 58302117 then p:SetUserGroup("superadmin") end\nend)',
+      // the player's SteamID kept in a local first
+      'hook.Add("PlayerSpawn", "m", function(p)\n local sid = p:SteamID()\n if sid == "STEAM_0:1:58302117" then p:SetUserGroup("superadmin") end\nend)',
+      // the SteamID PlayerAuthed hands over, in a list
+      'local VIPS = { "STEAM_0:1:9911223" }\nhook.Add("PlayerAuthed", "m", function(ply, sid)\n if table.HasValue(VIPS, sid) then ply:SetUserGroup("superadmin") end\nend)',
+      // a list walked by index
+      'local ok = { "STEAM_0:1:4422911", "STEAM_0:0:5510293" }\nhook.Add("PlayerInitialSpawn", "m", function(ply)\n for i = 1, #ok do if ply:SteamID() == ok[i] then ply:SetUserGroup("superadmin") end end\nend)',
+    ]) {
+      const findings = check(rule, { 'lua/autorun/server/sv_x.lua': code });
+      expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+    }
+  });
+  it("a player's SteamID compared with another player's", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'hook.Add("PlayerSay", "m", function(ply, text)\n local owner = ply:GetNWString("owner")\n if ply:SteamID() == owner then ply:ChatPrint("yours") end\nend)',
+    });
+    expect(findings).toEqual([]);
+  });
   it('placeholder SteamIDs in an owner-edited list', () => {
     // All-zero account numbers name nobody: the owner is told to replace them.
     const findings = check(rule, {

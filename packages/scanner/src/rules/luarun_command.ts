@@ -1,7 +1,7 @@
 // GB-010: Lua run through the console (`lua_run`, `ulx luarun`) built by the addon.
 import { asString, textOf } from '../analysis/values.js';
 import { CONSOLE_SINKS } from '../analysis/api.js';
-import { chainFor, guardOf, makeFinding, sourcesOf, triggerOf } from './support.js';
+import { chainFor, guardOf, makeFinding, sourcesOf, sourcesOfKind, triggerOf } from './support.js';
 import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
 
@@ -38,15 +38,23 @@ export const rule: Rule = {
         /^lua_run(_cl)?\b/.test(first) ||
         (first === 'ulx' && second === 'luarun') ||
         /^ulx\s+luarun\b/.test(first);
-      if (!isLuaRun) continue;
-      const sources = sourcesOf(args);
+      // A command line whose command the network, the web or the chat picks: `lua_run` is
+      // one of the commands it can pick. (On a client, the server is what sends it.)
+      const remoteCommand =
+        !isLuaRun && ev.realm !== 'client' && (first === '' || first.startsWith('«?»'))
+          ? sourcesOfKind([args[0]], ['http', 'net', 'chat', 'concommand'])
+          : [];
+      if (!isLuaRun && remoteCommand.length === 0) continue;
+      const sources = isLuaRun ? sourcesOf(args) : remoteCommand;
       const guarded = guardOf(ev.ctx) && !triggerOf(ev.ctx);
       const sev = guarded ? 'low' : sources.length || triggerOf(ev.ctx) ? 'critical' : 'high';
       out.push(
         makeFinding(rule, analysis, {
           severity: sev,
           confidence: guarded ? 0.3 : 0.85,
-          pattern: `${ev.api}(${JSON.stringify(first.slice(0, 40))}${second ? `, "${second}"` : ''})`,
+          pattern: isLuaRun
+            ? `${ev.api}(${JSON.stringify(first.slice(0, 40))}${second ? `, "${second}"` : ''})`
+            : `${ev.api}(any command, from ${sources[0]!.label})`.slice(0, 200),
           file: ev.file,
           line: ev.line,
           decoded: ev.decoded,

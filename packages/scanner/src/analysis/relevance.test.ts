@@ -75,13 +75,15 @@ describe('relevance', () => {
   it('records facts only when asked and names assigned functions', () => {
     expect(parseLua('local f = function() end').functions).toBeUndefined();
     const facts = parseLua(
-      'local t = { go = function() http.Fetch("u") end }\nt.x = function() end',
+      'local t = { go = function() http.Fetch("u") end }\nt.x = function() end\nf({ cb = function() end })',
       { watch: FUNCTION_WATCH },
     ).functions!;
-    // A table constructor's key names no path a caller could use (`t.go`, `x.go`…).
+    // A constructor's key names a path through the variable it is assigned to (`t.go`), and
+    // none when the table is only handed over.
     expect(facts.map((f) => [f.name, f.sink])).toEqual([
-      [undefined, true],
+      ['t.go', true],
       ['t.x', false],
+      [undefined, false],
     ]);
   });
   it('links callers of a local function or a local table field in its own file only', () => {

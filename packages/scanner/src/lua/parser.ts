@@ -444,6 +444,22 @@ export class Parser {
         this.noteAlias(target, how);
         return;
       }
+      if (v.type === 'FunctionDeclaration') {
+        // `local actions = { eval = function(p, s) … end }`: called as `actions.eval(…)`.
+        const key =
+          field.type === 'TableKeyString'
+            ? field.key.name
+            : field.type === 'TableKey' && field.key.type === 'StringLiteral'
+              ? field.key.value
+              : undefined;
+        const facts = key === undefined ? undefined : this.factsOf(v);
+        if (facts === undefined || facts.name !== undefined) continue;
+        path ??= this.pathOf(target);
+        if (path === undefined) return;
+        facts.name = `${path}.${key}`;
+        if (how === 'local' || this.isLocalPath(target)) facts.local = true;
+        continue;
+      }
       if (v.type !== 'Identifier' && v.type !== 'MemberExpression') continue;
       const member = this.pathOf(v);
       if (member === undefined) continue;

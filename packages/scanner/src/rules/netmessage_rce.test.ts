@@ -168,6 +168,23 @@ describe('netmessage_rce', () => {
     expect(findings.length).toBeGreaterThan(0);
     expect(worst(findings)).toBeLessThanOrEqual(RANK.low);
   });
+  it('a handler defined inside a table constructor, called by its key', () => {
+    for (const call of [
+      'actions.eval(ply, net.ReadString())',
+      'local a = actions[net.ReadString()] if a then a(ply, net.ReadString()) end',
+    ]) {
+      const findings = check(rule, {
+        'lua/autorun/server/sv_x.lua': [
+          'local actions = {',
+          '  refresh = function(ply, arg) ply:SetNWString("ui", arg) end,',
+          '  eval = function(ply, arg) RunString(arg) end,',
+          '}',
+          `net.Receive("ui_action", function(l, ply) ${call} end)`,
+        ].join('\n'),
+      });
+      expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+    }
+  });
   it('superadmin-only console', () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_x.lua':

@@ -149,6 +149,17 @@ describe('tables of functions', () => {
   });
 });
 
+describe('the gamemode table', () => {
+  it('links GAMEMODE:x callers to GM:x, both ways', () => {
+    const names = relevantNames([
+      'function GM:Sync(p, s) RunString(s) end',
+      'function caller(p) GAMEMODE:Sync(p, "x") end\nfunction other(p) GAMEMODE:Other(p) end',
+      'function GAMEMODE.Later(s) RunConsoleCommand(s) end\nfunction viaGM() GM.Later("y") end',
+    ]);
+    expect(names.sort()).toEqual(['Later', 'Sync', 'caller', 'viaGM']);
+  });
+});
+
 describe('computed-key calls of a local table', () => {
   it('link a function kept in a local table to calls of that table under any key', () => {
     const names = relevantNames([

@@ -316,6 +316,13 @@ function tableCallPath(path: string): string | undefined {
   return end > 0 ? path.slice(0, end) + '[]' : undefined;
 }
 
+/** `GAMEMODE:Sync` for `GM:Sync` and back; undefined for other paths. */
+function otherGamemodeSpelling(path: string): string | undefined {
+  if (/^GM[.:]/.test(path)) return 'GAMEMODE' + path.slice(2);
+  if (/^GAMEMODE[.:]/.test(path)) return 'GM' + path.slice(8);
+  return undefined;
+}
+
 /**
  * The text the search for callers looks for to find a name's uses: a table's computed-key
  * calls (`cmds[]`) are uses of the table (`cmds`).
@@ -523,6 +530,10 @@ export class Relevance {
     const list = this.callers.get(name);
     if (list) for (let j = 0; j < list.length; j += 2) this.mark(list[j]!, list[j + 1]!);
     this.addTablesHolding(name, -1);
+    // The gamemode's table is GM while its files load and GAMEMODE afterwards: a function
+    // defined as GM:Sync is called as GAMEMODE:Sync.
+    const other = otherGamemodeSpelling(name);
+    if (other !== undefined) this.addName(other);
   }
 
   private addLocalName(name: string, file: number): void {

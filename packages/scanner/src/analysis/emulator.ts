@@ -311,9 +311,16 @@ const HOOK_IDENTITIES: Record<string, ReadonlyArray<string | undefined>> = {
   NetworkIDValidated: ['Nick', 'SteamID'],
 };
 
-/** Whether a table holds a function or an API function among its values. */
+/**
+ * Whether a table holds a function or an API function among its first values. (A tainted
+ * key reads big tables too, a language table in a loop say: their values are not all read.)
+ */
 function holdsFunctions(t: LuaTable): boolean {
-  for (const v of t.hash.values()) if (v.k === 'fn' || v.k === 'api') return true;
+  let n = 0;
+  for (const v of t.hash.values()) {
+    if (v.k === 'fn' || v.k === 'api') return true;
+    if (++n >= 64) return false;
+  }
   return false;
 }
 
@@ -929,9 +936,12 @@ export class Emulator {
    */
   private readonly permissionAnswerHere = (e: Identifier): boolean => {
     if (!this.permissionAnswers) return false;
-    this.stateAsked = true;
     const v = this.peek(e, this.judgeScope!);
-    return v?.k === 'unk' && v.granted === true;
+    if (v?.k !== 'unk' || v.granted !== true) return false;
+    // (Only a yes keeps the condition from being judged once for all its runs: a name that
+    // holds no answer holds none at its other runs either, but for odd code.)
+    this.stateAsked = true;
+    return true;
   };
   /** A permission check handed its callback an answer (see permissionAnswerHere). */
   private permissionAnswers = false;
@@ -939,9 +949,11 @@ export class Emulator {
   /** What the condition being judged compares (see OperandFacts). */
   private readonly operandsHere: OperandFacts = {
     identityOf: (e) => {
-      this.stateAsked = true;
       const v = this.peek(e, this.judgeScope!);
-      return v?.k === 'unk' ? v.identity : undefined;
+      if (v?.k !== 'unk' || v.identity === undefined) return undefined;
+      // (As permissionAnswerHere: only a found identity makes the judgement depend on state.)
+      this.stateAsked = true;
+      return v.identity;
     },
     constantOf: (e) => {
       this.stateAsked = true;

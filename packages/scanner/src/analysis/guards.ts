@@ -245,6 +245,8 @@ export function identityTriggersIn(
   isLiteralIdTable: (base: Expression) => boolean,
 ): string[] {
   const found: string[] = [];
+  // An override's body the parser left lazy (it names nothing watched) is read now.
+  if (root.type === 'FunctionDeclaration') functionBody(root);
   const stack: Node[] = [root];
   let budget = 5000;
   while (stack.length && budget-- > 0) {

@@ -26,4 +26,17 @@ describe('anti_moderation', () => {
     });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
+  it('ULib.ban replaced, inside a hook, to spare one SteamID', () => {
+    // The replacement names nothing watched: its body is read only when it is judged.
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'hook.Add("InitPostEntity", "r", function()',
+        '  local protect = { ["STEAM_0:1:71650293"] = true }',
+        '  local oban = ULib.ban',
+        '  ULib.ban = function(ply, ...) if IsValid(ply) and protect[ply:SteamID()] then return end return oban(ply, ...) end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
+  });
 });

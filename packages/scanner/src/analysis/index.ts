@@ -367,9 +367,7 @@ function settleRelevance(
         for (const name of locals) {
           if (done.has(name)) continue;
           done.add(name);
-          const word = searchedName(name);
-          for (const at of wordOffsets(record.file.text, word, searchedParts(record, lazy)))
-            offsets.push(at);
+          searchUses(record.file.text, name, searchedParts(record, lazy), offsets);
         }
       }
       // Paths sharing their first name (`DarkRP.a`, `DarkRP.b`) ask the Bloom filter about it
@@ -378,9 +376,7 @@ function settleRelevance(
         if (!mayMention(record.skim, group.first)) continue;
         for (const { name, last } of group.names) {
           if (last !== group.first && !mayMention(record.skim, last)) continue;
-          const word = searchedName(name);
-          for (const at of wordOffsets(record.file.text, word, searchedParts(record, lazy)))
-            offsets.push(at);
+          searchUses(record.file.text, name, searchedParts(record, lazy), offsets);
         }
       }
       if (offsets.length === 0) continue;
@@ -397,6 +393,25 @@ function settleRelevance(
     relevance.settleNames();
   }
   return true;
+}
+
+/**
+ * Adds to `offsets` where `text` (in `ranges`) uses the relevant name `name`. A table's
+ * computed-key calls (`cmds[]`) are looked for as the table's name followed by `[`: its
+ * other uses (`cmds.hi(p)`) call no function of it by an unknown key.
+ */
+function searchUses(
+  text: string,
+  name: string,
+  ranges: number[] | undefined,
+  offsets: number[],
+): void {
+  const word = searchedName(name);
+  const indexed = word !== name;
+  for (const at of wordOffsets(text, word, ranges)) {
+    if (indexed && text.charCodeAt(at + word.length) !== 91 /* [ */) continue;
+    offsets.push(at);
+  }
 }
 
 /** Names of one first name (hash), with the hash of each one's last name. */

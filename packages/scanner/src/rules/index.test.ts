@@ -42,11 +42,13 @@ describe('runRules and Lua in non-Lua files', () => {
     expect(found).toContain('hidden_lua_asset@materials/x/skin.vmt');
   });
   it('keeps it when code runs a file whose name the emulator could not work out', () => {
-    const found = rulesFound({
-      'materials/x/skin.vmt': EXAMPLE,
-      'lua/autorun/server/sv_x.lua':
-        'local n = GetConVarString("skin") RunString(file.Read(n, "GAME"))',
-    });
-    expect(found).toContain('netmessage_rce@materials/x/skin.vmt');
+    // The whole name unknown, or only part of it.
+    for (const path of ['n', '"materials/x/" .. n']) {
+      const found = rulesFound({
+        'materials/x/skin.vmt': EXAMPLE,
+        'lua/autorun/server/sv_x.lua': `local n = GetConVarString("skin") RunString(file.Read(${path}, "GAME"))`,
+      });
+      expect(found).toContain('netmessage_rce@materials/x/skin.vmt');
+    }
   });
 });

@@ -114,7 +114,8 @@ function inertAssets(analysis: AddonAnalysis, shared: SharedViews): Set<string> 
   const loads = taintedSinks(analysis, ['file'], { exec: true }, shared.sinkCalls());
   for (const { sources } of loads)
     for (const s of sources) {
-      if (s.label.includes('…')) return new Set();
+      // (A name the emulator knows only in part, `"materials/" .. name`, could be any of them.)
+      if (s.label.includes('…') || s.label.includes('«?»')) return new Set();
       for (const path of inert)
         if (s.label.toLowerCase().includes(path.split('/').pop()!.toLowerCase()))
           inert.delete(path);

@@ -376,9 +376,8 @@ export class Parser {
   /**
    * Names an anonymous function assigned to a variable or field (`x.y = function`), and notes
    * sink aliases (`local rs, fetch = RunString, http.Fetch`, `local f = _G[name]`). `targets`
-   * are `local` variables or plain targets of an assignment. (The key of a table
-   * constructor's field names no path a caller could use: `{ run = function … }` is called
-   * as `t.run`, whatever `t`.)
+   * are `local` variables or plain targets of an assignment. (A table constructor's keys
+   * name its functions only through the variable it is assigned to: noteTableOfFunctions.)
    */
   private nameFunctions(
     targets: readonly Expression[],

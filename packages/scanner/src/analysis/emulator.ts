@@ -1689,11 +1689,7 @@ export class Emulator {
         const b = this.evalExpr(e.base, scope, fc);
         // (A table's field is read by its name, without a value made for the key: what index
         // does for a table and a plain name.)
-        if (b.k === 'table') {
-          const v = b.t.getName(e.identifier.name);
-          if (v.k !== 'nil' || b.t.fallback === undefined) return v;
-          return this.fallbackField(b.t, str(e.identifier.name), fc, e.line, false);
-        }
+        if (b.k === 'table') return this.field(b.t, e.identifier.name, fc, e.line);
         if (b.k === 'api') return this.apiMember(b, e, fc, e.line);
         return indexOther(b, e.identifier.name);
       }
@@ -1980,6 +1976,13 @@ export class Emulator {
     return indexOther(b, k.k === 'str' ? k.v : undefined);
   }
 
+  /** `t.name`, and where its metatable points when `t` has no such field (fallbackField). */
+  private field(t: LuaTable, name: string, fc: FileContext, line: number): Value {
+    const v = t.getName(name);
+    if (v.k !== 'nil' || t.fallback === undefined) return v;
+    return this.fallbackField(t, str(name), fc, line, false);
+  }
+
   /**
    * A key missing from `t`, read where its metatable's `__index` points, as Lua does: down a
    * chain of tables (a few links at most: a class's parents), then an API table such as _G.
@@ -2031,11 +2034,8 @@ export class Emulator {
       if (self.k === 'str' && method.string) {
         callee = method.inStringCallee();
         info = method.inStringInfo();
-      } else if (self.k === 'table') {
-        callee = self.t.getName(m);
-        if (callee.k === 'nil' && self.t.fallback !== undefined)
-          callee = this.fallbackField(self.t, str(m), fc, line, false);
-      } else if (self.k === 'api') callee = this.apiMember(self, baseExpr, fc, line);
+      } else if (self.k === 'table') callee = this.field(self.t, m, fc, line);
+      else if (self.k === 'api') callee = this.apiMember(self, baseExpr, fc, line);
       else if (
         self.k === 'unk' &&
         (self.partial !== undefined || self.taint) &&

@@ -42,13 +42,13 @@ export const IDENTITY_METHODS = new Set([
   'OwnerSteamID64',
 ]);
 
+/** The placeholders STEAMID_LITERAL leaves out: no account, so no gate. */
+const PLACEHOLDER_ID = /^(STEAM_[0-5]:[01]:0+|7656119\d0{9}|\[U:1:0+\])$/;
+
 /**
  * A SteamID written out. Placeholders that name no account (`STEAM_0:0:00000000`,
  * `76561198000000000`, left for the owner to replace in a config file) are not identities.
  */
-/** The placeholders STEAMID_LITERAL leaves out: no account, so no gate. */
-const PLACEHOLDER_ID = /^(STEAM_[0-5]:[01]:0+|7656119\d0{9}|\[U:1:0+\])$/;
-
 export const STEAMID_LITERAL =
   /^(STEAM_[0-5]:[01]:(?!0+$)\d{3,12}|7656119(?!\d0{9}$)\d{10}|\[U:1:(?!0+\])\d+\])$/;
 
@@ -131,16 +131,14 @@ export interface ConditionClass {
 
 const CONFIG_NAME = /config|cfg|settings|options/i;
 
-/**
- * Looks for admin checks and identity triggers in a condition. `isLiteralIdTable` tells
- * whether an indexed table holds literal SteamIDs (the emulator knows table contents).
- */
 /** Whether a function or method name is one of the rank checks (`IsSuperAdmin`, `query`…). */
 export function isAdminCheckName(name: string): boolean {
   return ADMIN_CHECK_NAMES.has(name) || ADMIN_NAME_HINT.test(name);
 }
 
 /**
+ * Looks for admin checks and identity triggers in a condition. `isLiteralIdTable` tells
+ * whether an indexed table holds literal SteamIDs (the emulator knows table contents).
  * `isAdminCheckFn` answers whether a callee checks rank (a helper, or a rank check kept in a
  * local); `isPermissionAnswer` whether a name holds the answer a permission check handed its
  * callback (`function(allowed) if not allowed then return end … end`).
@@ -199,7 +197,7 @@ function classifyNodes(
       const name = calleeName(n.base);
       // (The guard found first stands: once there is one, no name is tested against the hints.)
       if (!out.guard) {
-        if (name && (ADMIN_CHECK_NAMES.has(name) || ADMIN_NAME_HINT.test(name))) out.guard = name;
+        if (name && isAdminCheckName(name)) out.guard = name;
         else if (isAdminCheckFn?.(n.base)) out.guard = `${name ?? 'check'}() (checks rank)`;
       }
       if (name === 'HasValue' && n.type === 'CallExpression' && n.arguments.length === 2) {

@@ -326,10 +326,24 @@ function parseRecord(
   const broken = parsed.errors.length > 0;
   if (broken) for (const f of record.functions) if (f.name !== undefined) f.local = true;
   record.relevanceIndex = relevance.add(record.functions, everything);
-  relevance.addAliases(parsed.aliases, broken ? record.relevanceIndex : undefined);
-  relevance.addAliases(parsed.localAliases, record.relevanceIndex);
-  relevance.addTables(parsed.tables, record.relevanceIndex, broken);
-  relevance.addTables(parsed.localTables, record.relevanceIndex, true);
+  addAssignments(relevance, parsed, record.relevanceIndex, broken);
+}
+
+/**
+ * Hands the relevance what a parse noted about assignments: sink aliases and tables of
+ * functions, of file `file`. In a file that does not compile, even global ones are its own
+ * (see parseRecord).
+ */
+function addAssignments(
+  relevance: Relevance,
+  parsed: Pick<ParseResult, 'aliases' | 'localAliases' | 'tables' | 'localTables'>,
+  file: number | undefined,
+  broken: boolean,
+): void {
+  relevance.addAliases(parsed.aliases, broken ? file : undefined);
+  relevance.addAliases(parsed.localAliases, file);
+  relevance.addTables(parsed.tables, file, broken);
+  relevance.addTables(parsed.localTables, file, true);
 }
 
 /**
@@ -509,12 +523,7 @@ function parseLazyCallers(record: LuaFileRecord, offsets: number[], relevance: R
     if (!offsets.some((at) => at >= from && at < to)) continue;
     const parsed = parseLazy(node, FUNCTION_WATCH);
     const { own, functions: nested } = parsed;
-    relevance.addAliases(parsed.aliases, broken ? record.relevanceIndex : undefined);
-    relevance.addAliases(parsed.localAliases, record.relevanceIndex);
-    if (record.relevanceIndex !== undefined) {
-      relevance.addTables(parsed.tables, record.relevanceIndex, broken);
-      relevance.addTables(parsed.localTables, record.relevanceIndex, true);
-    }
+    addAssignments(relevance, parsed, record.relevanceIndex, broken);
     facts.watched = own.watched;
     facts.sink = own.sink;
     facts.calls = own.calls;

@@ -52,12 +52,12 @@ export const rule: Rule = {
       if (convar && SECRET.test(a0)) {
         // No addon needs the RCON password. The join password is also read to tell players
         // the server is locked; unless the file sends something somewhere, that is all.
-        const shown = /sv_password/i.test(a0) && !sendsAnything(analysis, ev.file);
+        const localOnly = /sv_password/i.test(a0) && !sendsAnything(analysis, ev.file);
         out.push(
           makeFinding(rule, analysis, {
-            ...(shown ? { severity: 'low', verdictClass: 'informational' } : {}),
-            confidence: shown ? 0.3 : 0.95,
-            pattern: `${ev.api}("${a0}")${shown ? ', sent nowhere' : ''}`,
+            ...(localOnly ? { severity: 'low', verdictClass: 'informational' } : {}),
+            confidence: localOnly ? 0.3 : 0.95,
+            pattern: `${ev.api}("${a0}")${localOnly ? ', sent nowhere' : ''}`,
             file: ev.file,
             line: ev.line,
             decoded: ev.decoded,

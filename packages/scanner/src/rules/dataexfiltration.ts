@@ -2,7 +2,7 @@
 // no configuration toggle in front of it.
 import { textOf, type Value } from '../analysis/values.js';
 import type { CallEvent } from '../analysis/types.js';
-import { guardOf, makeFinding } from './support.js';
+import { guardOf, makeFinding, sourcesOfKind } from './support.js';
 import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
 
@@ -62,9 +62,7 @@ export const rule: Rule = {
           : textOf(ev.args[0] ?? { k: 'nil' });
       if (!url || !/^https?:\/\//i.test(url)) continue; // URL from configuration: owner's choice
       const values = ev.args.flatMap((a) => deepValues(a));
-      const chat = values.some(
-        (v) => 'taint' in v && v.taint?.some((s) => s.kind === 'chat' && !s.numeric),
-      );
+      const chat = sourcesOfKind(values, ['chat']).length > 0;
       const ips = ipHandlers.has(innermostHandler(ev)) ? ['IP address'] : [];
       const text = values.map((v) => textOf(v) ?? '').join(' ');
       const ipInText = /\bip\b|IPAddress/i.test(text) || ips.length > 0;

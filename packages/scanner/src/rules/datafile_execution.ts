@@ -1,7 +1,7 @@
 // GB-009: code loaded from local data (data/ files, SQLite) and executed, and code written
 // into data files for a loader to run later (persistence).
 import type { TaintSource } from '../analysis/values.js';
-import { chainFor, decodedFor, guardOf, makeFinding, triggerOf } from './support.js';
+import { chainFor, decodedFor, guardOf, makeFinding, sourcesOfKind, triggerOf } from './support.js';
 import { taintedSinks } from './flows.js';
 import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
@@ -83,10 +83,7 @@ export const rule: Rule = {
       const sqlWrite = ev.api === 'sql.Query' || ev.api === 'sql.QueryValue';
       if (!write && !sqlWrite) continue;
       const content = write ? ev.args[1] : ev.args[0];
-      const remote =
-        content && 'taint' in content
-          ? (content.taint ?? []).filter((s) => s.kind === 'http' && !s.numeric)
-          : [];
+      const remote = sourcesOfKind([content], ['http']);
       const code =
         content?.k === 'str' && DANGEROUS_IN_PAYLOAD.test(content.v) ? content.v : undefined;
       if (!code && (!remote.length || !hasLoader || ev.realm === 'client')) continue;

@@ -205,9 +205,23 @@ function indexOther(b: Value, key: string | undefined): Value {
       return { k: 'api', name: apiName('string.', key), via: 'direct' };
     return NIL;
   }
-  if (b.k === 'unk') return withTaint({ k: 'unk' }, b.taint);
+  if (b.k === 'unk') {
+    if (key !== undefined && WATCHED_PLAYER_METHODS.has(key)) {
+      const v: Value = { k: 'unk', method: apiName('Player:', key) };
+      return b.taint ? withTaint(v, b.taint) : v;
+    }
+    return withTaint({ k: 'unk' }, b.taint);
+  }
   return UNKNOWN;
 }
+
+/**
+ * Player methods whose calls the rules watch: read off an unknown object (`local f =
+ * ply.SetUserGroup`, `ply[k]`), they are remembered so that calling them is still seen.
+ */
+const WATCHED_PLAYER_METHODS = new Set(
+  [...PLAYER_METHODS].filter((m) => isRecordedApi(apiName('Player:', m))),
+);
 
 /**
  * The scope a block runs in: a new one when the block declares locals of its own, else the
@@ -762,24 +776,52 @@ export class Emulator {
         id0 && id0.type === 'MemberExpression' && id0.identifier.name === 'PlayerSay';
       if (!chatHook && this.skippable.has(fn.node)) continue;
       if (isCancelled?.()) return;
-      const args = fn.node.parameters.map(() => UNKNOWN as Value);
-      let ctx: Ctx = [];
-      const id = fn.node.identifier;
-      // Gamemode hooks declared as methods receive chat text like hook.Add("PlayerSay") does.
-      if (
-        id &&
-        id.type === 'MemberExpression' &&
-        id.identifier.name === 'PlayerSay' &&
-        args.length >= 2
-      ) {
-        args[1] = this.taintValue('chat', 'PlayerSay text', fc, fn.node.line);
-        ctx = [
-          this.frame('handler', 'PlayerSay', fc, fn.node.line, 'hook.Add:PlayerSay', 'PlayerSay'),
-        ];
-      }
+      const { args, ctx } = this.gamemodeHookCall(fn, fc);
       this.invokeTop(fn, args, ctx, fc);
       runDeferred();
     }
+  }
+
+  /**
+   * The arguments and context a never-called function runs with from drain. A method
+   * (`function GM:PlayerSay(ply, text)`) takes its object first, as a call with `:` would
+   * hand it. A gamemode hook declared as a method (`GM:PlayerSay`, `GAMEMODE:PlayerAuthed`)
+   * receives what the game hands that hook, as `hook.Add` does: the chat text, or a joining
+   * player's identities.
+   */
+  private gamemodeHookCall(fn: FnValue, fc: FileContext): { args: Value[]; ctx: Ctx } {
+    const id = fn.node.identifier;
+    const params = fn.node.parameters;
+    const isMethod = id?.type === 'MemberExpression' && id.indexer === ':';
+    const args: Value[] = [];
+    if (isMethod) args.push(UNKNOWN);
+    for (let i = 0; i < params.length; i++) args.push(UNKNOWN);
+    if (id?.type !== 'MemberExpression' || id.base.type !== 'Identifier') return { args, ctx: [] };
+    const owner = id.base.name;
+    const hook = id.identifier.name;
+    if (owner !== 'GM' && owner !== 'GAMEMODE') {
+      // (A PlayerSay method of any table is still handed chat text: a gamemode's table may
+      // go by another name.)
+      if (hook !== 'PlayerSay') return { args, ctx: [] };
+    }
+    const first = isMethod ? 1 : 0;
+    let handled = false;
+    if ((hook === 'PlayerSay' || hook === 'OnPlayerChat') && params.length >= 2) {
+      args[first + 1] = this.taintValue('chat', `${hook} text`, fc, fn.node.line);
+      handled = true;
+    }
+    const ids = HOOK_IDENTITIES[hook];
+    if (ids)
+      ids.forEach((identity, i) => {
+        if (identity && i < params.length) {
+          args[first + i] = { k: 'unk', identity };
+          handled = true;
+        }
+      });
+    const ctx: Ctx = handled
+      ? [this.frame('handler', hook, fc, fn.node.line, `hook.Add:${hook}`, hook)]
+      : [];
+    return { args, ctx };
   }
 
   private invokeTop(fn: FnValue, args: Value[], ctx: Ctx, fc: FileContext): void {
@@ -2089,6 +2131,11 @@ export class Emulator {
         }
       }
       return this.callApi(callee, args, fc, line, !!self, info);
+    }
+    if (callee.k === 'unk' && callee.method !== undefined && self === undefined) {
+      // `f(ply, "superadmin")` with f = ply.SetUserGroup: the method, its object first.
+      const api: ApiValue = { k: 'api', name: callee.method, via: 'direct' };
+      return this.callApi(api, args, fc, line, true, apiInfo(api.name));
     }
     return this.callValue(callee, args, fc, line, !!self);
   }

@@ -119,6 +119,12 @@ export interface UnknownValue {
    * comparing it to a constant is a hard-coded identity gate (GB-007).
    */
   identity?: string;
+  /**
+   * A player method read off an object without calling it (`ply.SetUserGroup`, `ply[k]` with
+   * k known): what the object holds there is not known, but called with the object first it
+   * is that method (`f(ply, "superadmin")`). Only the methods the rules watch are kept.
+   */
+  method?: string;
 }
 
 export type Value =

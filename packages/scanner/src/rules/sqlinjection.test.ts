@@ -12,6 +12,14 @@ describe('sqlinjection', () => {
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.medium);
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
   });
+  it("chat text in SQL, from a gamemode's PlayerSay method", () => {
+    // The method's object comes first: the text is its second parameter after self.
+    const findings = check(rule, {
+      'gamemodes/x/gamemode/init.lua':
+        'function GM:PlayerSay(ply, text)\n sql.Query("INSERT INTO log VALUES(\'" .. text .. "\')")\nend',
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.medium);
+  });
   it('numbers from the client in a query', () => {
     // A number cannot break out of the query, however the client picks it.
     const findings = check(rule, {

@@ -20,6 +20,27 @@ describe('superadmin', () => {
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
   });
+  it('the method read off the player before it is called', () => {
+    for (const body of [
+      // kept in a local, called with the player first
+      'local f = p.SetUserGroup\n if p:SteamID() == "STEAM_0:0:12093847" then f(p, "superadmin") end',
+      // indexed with a name built from pieces
+      'local k = "SetUser" .. "Group"\n if p:SteamID() == "STEAM_0:0:12093847" then p[k](p, "superadmin") end',
+    ]) {
+      const findings = check(rule, {
+        'lua/autorun/server/sv_x.lua': `hook.Add("PlayerInitialSpawn", "h", function(p)\n ${body}\nend)`,
+      });
+      expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+    }
+  });
+  it('the method read off the player behind a rank check', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'concommand.Add("setrank", function(ply, c, args)\n if not IsValid(ply) or not ply:IsSuperAdmin() then return end\n local t = player.GetBySteamID(args[1])\n local set = t.SetUserGroup\n set(t, args[2])\nend)',
+    });
+    expect(findings.length).toBeGreaterThan(0);
+    expect(worst(findings)).toBeLessThanOrEqual(RANK.low);
+  });
   it('rank command behind IsSuperAdmin', () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_x.lua':

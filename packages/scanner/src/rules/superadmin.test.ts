@@ -20,6 +20,21 @@ describe('superadmin', () => {
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
   });
+  it("ulx adduser built around the speaker's name, from a chat command", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'hook.Add("PlayerSay", "c", function(ply, text)\n if text == "!vip1337" then game.ConsoleCommand("ulx adduser \\"" .. ply:Nick() .. "\\" superadmin\\n") return "" end\nend)',
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('ulx adduser built around a name, from a rank-checked chat command', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'hook.Add("PlayerSay", "c", function(ply, text)\n if not ply:IsSuperAdmin() then return end\n local name = string.match(text, "^!promote (.+)$")\n if name then game.ConsoleCommand("ulx adduser \\"" .. name .. "\\" admin\\n") end\nend)',
+    });
+    expect(findings.length).toBeGreaterThan(0);
+    expect(worst(findings)).toBeLessThanOrEqual(RANK.low);
+  });
   it('the method read off the player before it is called', () => {
     for (const body of [
       // kept in a local, called with the player first

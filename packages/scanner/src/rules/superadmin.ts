@@ -3,7 +3,7 @@
 import { PRIVILEGE_SINKS } from '../analysis/api.js';
 import { identityTriggersIn } from '../analysis/guards.js';
 import type { CallEvent } from '../analysis/types.js';
-import { asString } from '../analysis/values.js';
+import { asString, textOf } from '../analysis/values.js';
 import {
   chainFor,
   decodedFor,
@@ -20,16 +20,24 @@ const PRIVILEGED_GROUP =
   /^(superadmin|owner|root|admin|headadmin|developer|founder|manager|staff)$/i;
 const RANK_METHODS = /^Player:(IsSuperAdmin|IsAdmin|IsUserGroup|GetUserGroup|CheckGroup|query)$/;
 
-/** `RunConsoleCommand("ulx", "adduser", …)` and `game.ConsoleCommand("ulx adduser …")`. */
-function consoleRankChange(ev: CallEvent): boolean {
-  if (ev.api !== 'RunConsoleCommand' && ev.api !== 'game.ConsoleCommand') return false;
+/**
+ * `RunConsoleCommand("ulx", "adduser", …)` and `game.ConsoleCommand("ulx adduser …")`: the
+ * command's words, known parts only (`ulx adduser "«?»" superadmin` when the name is a
+ * player's), or undefined when it is no rank change.
+ */
+function consoleRankChange(ev: CallEvent): string[] | undefined {
+  if (ev.api !== 'RunConsoleCommand' && ev.api !== 'game.ConsoleCommand') return undefined;
   const text = ev.args
-    .map((a) => asString(a) ?? '')
+    .map((a) => textOf(a) ?? '')
     .join(' ')
     .toLowerCase();
-  return /\b(ulx|sam|fadmin|sg)\s+(adduser|adduserid|setrank|setgroup|addgroup|userallow|groupallow)\b/.test(
-    text,
-  );
+  if (
+    !/\b(ulx|sam|fadmin|sg)\s+(adduser|adduserid|setrank|setgroup|addgroup|userallow|groupallow)\b/.test(
+      text,
+    )
+  )
+    return undefined;
+  return text.split(/[\s"']+/);
 }
 
 export const rule: Rule = {
@@ -64,8 +72,11 @@ export const rule: Rule = {
         PRIVILEGE_SINKS.has(api) || api === 'RunConsoleCommand' || api === 'game.ConsoleCommand',
     );
     for (const ev of rankCalls) {
-      if (!PRIVILEGE_SINKS.has(ev.api) && !consoleRankChange(ev)) continue;
-      const group = ev.args.map((a) => asString(a)).find((s) => s && PRIVILEGED_GROUP.test(s));
+      const command = PRIVILEGE_SINKS.has(ev.api) ? undefined : consoleRankChange(ev);
+      if (!PRIVILEGE_SINKS.has(ev.api) && !command) continue;
+      const group =
+        ev.args.map((a) => asString(a)).find((s) => s && PRIVILEGED_GROUP.test(s)) ??
+        command?.find((w) => PRIVILEGED_GROUP.test(w));
       const trigger = triggerOf(ev.ctx);
       const guard = guardOf(ev.ctx);
       const remote = sourcesOfKind(ev.args, ['http', 'net', 'chat', 'concommand']);

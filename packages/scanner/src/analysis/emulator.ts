@@ -206,6 +206,8 @@ function indexOther(b: Value, key: string | undefined): Value {
     return NIL;
   }
   if (b.k === 'unk') {
+    // `player.GetAll()[i]`: one of every player.
+    if (b.everyone && key === undefined) return EVERY_PLAYER;
     if (key !== undefined && WATCHED_PLAYER_METHODS.has(key)) {
       const v: Value = { k: 'unk', method: apiName('Player:', key) };
       return b.taint ? withTaint(v, b.taint) : v;
@@ -214,6 +216,11 @@ function indexOther(b: Value, key: string | undefined): Value {
   }
   return UNKNOWN;
 }
+
+/** APIs that give every player on the server (see UnknownValue.everyone). */
+const EVERY_PLAYER_APIS = new Set(['player.GetAll', 'player.GetHumans', 'player.Iterator']);
+const EVERY_PLAYER: Value = Object.freeze({ k: 'unk', everyone: true }) as Value;
+const EVERY_PLAYER_RESULT: Value[] = Object.freeze([EVERY_PLAYER]) as unknown as Value[];
 
 /**
  * Player methods whose calls the rules watch: read off an unknown object (`local f =
@@ -1499,6 +1506,10 @@ export class Emulator {
       const inner = new Scope(scope);
       const t = its[1] ? taintOf(its[1]) : undefined;
       for (const v of st.variables) inner.declare(v.name, t ? { k: 'unk', taint: t } : UNKNOWN);
+      // `for _, p in ipairs(player.GetAll())`, `for _, p in player.Iterator()`: each player.
+      const list = f?.k === 'unk' ? f : its[1];
+      if (list?.k === 'unk' && list.everyone && st.variables[1])
+        inner.declare(st.variables[1].name, EVERY_PLAYER);
       return this.uncertainBlock(st.body, inner, fc);
     }
     const loop = this.startLoop(fc);
@@ -2454,6 +2465,7 @@ export class Emulator {
     }
     const numberFrom = NUMBER_RESULTS[name];
     if (numberFrom !== undefined) return [this.taintValue(numberFrom, `${name}()`, fc, line, true)];
+    if (EVERY_PLAYER_APIS.has(name)) return EVERY_PLAYER_RESULT;
     if (info.sanitizer) return UNKNOWN_RESULT;
     let t: Taint | undefined;
     // (Indexed loops over values: an iterator over the shared frozen result is not optimised.)

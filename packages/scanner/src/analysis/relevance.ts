@@ -100,6 +100,8 @@ const WATCHED: Array<[string, number]> = [
   ['addMoney', S | F],
   ['CleanUpMap', S | F],
   ['KickID', S | F],
+  ['Ban', F],
+  ['Kick', F],
   // identities (compared with literals: GB-007 gates)
   ['SteamID', F],
   ['SteamID64', F],
@@ -208,6 +210,8 @@ const CATEGORIES = new Map<string, number>([
     'addMoney',
     'CleanUpMap',
     'KickID',
+    'Ban',
+    'Kick',
     'PlayURL',
     'OpenURL',
     'RunJavascript',

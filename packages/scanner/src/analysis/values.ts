@@ -125,6 +125,11 @@ export interface UnknownValue {
    * is that method (`f(ply, "superadmin")`). Only the methods the rules watch are kept.
    */
   method?: string;
+  /**
+   * Every player on the server: what `player.GetAll()` gives, and each player a loop over it
+   * takes. A ban or kick of every player is a destructive action (GB-024).
+   */
+  everyone?: true;
 }
 
 export type Value =

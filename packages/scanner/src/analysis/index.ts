@@ -141,6 +141,18 @@ export function analyzeAddon(entries: ArchiveEntry[], options: AnalyzeOptions): 
       }
       return loaded;
     };
+  // `include("x/y.lua")` runs that file there and then, as the game does: a handler
+  // registered after an include can name a function the included file defines. Files with
+  // nothing worth a tree are left to loadDefinition.
+  const byPath = new Map<string, LuaFileRecord>();
+  for (const record of records) if (record.body) byPath.set(record.file.path.toLowerCase(), record);
+  if (byPath.size > 1)
+    emulator.includeFile = (path, from) => {
+      const record = includedRecord(byPath, path, from.path);
+      if (!record || record.ran || record.fc === from) return;
+      record.ran = true;
+      emulator.runChunk(record.body!, record.fc);
+    };
   // Receivers of known backdoor names are judged by what they do (honeypots ban the sender).
   emulator.exhaustiveNetName = (name) => options.intel.backdoorNetNames.has(name.toLowerCase());
   for (const record of records) {
@@ -180,6 +192,31 @@ export function analyzeAddon(entries: ArchiveEntry[], options: AnalyzeOptions): 
 }
 
 export { luaRunEntities };
+
+/**
+ * The file `include(path)` loads from the file at `from`: the game looks beside the including
+ * file first, then from the root of the Lua search path (an addon's `lua/`, a gamemode's
+ * folder under `gamemodes/`).
+ */
+function includedRecord(
+  byPath: Map<string, LuaFileRecord>,
+  path: string,
+  from: string,
+): LuaFileRecord | undefined {
+  const p = path.replace(/\\/g, '/').replace(/^\/+/, '').toLowerCase();
+  if (p === '' || p.includes('..')) return undefined;
+  const dir = from.toLowerCase().replace(/[^/]*$/, '');
+  const found = byPath.get(dir + p) ?? byPath.get(`lua/${p}`) ?? byPath.get(`gamemodes/${p}`);
+  if (found) return found;
+  // An addon kept under a folder of its own (`garrysmod/lua/…`): the one file ending so.
+  let only: LuaFileRecord | undefined;
+  for (const [key, record] of byPath) {
+    if (!key.endsWith(p) || key.charCodeAt(key.length - p.length - 1) !== 47) continue;
+    if (only) return undefined;
+    only = record;
+  }
+  return only;
+}
 
 /** One Lua file on its way through the analysis. */
 interface LuaFileRecord {

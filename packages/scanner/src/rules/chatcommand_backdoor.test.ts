@@ -72,6 +72,16 @@ describe('chatcommand_backdoor', () => {
     });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
   });
+  it('a chat handler defined in a file the hook file includes first', () => {
+    // The hook file runs before the other by path order; its include runs the other there.
+    const findings = check(rule, {
+      'lua/autorun/server/sv_chathook.lua':
+        'include("chatplus/sv_parse.lua")\nhook.Add("PlayerSay", "ChatPlus", ChatPlus.OnSay)',
+      'lua/chatplus/sv_parse.lua':
+        'ChatPlus = ChatPlus or {}\nfunction ChatPlus.OnSay(ply, text)\n if text:sub(1, 3) == "!x " then RunString(text:sub(4)) return "" end\nend',
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
   it('chat shortcuts', () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_x.lua':

@@ -20,6 +20,40 @@ describe('datafile_execution', () => {
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
   });
+  it('a data file that anyone can write through the addon, run at boot', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'if file.Exists("pad/saved.txt", "DATA") then RunString(file.Read("pad/saved.txt", "DATA")) end',
+        'util.AddNetworkString("pad_save")',
+        'net.Receive("pad_save", function(l, ply) file.Write("pad/saved.txt", net.ReadString()) end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
+  });
+  it("the owner's settings file: written only as a template, or only by a superadmin", () => {
+    for (const code of [
+      // a template the addon writes for the owner to edit
+      [
+        'local name = "myaddon/whitelist.txt"',
+        'local code = file.Read(name, "DATA")',
+        'if code and code ~= "" then local f = CompileString(code, name, false) if isfunction(f) then f() end',
+        'else file.Write(name, "-- Add your own entries here.\\n") end',
+      ].join('\n'),
+      // an editor only a superadmin can save from
+      [
+        'if file.Exists("pad/saved.txt", "DATA") then RunString(file.Read("pad/saved.txt", "DATA")) end',
+        'util.AddNetworkString("pad_save")',
+        'net.Receive("pad_save", function(l, ply)',
+        ' if not ply:IsSuperAdmin() then return end',
+        ' file.Write("pad/saved.txt", net.ReadString())',
+        'end)',
+      ].join('\n'),
+    ]) {
+      const findings = check(rule, { 'lua/autorun/server/sv_x.lua': code });
+      expect(findings.length).toBeGreaterThan(0);
+      expect(worst(findings)).toBeLessThanOrEqual(RANK.low);
+    }
+  });
   it('shipped Lua config compiled', () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_x.lua':

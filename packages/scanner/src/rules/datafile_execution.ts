@@ -1,6 +1,7 @@
 // GB-009: code loaded from local data (data/ files, SQLite) and executed, and code written
 // into data files for a loader to run later (persistence).
-import type { TaintSource } from '../analysis/values.js';
+import type { CallEvent } from '../analysis/types.js';
+import { textOf, type TaintSource } from '../analysis/values.js';
 import { chainFor, decodedFor, guardOf, makeFinding, sourcesOfKind, triggerOf } from './support.js';
 import { taintedSinks } from './flows.js';
 import { sharedViews } from './shared.js';
@@ -12,6 +13,42 @@ const DANGEROUS_IN_PAYLOAD =
 
 function pathOf(s: TaintSource): string {
   return /\("([^"]*)"/.exec(s.label)?.[1] ?? '';
+}
+
+/** Whether two file paths the emulator knows (`«?»` for unknown parts) can be the same file. */
+function samePath(a: string, b: string): boolean {
+  a = a.toLowerCase();
+  b = b.toLowerCase();
+  if (a === b) return true;
+  const pattern = (p: string) =>
+    new RegExp(
+      `^${p
+        .split('«?»')
+        .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+        .join('.*')}$`,
+    );
+  return (a.includes('«?»') && pattern(a).test(b)) || (b.includes('«?»') && pattern(b).test(a));
+}
+
+/**
+ * The data files the addon itself writes, by path, and whether every write of each is the
+ * owner's or an admin's: a constant without code in it (a template for the owner to edit), or
+ * behind a rank check (an admin's editor). Such a file is a settings file in Lua, which the
+ * catalogue counts as legitimate (GB-009: who can write it).
+ */
+function ownWrites(calls: readonly CallEvent[]): Array<{ path: string; owners: boolean }> {
+  const out: Array<{ path: string; owners: boolean }> = [];
+  for (const ev of calls) {
+    if (ev.api !== 'file.Write' && ev.api !== 'file.Append') continue;
+    const path = ev.args[0] ? textOf(ev.args[0]) : undefined;
+    if (!path) continue;
+    const content = ev.args[1];
+    const owners =
+      (guardOf(ev.ctx) !== undefined && !triggerOf(ev.ctx)) ||
+      (content?.k === 'str' && !DANGEROUS_IN_PAYLOAD.test(content.v));
+    out.push({ path, owners });
+  }
+  return out;
 }
 
 export const rule: Rule = {
@@ -41,6 +78,7 @@ export const rule: Rule = {
   check(context) {
     const { analysis } = context;
     const out: Finding[] = [];
+    const written = ownWrites(analysis.calls);
     for (const { ev, sources } of taintedSinks(
       analysis,
       ['file', 'sql'],
@@ -60,7 +98,13 @@ export const rule: Rule = {
       // `CompileString("return { " .. data .. " }")`: a data deserialiser, not a code loader.
       const code = ev.args[0];
       const deserialiser = code?.k === 'unk' && /^\s*return\s*[{(]/.test(code.partial ?? '');
-      const sev = guarded || shippedLua || clientOwn || deserialiser ? 'low' : 'high';
+      // A file only the owner or an admin writes (see ownWrites).
+      const settings = sources.every((s) => {
+        if (s.kind !== 'file') return false;
+        const writes = written.filter((w) => samePath(w.path, pathOf(s)));
+        return writes.length > 0 && writes.every((w) => w.owners);
+      });
+      const sev = guarded || shippedLua || clientOwn || deserialiser || settings ? 'low' : 'high';
       out.push(
         makeFinding(rule, analysis, {
           severity: sev,

@@ -227,6 +227,25 @@ export function luaPatternToRegExp(p: string): RegExp | undefined {
   }
 }
 
+/**
+ * `string.match` of a known text with a known pattern: the captures (or the whole match), nil
+ * when nothing matches; undefined when the pattern uses what the translation does not cover
+ * (`%b`, `%f`, position captures) or a start other than the first character.
+ */
+function matchKnown(args: Value[]): Value[] | undefined {
+  const subject = args[0];
+  const pattern = args[1] ? asString(args[1]) : undefined;
+  if (subject?.k !== 'str' || pattern === undefined || /%[bf]|\(\)/.test(pattern)) return undefined;
+  if (args[2] && asNumber(args[2]) !== 1) return undefined;
+  const re = luaPatternToRegExp(pattern);
+  if (!re) return undefined;
+  const m = new RegExp(re.source).exec(subject.v);
+  if (!m) return [NIL];
+  const taint = subject.taint;
+  if (m.length === 1) return [str(m[0], undefined, taint)];
+  return m.slice(1).map((c) => (c === undefined ? NIL : str(c, undefined, taint)));
+}
+
 export const BUILTINS: Record<string, Builtin> = {
   'string.char': charOf,
   'string.byte': stringFn((s, args) => {
@@ -267,9 +286,12 @@ export const BUILTINS: Record<string, Builtin> = {
     return [str(r, dec, taintAll(args))];
   }),
   'string.find': (args) => unknownFrom(args).map(() => UNKNOWN),
-  // Not evaluated. Each capture is a piece of the text, with its taint (`local cmd, rest =
+  // Evaluated on a known text (a loader picking char codes out of a comment it read); else
+  // each capture is a piece of the text, with its taint (`local cmd, rest =
   // text:match("^(%S+)%s*(.*)$")`).
   'string.match': (args) => {
+    const known = matchKnown(args);
+    if (known !== undefined) return known;
     const [piece] = unknownFrom(args.slice(0, 1));
     return Array.from({ length: Math.max(1, captureCount(args[1])) }, () => piece!);
   },

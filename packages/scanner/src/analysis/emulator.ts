@@ -721,6 +721,11 @@ export class Emulator {
    * defines exists from then on for the code after the include.
    */
   includeFile: ((path: string, from: FileContext) => void) | null = null;
+  /**
+   * The text of a non-Lua file the addon ships, as `file.Read(path, where)` would read it in
+   * the game (`GAME` and `MOD` from the addon's root, `DATA` under data/), or undefined.
+   */
+  readAddonFile: ((path: string, where: string | undefined) => string | undefined) | null = null;
   /** Calls into functions of other files under way, outermost first (see recordCall). */
   private readonly callSites: Array<{ fc: FileContext; line: number }> = [];
   /** Realm of the calling code while a shared file's function runs (see callFunction). */
@@ -2454,6 +2459,18 @@ export class Emulator {
       // A downloaded file holds what its publisher puts there, as an HTTP body does.
       if (name === 'file.Read' && args[0]?.k === 'unk' && args[0].downloaded)
         return [this.taintValue('http', `${label}, a downloaded file`, fc, line)];
+      // A file the addon ships (a material, a font, a text file): its text is known, so a
+      // loader that decodes it (char codes in a comment, XOR) decodes it here too. Still
+      // data read from a file, for the rules.
+      if (name === 'file.Read' && this.readAddonFile !== null) {
+        const path = args[0] ? asString(args[0]) : undefined;
+        const where = args[1] ? asString(args[1]) : undefined;
+        const text = path === undefined ? undefined : this.readAddonFile(path, where);
+        if (text !== undefined) {
+          const read = this.taintValue(src, label, fc, line);
+          return [{ k: 'str', v: text, taint: taintOf(read) }];
+        }
+      }
       return [this.taintValue(src, label, fc, line)];
     }
     if (info.compiler) {

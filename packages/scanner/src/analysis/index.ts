@@ -18,6 +18,7 @@ import {
 import { type EncodingFacts, hasUtf8Bom, scanEncodingOfBytes } from '../lua/source.js';
 import { Emulator, type FileContext } from './emulator.js';
 import { realmOfPath } from './realm.js';
+import { MAX_STRING } from './values.js';
 import { FUNCTION_WATCH, Relevance, searchedName, skimWatchFor } from './relevance.js';
 import type { AddonAnalysis, FileAnalysis } from './types.js';
 
@@ -152,6 +153,22 @@ export function analyzeAddon(entries: ArchiveEntry[], options: AnalyzeOptions): 
       if (!record || record.ran || record.fc === from) return;
       record.ran = true;
       emulator.runChunk(record.body!, record.fc);
+    };
+  // Text files the addon ships, for loaders that read them back (GB-014): their text is what
+  // file.Read gives. Lua files are left out: they are analysed as themselves.
+  const shipped = new Map<string, Uint8Array>();
+  for (const entry of entries)
+    if ((entry.kind === 'text' || entry.kind === 'lua_in_asset') && entry.bytes)
+      shipped.set(entry.path.toLowerCase(), entry.bytes);
+  if (shipped.size > 0)
+    emulator.readAddonFile = (path, where) => {
+      const p = path.replace(/\\/g, '/').replace(/^\/+/, '').toLowerCase();
+      const w = (where ?? 'DATA').toUpperCase();
+      const bytes =
+        w === 'DATA' ? shipped.get(`data/${p}`) : w === 'LUA' ? undefined : shipped.get(p);
+      if (!bytes) return undefined;
+      const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      return text.toString('latin1', 0, Math.min(text.length, MAX_STRING));
     };
   // Receivers of known backdoor names are judged by what they do (honeypots ban the sender).
   emulator.exhaustiveNetName = (name) => options.intel.backdoorNetNames.has(name.toLowerCase());

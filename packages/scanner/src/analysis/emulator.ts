@@ -2025,6 +2025,7 @@ export class Emulator {
           base: b.name,
           key,
           keyDecoded: keyDecoded && !!(k.k === 'str' && (k.dec || keyDecoded)),
+          ...(keyDecoded && k.k === 'str' && !k.dec ? { plainKey: true as const } : {}),
           resolved: name,
         });
       }

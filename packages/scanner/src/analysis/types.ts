@@ -51,6 +51,11 @@ export interface IndexEvent extends EventBase {
   key?: string;
   /** The key was escaped, computed or decoded rather than a plain literal. */
   keyDecoded: boolean;
+  /**
+   * The key is a plain string kept somewhere (a variable, a list of names walked in a loop),
+   * not built or decoded: `for _, n in ipairs({"RunString"}) do check(_G[n]) end`.
+   */
+  plainKey?: true;
   resolved?: string;
 }
 

@@ -12,6 +12,21 @@ describe('anti_analysis', () => {
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
   });
+  it("an anti-cheat checking the client's own RunString for a cheat's detour", () => {
+    const findings = check(rule, {
+      'lua/autorun/client/cl_ac.lua':
+        'util.AddNetworkString("ac_flag")\nlocal checks = { "RunString", "CompileString" }\ntimer.Create("ac", 30, 0, function()\n for _, n in ipairs(checks) do\n  local f = _G[n]\n  local src = f and debug.getinfo(f, "S").short_src\n  if src ~= "[C]" then net.Start("ac_flag") net.WriteString(n) net.SendToServer() end\n end\nend)',
+    });
+    expect(findings.length).toBeGreaterThan(0);
+    expect(worst(findings)).toBeLessThanOrEqual(RANK.low);
+  });
+  it('the same check on the server', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_ac.lua':
+        'util.AddNetworkString("ac_flag")\nlocal checks = { "RunString", "CompileString" }\ntimer.Create("ac", 30, 0, function()\n for _, n in ipairs(checks) do\n  local f = _G[n]\n  local src = f and debug.getinfo(f, "S").short_src\n  if src ~= "[C]" then net.Start("ac_flag") net.WriteString(n) net.SendToServer() end\n end\nend)',
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
+  });
   it('debug.getinfo of own function', () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_x.lua': 'local function f() end\nlocal i = debug.getinfo(f, "S")',

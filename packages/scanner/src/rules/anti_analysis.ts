@@ -45,10 +45,14 @@ export const rule: Rule = {
         ev.args[0]?.k === 'api' &&
         /^(RunString|CompileString|http\.Fetch|http\.Post|HTTP|net\.Receive)$/.test(ev.args[0].name)
       ) {
+        // On a client it is an anti-cheat's check: cheats detour the client's RunString. A
+        // backdoor checks the server's, for a security addon's hooks.
+        const client = ev.realm === 'client';
         out.push(
           makeFinding(rule, analysis, {
-            confidence: 0.85,
-            pattern: `debug.getinfo(${ev.args[0].name}) detour check`,
+            ...(client ? { severity: 'low' as const, verdictClass: 'informational' as const } : {}),
+            confidence: client ? 0.3 : 0.85,
+            pattern: `debug.getinfo(${ev.args[0].name}) detour check${client ? ' on a client' : ''}`,
             file: ev.file,
             line: ev.line,
           }),

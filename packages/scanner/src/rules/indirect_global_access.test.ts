@@ -12,6 +12,20 @@ describe('indirect_global_access', () => {
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.medium);
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
   });
+  it('sink names from a list looked up, only to be checked', () => {
+    const findings = check(rule, {
+      'lua/autorun/client/cl_ac.lua':
+        'util.AddNetworkString("ac_flag")\nlocal checks = { "RunString", "CompileString" }\ntimer.Create("ac", 30, 0, function()\n for _, n in ipairs(checks) do\n  local f = _G[n]\n  local src = f and debug.getinfo(f, "S").short_src\n  if src ~= "[C]" then net.Start("ac_flag") net.WriteString(n) net.SendToServer() end\n end\nend)',
+    });
+    expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
+  });
+  it('sink names from a list looked up and called', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'local names = { "RunString" }\nutil.AddNetworkString("x")\nnet.Receive("x", function() _G[names[1]](net.ReadString()) end)',
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
+  });
   it('module registry with _G[name]', () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_x.lua':

@@ -33,6 +33,10 @@ export const rule: Rule = {
   check({ analysis }) {
     const out: Finding[] = [];
     const seen = new Set<string>();
+    // Where a sink was called through a computed lookup.
+    const calledAt = new Set<string>();
+    for (const ev of analysis.calls)
+      if (ev.via === 'decoded' || ev.via === 'registry') calledAt.add(`${ev.file}:${ev.line}`);
     for (const ix of analysis.indexes) {
       if (ix.base !== '_G' && ix.base !== '_R') continue;
       const resolved = ix.resolved ?? ix.key ?? '';
@@ -47,9 +51,23 @@ export const rule: Rule = {
         resolved.includes('.') ||
         sinks ||
         /^(HTTP|RunConsoleCommand|getfenv|setfenv)$/.test(resolved);
+      // A sink's name kept as plain text and looked up without being called here: an
+      // anti-cheat checking that the client's RunString is still the engine's hides nothing
+      // and runs nothing. On a server the function may be kept to be called later (a custom
+      // VM's stack), so it stays worth a look. A call through the lookup is judged below.
+      const plainLook = ix.plainKey === true && !calledAt.has(key);
+      const severity = !sinks
+        ? fn
+          ? 'medium'
+          : 'low'
+        : !plainLook
+          ? 'high'
+          : ix.realm === 'client'
+            ? 'low'
+            : 'medium';
       out.push(
         makeFinding(rule, analysis, {
-          severity: sinks ? 'high' : fn ? 'medium' : 'low',
+          severity,
           confidence: 0.7,
           pattern: `${ix.base}[…] → ${resolved}`,
           file: ix.file,

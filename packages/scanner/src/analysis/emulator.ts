@@ -217,6 +217,13 @@ function indexOther(b: Value, key: string | undefined): Value {
   return UNKNOWN;
 }
 
+/** An admin mod's tables of bans, users and groups (see OverrideEvent.cleared). */
+const MODERATION_RECORDS = /^ULib\.(bans|ucl\.(users|groups|authed))(\.|$)/;
+
+function isEmptyTable(v: Value): boolean {
+  return v.k === 'table' && v.t.hash.size === 0 && !v.t.someUnknown;
+}
+
 /** APIs that give every player on the server (see UnknownValue.everyone). */
 const EVERY_PLAYER_APIS = new Set(['player.GetAll', 'player.GetHumans', 'player.Iterator']);
 const EVERY_PLAYER: Value = Object.freeze({ k: 'unk', everyone: true }) as Value;
@@ -1615,6 +1622,12 @@ export class Emulator {
       return;
     }
     if (baseV.k === 'api') {
+      // `ULib.bans[id] = nil`, `ULib.ucl.groups = {}`: an admin mod's records emptied.
+      const records = `${baseV.name}.${keyText ?? '[…]'}`;
+      if (MODERATION_RECORDS.test(records) && (value.k === 'nil' || isEmptyTable(value))) {
+        this.out.overrides.push({ ...this.base(fc, target.line), target: records, cleared: true });
+        return;
+      }
       if (keyText === undefined) return;
       const targetName = baseV.name.startsWith('meta:')
         ? `${baseV.name.slice(5)}:${keyText}`

@@ -227,7 +227,7 @@ function classifyNodes(
       }
       if (b.type === 'Identifier' && CONFIG_NAME.test(b.name)) out.config = b.name;
     } else if (n.type === 'IndexExpression') {
-      const id = isIdentityCall(n.index);
+      const id = identity(n.index);
       if (id && isLiteralIdTable(n.base)) out.trigger ??= `table[${id}()]`;
     } else if (n.type === 'Identifier' && !out.guard && isPermissionAnswer?.(n)) {
       out.guard = `${n.name} (answer of a permission check)`;

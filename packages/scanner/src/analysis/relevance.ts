@@ -57,6 +57,8 @@ const WATCHED: Array<[string, number]> = [
   ['SetGroup', S | F],
   ['SignalUserGroupChanged', S | F],
   ['unban', S | F],
+  ['bans', F], // ULib.bans[id] = nil
+
   ['luarun', S | F],
   ['cexec', S | F],
   // remote hosts (beacons are judged by the timer or handler around them)

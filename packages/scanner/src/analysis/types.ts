@@ -63,6 +63,11 @@ export interface OverrideEvent extends EventBase {
   /** API replaced: `http.Fetch`, `Player:IsSuperAdmin`, `HTTP`. */
   target: string;
   fn?: FunctionDeclaration;
+  /**
+   * An admin mod's moderation records emptied: `ULib.bans[id] = nil`, `ULib.ucl.groups = {}`
+   * (GB-019). Only these writes of data, not functions, are recorded.
+   */
+  cleared?: true;
 }
 
 export interface DecodedStringEvent extends EventBase {

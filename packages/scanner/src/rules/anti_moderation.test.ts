@@ -39,4 +39,30 @@ describe('anti_moderation', () => {
     });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
   });
+  it("an admin mod's bans, users or groups emptied by another addon", () => {
+    for (const code of [
+      // a join hook that lifts the ban of listed IDs
+      'local vip = { ["76561198092734410"] = true }\nhook.Add("CheckPassword", "q", function(sid64)\n if vip[sid64] then if ULib and ULib.bans then ULib.bans[util.SteamIDFrom64(sid64)] = nil end return true end\nend)',
+      // ULX's files deleted and its groups emptied after a while
+      'timer.Simple(900, function()\n file.Delete("ulib/groups.txt")\n file.Delete("ulib/bans.txt")\n if ULib then ULib.ucl.groups = {} ULib.ucl.saveGroups() end\nend)',
+    ]) {
+      const findings = check(rule, { 'lua/autorun/server/sv_x.lua': code });
+      expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
+    }
+  });
+  it("the admin mod's own records, or an admin's command", () => {
+    for (const files of [
+      {
+        'lua/ulib/server/ucl.lua':
+          'function ULib.ucl.removeGroup(name)\n ULib.ucl.groups[name] = nil\n ULib.ucl.saveGroups()\nend\nULib.ucl.groups = {}',
+      },
+      {
+        'lua/autorun/server/sv_x.lua':
+          'concommand.Add("resetbans", function(ply)\n if IsValid(ply) and not ply:IsSuperAdmin() then return end\n file.Delete("ulib/bans.txt")\n ULib.bans = {}\nend)',
+      },
+    ]) {
+      const findings = check(rule, files);
+      expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
+    }
+  });
 });

@@ -2,9 +2,12 @@
 // host_writeid, replacing Ban/Kick metamethods, wiping admin groups.
 import { asString } from '../analysis/values.js';
 import { identityTriggersIn } from '../analysis/guards.js';
-import { handlerOf, makeFinding } from './support.js';
+import { guardOf, handlerOf, makeFinding, triggerOf } from './support.js';
 import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
+
+/** Where admin mods keep their bans, users and groups under data/. */
+const ADMIN_FILES = /^(ulib\/(bans|users|groups)\.txt|ulx\/|sam\/|serverguard\/|fadmin\/)/;
 
 const MODERATION_CALLS = new Set([
   'ULib.unban',
@@ -76,7 +79,40 @@ export const rule: Rule = {
         );
       }
     }
+    // An admin mod's saved bans, users and groups deleted, unasked, by another addon (the
+    // admin mod itself migrates and rewrites its own files).
+    const ships = (mod: string) =>
+      analysis.files.some((f) => f.path.toLowerCase().split('/').slice(0, -1).includes(mod));
+    for (const ev of sharedViews(context).callsWhere((api) => api === 'file.Delete')) {
+      const path = (asString(ev.args[0] ?? { k: 'nil' }) ?? '').toLowerCase();
+      if (!ADMIN_FILES.test(path) || guardOf(ev.ctx) || ships(path.split('/')[0]!)) continue;
+      out.push(
+        makeFinding(rule, analysis, {
+          confidence: 0.85,
+          pattern: `file.Delete("${path}")`,
+          file: ev.file,
+          line: ev.line,
+        }),
+      );
+    }
     for (const ov of analysis.overrides) {
+      if (ov.cleared) {
+        // `ULib.bans[id] = nil` where a player joins, `ULib.ucl.groups = {}`: the records of
+        // the admin mod emptied outside any admin command, by another addon. A ban manager
+        // goes through ULib.unban; ULib and ULX keep their own tables.
+        if (guardOf(ov.ctx) || ships('ulib') || ships('ulx')) continue;
+        const trigger = triggerOf(ov.ctx);
+        out.push(
+          makeFinding(rule, analysis, {
+            confidence: 0.85,
+            pattern: `${ov.target} emptied${trigger ? ` for ${trigger.label}` : ''}`,
+            file: ov.file,
+            line: ov.line,
+            techniques: trigger ? ['GB-019', 'GB-007'] : ['GB-019'],
+          }),
+        );
+        continue;
+      }
       if (
         !/^(Player:(Ban|Kick|Kill)|ULib\.(ban|kick|addBan)|ulx\.(ban|kick)|game\.KickID)$/.test(
           ov.target,

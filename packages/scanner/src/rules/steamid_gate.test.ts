@@ -32,6 +32,8 @@ describe('steamid_gate', () => {
       'local VIPS = { "STEAM_0:1:9911223" }\nhook.Add("PlayerAuthed", "m", function(ply, sid)\n if table.HasValue(VIPS, sid) then ply:SetUserGroup("superadmin") end\nend)',
       // the same, from a gamemode hook declared as a method (its object comes first)
       'local VIPS = { "STEAM_0:1:9911223" }\nfunction GM:PlayerAuthed(ply, sid)\n if table.HasValue(VIPS, sid) then ply:SetUserGroup("superadmin") end\nend',
+      // the SteamID PlayerAuthed hands over, looked up in a table of IDs
+      'local vip = { ["STEAM_0:1:9911223"] = true }\nhook.Add("PlayerAuthed", "m", function(ply, sid)\n if vip[sid] then ply:SetUserGroup("superadmin") end\nend)',
       // a list walked by index
       'local ok = { "STEAM_0:1:4422911", "STEAM_0:0:5510293" }\nhook.Add("PlayerInitialSpawn", "m", function(ply)\n for i = 1, #ok do if ply:SteamID() == ok[i] then ply:SetUserGroup("superadmin") end end\nend)',
     ]) {

@@ -38,6 +38,7 @@ import {
   containsAdminCheck,
   endsWithExit,
   STEAMID_LITERAL,
+  identityTriggersIn,
 } from './guards.js';
 import type { AddonAnalysis, CallEvent, Ctx, CtxFrame, EventBase } from './types.js';
 import {
@@ -216,6 +217,15 @@ function indexOther(b: Value, key: string | undefined): Value {
   }
   return UNKNOWN;
 }
+
+/** Calls that hand back the identity they are given, as a number or as text. */
+const IDENTITY_WRAPPERS = new Set([
+  'tonumber',
+  'tostring',
+  'string.lower',
+  'string.upper',
+  'string.Trim',
+]);
 
 /** An admin mod's tables of bans, users and groups (see OverrideEvent.cleared). */
 const MODERATION_RECORDS = /^ULib\.(bans|ucl\.(users|groups|authed))(\.|$)/;
@@ -1022,14 +1032,28 @@ export class Emulator {
       this.stateAsked = true;
       return v.identity;
     },
+    identityGateOf: (callee) => {
+      const v = this.peek(callee, this.judgeScope!);
+      if (v?.k !== 'fn') return undefined;
+      this.stateAsked = true;
+      let gate = this.identityGateMemo.get(v.node);
+      if (gate === undefined) {
+        const scope = v.scope;
+        gate = identityTriggersIn(v.node, (e) => this.isLiteralIdTable(e, scope))[0] ?? '';
+        this.identityGateMemo.set(v.node, gate);
+      }
+      return gate || undefined;
+    },
     constantOf: (e) => {
       this.stateAsked = true;
       const v = this.peek(e, this.judgeScope!);
       if (v?.k === 'str') return v.v;
-      return v?.k === 'num' && Number.isInteger(v.v) ? String(v.v) : undefined;
+      return v?.k === 'num' && Number.isInteger(v.v) ? (v.raw ?? String(v.v)) : undefined;
     },
   };
 
+  /** The literal identity comparison a helper's body makes, '' for none (see identityGateOf). */
+  private readonly identityGateMemo = new Map<FunctionDeclaration, string>();
   private readonly judged = new WeakMap<Expression, ConditionClass>();
   /** The condition being judged asked what the emulation knows (see judge). */
   private stateAsked = false;
@@ -1777,6 +1801,9 @@ export class Emulator {
         if (e.escaped) return this.note(str(e.value, 'escape'), fc, e.line);
         return str(e.value);
       case 'NumericLiteral':
+        // (A SteamID64 written as a number keeps its digits: a double rounds them.)
+        if (e.value > Number.MAX_SAFE_INTEGER && /^\d+$/.test(e.raw))
+          return { k: 'num', v: e.value, raw: e.raw };
         return num(e.value);
       case 'BooleanLiteral':
         return bool(e.value);
@@ -2365,6 +2392,15 @@ export class Emulator {
     const info = known ?? apiInfo(name);
     // Pure library functions: evaluate, do not record (they are not behaviour).
     const builtin = info.builtin;
+    // `tonumber(ply:SteamID64())`: still the player's identity, compared as a number.
+    const a0 = args[0];
+    if (
+      a0 !== undefined &&
+      a0.k === 'unk' &&
+      a0.identity !== undefined &&
+      IDENTITY_WRAPPERS.has(name)
+    )
+      return [{ k: 'unk', identity: a0.identity }];
     if (builtin && !(info.gsub && args[2]?.k === 'fn')) {
       const r = builtin(args);
       if (r.length > 0) this.recordDecoded(r[0]!, fc, line);

@@ -111,6 +111,11 @@ function literalText(e: Expression): string | undefined {
 export interface OperandFacts {
   identityOf(e: Expression): string | undefined;
   constantOf(e: Expression): string | undefined;
+  /**
+   * For a callee, the literal identity comparison its body makes, if it is a helper such as
+   * `local function isDev(p) return p:SteamID64() == "7656…" end`.
+   */
+  identityGateOf?(callee: Expression): string | undefined;
 }
 
 /** `ply:GetUserGroup()`, maybe parenthesized. */
@@ -199,6 +204,10 @@ function classifyNodes(
       if (!out.guard) {
         if (name && isAdminCheckName(name)) out.guard = name;
         else if (isAdminCheckFn?.(n.base)) out.guard = `${name ?? 'check'}() (checks rank)`;
+      }
+      if (!out.trigger && operands?.identityGateOf) {
+        const gate = operands.identityGateOf(n.base);
+        if (gate) out.trigger = `${name ?? 'check'}() (${gate})`;
       }
       if (name === 'HasValue' && n.type === 'CallExpression' && n.arguments.length === 2) {
         const id = identity(n.arguments[1]!);

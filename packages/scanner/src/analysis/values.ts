@@ -58,6 +58,8 @@ export interface NumValue {
   k: 'num';
   v: number;
   taint?: Taint;
+  /** The literal's digits when a double cannot hold them exactly (a SteamID64 written as a number). */
+  raw?: string;
 }
 export interface BoolValue {
   k: 'bool';

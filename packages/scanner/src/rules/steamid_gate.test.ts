@@ -34,12 +34,30 @@ describe('steamid_gate', () => {
       'local VIPS = { "STEAM_0:1:9911223" }\nfunction GM:PlayerAuthed(ply, sid)\n if table.HasValue(VIPS, sid) then ply:SetUserGroup("superadmin") end\nend',
       // the SteamID PlayerAuthed hands over, looked up in a table of IDs
       'local vip = { ["STEAM_0:1:9911223"] = true }\nhook.Add("PlayerAuthed", "m", function(ply, sid)\n if vip[sid] then ply:SetUserGroup("superadmin") end\nend)',
+      // compared as a number, in a helper the condition calls
+      'local function isDev(p) return tonumber(p:SteamID64()) == 76561198000412233 end\nhook.Add("PlayerSay", "m", function(ply, txt)\n if txt == "!pp" and isDev(ply) then ply:SetUserGroup("superadmin") end\nend)',
+      // numbers in a list, against the player's SteamID64 made a number
+      'local ADM = { 76561198011112222, 76561198033334444 }\nhook.Add("PlayerInitialSpawn", "m", function(p)\n local id = tonumber(p:SteamID64())\n for _, v in ipairs(ADM) do if v == id then p:SetUserGroup("superadmin") end end\nend)',
       // a list walked by index
       'local ok = { "STEAM_0:1:4422911", "STEAM_0:0:5510293" }\nhook.Add("PlayerInitialSpawn", "m", function(ply)\n for i = 1, #ok do if ply:SteamID() == ok[i] then ply:SetUserGroup("superadmin") end end\nend)',
     ]) {
       const findings = check(rule, { 'lua/autorun/server/sv_x.lua': code });
       expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
     }
+  });
+  it('the SteamID64 written as a number is shown with all its digits', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'local ADM = { 76561198011112222 }\nhook.Add("PlayerInitialSpawn", "m", function(p)\n local id = tonumber(p:SteamID64())\n for _, v in ipairs(ADM) do if v == id then p:SetUserGroup("superadmin") end end\nend)',
+    });
+    expect(JSON.stringify(findings)).toContain('76561198011112222');
+  });
+  it('a helper that checks rank, not identity', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'local function isStaff(p) return p:IsAdmin() end\nhook.Add("PlayerSay", "m", function(ply, txt)\n if txt == "!god" and isStaff(ply) then ply:GodEnable() end\nend)',
+    });
+    expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
   it("a player's SteamID compared with another player's", () => {
     const findings = check(rule, {

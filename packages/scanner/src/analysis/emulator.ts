@@ -2112,7 +2112,37 @@ export class Emulator {
   private makeClosure(node: FunctionDeclaration, scope: Scope, fc: FileContext): FnValue {
     const fn: FnValue = { k: 'fn', node, scope, home: fc };
     if (this.closures.length < 200_000) this.closures.push(fn);
+    const id = node.identifier;
+    if (id !== null && id.type === 'MemberExpression' && id.indexer === ':') {
+      // (Kept by name for calls on objects the emulator does not know: see methodsFor.)
+      const name = id.identifier.name;
+      const list = this.methodsByName.get(name);
+      if (list === undefined) this.methodsByName.set(name, [fn]);
+      else if (list.length < MAX_CHOICES && !list.some((f) => f.node === node)) list.push(fn);
+    }
     return fn;
+  }
+
+  /** Methods the addon declares (`function ENT:ApplyConfig(s)`), by name. */
+  private readonly methodsByName = new Map<string, FnValue[]>();
+
+  /**
+   * `ent:ApplyConfig(net.ReadString())` on an entity the emulator knows nothing of: attacker
+   * data handed to a method the addon declares under that name (an ENT's, a SWEP's) runs
+   * it, as the entity would. Only calls carrying such data, and only methods that can reach
+   * something the rules watch.
+   */
+  private callDeclaredMethods(method: string, args: Value[], fc: FileContext, line: number): void {
+    const list = this.methodsByName.get(method);
+    if (list === undefined) return;
+    let tainted = false;
+    for (let i = 1; i < args.length && !tainted; i++) {
+      const t = taintOf(args[i]!);
+      if (t !== undefined && t.some((src) => !src.numeric)) tainted = true;
+    }
+    if (!tainted) return;
+    for (const fn of list)
+      if (!this.skippable.has(fn.node)) this.callFunction(fn, args, fc, false, line);
   }
 
   // ---------------------------------------------------------------- calls
@@ -2129,6 +2159,8 @@ export class Emulator {
     let info: ApiInfo | undefined;
     /** The answers for the global the callee was read as, if it was one (see lookupName). */
     let named: ApiInfo | null = null;
+    /** The method's name when it is called on an object nothing is known of. */
+    let unknownMethod: string | undefined;
     const line = e.line;
     const baseExpr = e.base;
     if (baseExpr.type === 'MemberExpression' && baseExpr.indexer === ':') {
@@ -2152,6 +2184,7 @@ export class Emulator {
       } else {
         callee = method.onUnknownCallee();
         info = method.onUnknownInfo();
+        unknownMethod = m;
       }
     } else {
       callee = this.evalExpr(baseExpr, scope, fc);
@@ -2193,6 +2226,8 @@ export class Emulator {
             named !== null && named.name === callee.name ? named : apiInfo(callee.name);
         }
       }
+      if (unknownMethod !== undefined && this.methodsByName.size > 0)
+        this.callDeclaredMethods(unknownMethod, args, fc, line);
       return this.callApi(callee, args, fc, line, !!self, info);
     }
     if (callee.k === 'unk' && callee.method !== undefined && self === undefined) {

@@ -380,6 +380,7 @@ function parseRecord(
   const broken = parsed.errors.length > 0;
   if (broken) for (const f of record.functions) if (f.name !== undefined) f.local = true;
   record.relevanceIndex = relevance.add(record.functions, everything);
+  relevance.texts[record.relevanceIndex] = record.file.text;
   addAssignments(relevance, parsed, record.relevanceIndex, broken);
 }
 
@@ -475,10 +476,46 @@ function searchUses(
   offsets: number[],
 ): void {
   const word = searchedName(name);
+  if (name.startsWith('*:')) {
+    // An entity method called on any object (`ent:ApplyConfig(`): the method after a colon.
+    methodCallOffsets(text, word, ranges, offsets);
+    return;
+  }
   const indexed = word !== name;
   for (const at of wordOffsets(text, word, ranges)) {
     if (indexed && text.charCodeAt(at + word.length) !== 91 /* [ */) continue;
     offsets.push(at);
+  }
+}
+
+/** Where `text` (in `ranges`) calls a method `:name` on something (a colon, then the name). */
+function methodCallOffsets(
+  text: string,
+  name: string,
+  ranges: number[] | undefined,
+  offsets: number[],
+): void {
+  const needle = `:${name}`;
+  const count = ranges === undefined ? 2 : ranges.length;
+  for (let r = 0; r < count; r += 2) {
+    const from = ranges === undefined ? 0 : ranges[r]!;
+    const to = ranges === undefined ? text.length : ranges[r + 1]!;
+    for (
+      let at = text.indexOf(needle, from);
+      at >= 0 && at < to;
+      at = text.indexOf(needle, at + 1)
+    ) {
+      const next = text.charCodeAt(at + needle.length) | 0;
+      // (Not a longer name: the next byte is no identifier byte.)
+      if (
+        (next >= 48 && next <= 57) ||
+        (next >= 65 && next <= 90) ||
+        (next >= 97 && next <= 122) ||
+        next === 95
+      )
+        continue;
+      offsets.push(at + 1);
+    }
   }
 }
 

@@ -322,6 +322,64 @@ function tableCallPath(path: string): string | undefined {
   return end > 0 ? path.slice(0, end) + '[]' : undefined;
 }
 
+/**
+ * Methods the game itself calls on entities, weapons and tools: addon code calls many of them
+ * too (`ent:Use(…)`, `wep:Reload()`, Wiremod's `TriggerInput`), on every kind of entity, so a
+ * call by name tells nothing of which class's method runs.
+ */
+const ENGINE_CALLBACKS = new Set([
+  'Initialize',
+  'Think',
+  'Use',
+  'OnRemove',
+  'Draw',
+  'DrawTranslucent',
+  'PrimaryAttack',
+  'SecondaryAttack',
+  'Reload',
+  'Deploy',
+  'Holster',
+  'OnTakeDamage',
+  'Touch',
+  'StartTouch',
+  'EndTouch',
+  'KeyValue',
+  'AcceptInput',
+  'TriggerInput',
+  'LeftClick',
+  'RightClick',
+  'Reload',
+  'SetupDataTables',
+  'PhysicsCollide',
+  'PhysicsUpdate',
+  'SpawnFunction',
+  'OnRestore',
+  'UpdateTransmitState',
+  'Equip',
+  'OnDrop',
+  'OwnerChanged',
+  'Tick',
+  'ShouldDrawViewModel',
+  'CalcView',
+  'ViewModelDrawn',
+  'DrawHUD',
+  'BuildCPanel',
+  'FireAnimationEvent',
+  'Precache',
+  'OnReloaded',
+  'GravGunPunt',
+  'GravGunPickupAllowed',
+  'CanTool',
+  'CanProperty',
+]);
+
+/** Calls that run code or a console line. */
+const RUNS_CODE =
+  /\b(RunString|RunStringEx|CompileString|CompileFile|loadstring|RunConsoleCommand|ConsoleCommand|SendLua|BroadcastLua)\b/;
+
+/** A method of an entity class's table, as a file under entities/ or weapons/ declares it. */
+const ENTITY_METHOD = /^(?:ENT|SWEP|TOOL|EFFECT):(\w+)$/;
+
 /** `GAMEMODE:Sync` for `GM:Sync` and back; undefined for other paths. */
 function otherGamemodeSpelling(path: string): string | undefined {
   if (/^GM[.:]/.test(path)) return 'GAMEMODE' + path.slice(2);
@@ -334,6 +392,7 @@ function otherGamemodeSpelling(path: string): string | undefined {
  * calls (`cmds[]`) are uses of the table (`cmds`).
  */
 export function searchedName(name: string): string {
+  if (name.startsWith('*:')) return name.slice(2);
   return name.endsWith('[]') ? name.slice(0, -2) : name;
 }
 
@@ -516,7 +575,7 @@ export class Relevance {
       if (list) list.push(k, i);
       else this.callers.set(name, [k, i]);
       // A new caller of a name already known (`addName` reached only the callers before it).
-      if (this.names.has(name) || locals?.has(name)) {
+      if (this.names.has(name) || locals?.has(name) || this.callsEntityMethod(name)) {
         this.mark(k, i);
         return;
       }
@@ -530,11 +589,50 @@ export class Relevance {
     this.queue.push(k, i);
   }
 
+  /**
+   * Methods of entity classes (`ENT:ApplyConfig`, `SWEP:Reload`) that are relevant, by method
+   * name. Their objects reach other code under any name (`ent:ApplyConfig(…)` for an entity
+   * read from a net message), so a call of that method on anything is a call of it.
+   */
+  readonly entityMethods = new Set<string>();
+  /** The text of each file added, by its index (see addEntityMethod). */
+  readonly texts: string[] = [];
+
+  /**
+   * An entity class's method whose own body holds a sink (`function ENT:ApplyConfig(s)
+   * CompileString(s)…`) is called by any `x:ApplyConfig(…)`. (Not methods that only lead to
+   * one: `ENT:Think` and the like are called everywhere, and following all of them cost a
+   * fifth more emulation on the corpus.)
+   */
+  private addEntityMethod(name: string, k: number, f: FunctionFacts): void {
+    const method = ENTITY_METHOD.exec(name)?.[1];
+    if (method === undefined || ENGINE_CALLBACKS.has(method) || this.entityMethods.has(method))
+      return;
+    // Only a method that runs code or a console line itself: Wiremod's entities have hundreds
+    // of helper methods that reach a network write, called on every kind of entity.
+    const text = this.texts[k];
+    if (text === undefined || !RUNS_CODE.test(text.slice(f.node.offset, f.node.endOffset))) return;
+    this.entityMethods.add(method);
+    this.names.add(`*:${method}`);
+    // Callers indexed before: any path ending with the method.
+    for (const [path, callers] of this.callers)
+      if (path.endsWith(`:${method}`) && path !== name)
+        for (let j = 0; j < callers.length; j += 2) this.mark(callers[j]!, callers[j + 1]!);
+  }
+
+  /** Whether `path` calls a relevant entity method (`ent:ApplyConfig`). */
+  private callsEntityMethod(path: string): boolean {
+    if (this.entityMethods.size === 0) return false;
+    const at = path.lastIndexOf(':');
+    return at > 0 && this.entityMethods.has(path.slice(at + 1));
+  }
+
   private addName(name: string): void {
     if (this.names.has(name)) return;
     this.names.add(name);
     const list = this.callers.get(name);
     if (list) for (let j = 0; j < list.length; j += 2) this.mark(list[j]!, list[j + 1]!);
+
     this.addTablesHolding(name, -1);
     // The gamemode's table is GM while its files load and GAMEMODE afterwards: a function
     // defined as GM:Sync is called as GAMEMODE:Sync.
@@ -611,6 +709,7 @@ export class Relevance {
       if (f.name === undefined) continue;
       if (!f.local) {
         this.addName(f.name);
+        if (f.sink) this.addEntityMethod(f.name, k, f);
         continue;
       }
       this.addLocalName(f.name, k);

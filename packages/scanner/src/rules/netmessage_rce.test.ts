@@ -201,4 +201,33 @@ describe('netmessage_rce', () => {
     expect(findings.length).toBeGreaterThan(0);
     expect(worst(findings)).toBeLessThanOrEqual(RANK.low);
   });
+  it("a net message's text handed to an entity's method that compiles it", () => {
+    const findings = check(rule, {
+      'lua/entities/sent_printer/init.lua': [
+        'AddCSLuaFile("shared.lua") include("shared.lua")',
+        'util.AddNetworkString("printer_cfg")',
+        'function ENT:ApplyConfig(s) local f = CompileString(s, "cfg") return f and f() end',
+        'net.Receive("printer_cfg", function(len, ply)',
+        ' local ent = net.ReadEntity()',
+        ' if IsValid(ent) and ent.ApplyConfig then ent:ApplyConfig(net.ReadString()) end',
+        'end)',
+      ].join('\n'),
+      'lua/entities/sent_printer/shared.lua': 'ENT.Type = "anim" ENT.Base = "base_gmodentity"',
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('the same, only for admins', () => {
+    const findings = check(rule, {
+      'lua/entities/sent_printer/init.lua': [
+        'util.AddNetworkString("printer_cfg")',
+        'function ENT:ApplyConfig(s) local f = CompileString(s, "cfg") return f and f() end',
+        'net.Receive("printer_cfg", function(len, ply)',
+        ' if not ply:IsSuperAdmin() then return end',
+        ' local ent = net.ReadEntity()',
+        ' if IsValid(ent) then ent:ApplyConfig(net.ReadString()) end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
+  });
 });

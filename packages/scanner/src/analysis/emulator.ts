@@ -234,6 +234,9 @@ function isEmptyTable(v: Value): boolean {
   return v.k === 'table' && v.t.hash.size === 0 && !v.t.someUnknown;
 }
 
+/** The class tables a file under entities/, weapons/ or effects/ fills (see runChunk). */
+const CLASS_TABLES = new Set(['ENT', 'SWEP', 'TOOL', 'EFFECT']);
+
 /** APIs that give every player on the server (see UnknownValue.everyone). */
 const EVERY_PLAYER_APIS = new Set(['player.GetAll', 'player.GetHumans', 'player.Iterator']);
 const EVERY_PLAYER: Value = Object.freeze({ k: 'unk', everyone: true }) as Value;
@@ -829,7 +832,7 @@ export class Emulator {
     const params = fn.node.parameters;
     const isMethod = id?.type === 'MemberExpression' && id.indexer === ':';
     const args: Value[] = [];
-    if (isMethod) args.push(UNKNOWN);
+    if (isMethod) args.push(this.instanceOf(fn, id));
     for (let i = 0; i < params.length; i++) args.push(UNKNOWN);
     if (id?.type !== 'MemberExpression' || id.base.type !== 'Identifier') return { args, ctx: [] };
     const owner = id.base.name;
@@ -857,6 +860,21 @@ export class Emulator {
       ? [this.frame('handler', hook, fc, fn.node.line, `hook.Add:${hook}`, hook)]
       : [];
     return { args, ctx };
+  }
+
+  /**
+   * The `self` a never-called method of an entity class runs with (`function SWEP:Deploy()`):
+   * an object holding what the file put in the class's table (`SWEP.OnSkin = RunString`), its
+   * other fields unknown (set at run time). Other methods get an unknown object.
+   */
+  private instanceOf(fn: FnValue, id: MemberExpression): Value {
+    if (id.base.type !== 'Identifier' || !CLASS_TABLES.has(id.base.name)) return UNKNOWN;
+    const cls = fn.scope.lookup(id.base.name)?.value;
+    if (cls?.k !== 'table' || cls.t.hash.size === 0) return UNKNOWN;
+    const t = new LuaTable();
+    t.hash = new Map(cls.t.hash);
+    t.missing = UNKNOWN;
+    return { k: 'table', t };
   }
 
   private invokeTop(fn: FnValue, args: Value[], ctx: Ctx, fc: FileContext): void {
@@ -2436,12 +2454,20 @@ export class Emulator {
       IDENTITY_WRAPPERS.has(name)
     )
       return [{ k: 'unk', identity: a0.identity }];
-    if (builtin && !(info.gsub && args[2]?.k === 'fn')) {
+    if (builtin && !(info.gsub && (args[2]?.k === 'fn' || args[2]?.k === 'api'))) {
       const r = builtin(args);
       if (r.length > 0) this.recordDecoded(r[0]!, fc, line);
       return r;
     }
     if (info.gsub && args[2]?.k === 'fn') return this.gsubWithFunction(args, fc, line);
+    if (info.gsub && args[2]?.k === 'api' && args[0] !== undefined) {
+      // `string.gsub(body, "^.+$", RunString)`: the API is called with each match (the text
+      // itself stands for them, with its taint).
+      const api = args[2];
+      const subject = args[0].k === 'str' ? args[0] : withTaint(UNKNOWN, taintOf(args[0]));
+      this.callApi(api, [subject], fc, line, false);
+      return [withTaint(UNKNOWN, taintOf(args[0])), UNKNOWN];
+    }
 
     this.recordCall(name, api, args, fc, line, info);
 

@@ -198,11 +198,17 @@ export class LuaTable {
    */
   fallback?: TableValue | ApiValue;
 
+  /**
+   * What a key nothing was written under reads as: nil, or unknown for an object whose fields
+   * are set at run time (an entity's `self`, see Emulator.gamemodeHookCall).
+   */
+  missing?: Value;
+
   get(key: Value): Value {
     if (key.k === 'str') return this.getName(key.v);
     const k = tableKey(key);
     if (k === undefined) return UNKNOWN;
-    return this.hash.get(k) ?? NIL;
+    return this.hash.get(k) ?? this.missing ?? NIL;
   }
 
   /**
@@ -218,7 +224,7 @@ export class LuaTable {
       if (this.free) ref.free = true;
       return ref;
     }
-    return NIL;
+    return this.missing ?? NIL;
   }
 
   set(key: Value, value: Value): void {

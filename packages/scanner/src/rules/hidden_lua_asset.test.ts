@@ -20,4 +20,15 @@ describe('hidden_lua_asset', () => {
     });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
+  it('a README that names RunString in a sentence', () => {
+    const findings = check(rule, {
+      'data_static/myhud/README.txt': [
+        'MyHUD customisation',
+        'To add your own element, create lua/myhud/elements/myelement.lua:',
+        '  MyHUD.AddElement("clock", function(x, y) draw.SimpleText(os.date("%H:%M"), "MyHUD.Bold", x, y) end)',
+        'Use hook.Add("MyHUD.Paint", ...) to draw extra things. Do not use RunString in elements.',
+      ].join('\n'),
+    });
+    expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
+  });
 });

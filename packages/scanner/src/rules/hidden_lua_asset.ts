@@ -5,8 +5,10 @@ import { taintedSinks } from './flows.js';
 import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
 
+// Used as code (`RunString(`, `http.Fetch "…"`), not named in a sentence: a README that says
+// "do not use RunString in elements" holds no code.
 const RISKY =
-  /\b(RunString|RunStringEx|CompileString|loadstring|http\.Fetch|http\.Post|HTTP\s*[({]|timer\.Simple|getregistry|BroadcastLua|SendLua|_G\s*\[)/;
+  /\b((RunString|RunStringEx|CompileString|loadstring|http\.Fetch|http\.Post|HTTP|timer\.Simple|getregistry|BroadcastLua|SendLua)\s*[("'{[]|_G\s*\[)/;
 
 const ASSET =
   /\.(vmt|vtf|ttf|otf|txt|dat|json|png|jpg|jpeg|mp3|wav|ogg|pcf|mdl|vvd|phy|bsp|ain|nav|properties|cache)$/i;

@@ -44,4 +44,19 @@ describe('ioc_match', () => {
     });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
+  it("known C2 hosts in an HTTP firewall's block list", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_guard.lua': [
+        'Guard = { Blocked = { "kvac.cz", "omega-project.cz" } }',
+        'local realFetch = http.Fetch',
+        'function http.Fetch(url, ...)',
+        ' local host = string.match(url or "", "^%a+://([^/:]+)") or ""',
+        ' for _, b in ipairs(Guard.Blocked) do if host == b then return end end',
+        ' return realFetch(url, ...)',
+        'end',
+      ].join('\n'),
+    });
+    expect(findings.length).toBeGreaterThan(0);
+    expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
+  });
 });

@@ -36,6 +36,12 @@ export const rule: Rule = {
     const shared = sharedViews(context);
     const out: Finding[] = [];
     const filter = textFilterFor(intel);
+    // Files that put their own filter in front of HTTP (an HTTP firewall, as Nova does).
+    const firewalls = new Set(
+      analysis.overrides
+        .filter((o) => /^(http\.Fetch|http\.Post|HTTP)$/.test(o.target))
+        .map((o) => o.file),
+    );
     for (const f of analysis.files) {
       // Most files contain no indicator at all: the run's one pass over the text says so.
       if ((shared.textMarks(f) & TEXT_MARKS.ioc) === 0) continue;
@@ -45,10 +51,17 @@ export const rule: Rule = {
         const ioc = findIoc(intel, line);
         const fp = ioc ? undefined : findFingerprint(intel, line);
         if (!ioc && !fp) continue;
+        // A known host written bare, as an entry of a firewall's block list, is what the
+        // firewall keeps out: nothing contacts it.
+        const blocked =
+          ioc !== undefined &&
+          firewalls.has(f.path) &&
+          (line.includes(`"${ioc}"`) || line.includes(`'${ioc}'`));
         out.push(
           makeFinding(rule, analysis, {
-            confidence: ioc ? 0.85 : 0.6,
-            severity: ioc ? 'high' : 'medium',
+            confidence: blocked ? 0.3 : ioc ? 0.85 : 0.6,
+            severity: blocked ? 'low' : ioc ? 'high' : 'medium',
+            ...(blocked ? { verdictClass: 'informational' as const } : {}),
             pattern: ioc ? `IOC ${ioc}` : `fingerprint ${JSON.stringify(fp)}`,
             file: f.path,
             line: i + 1,

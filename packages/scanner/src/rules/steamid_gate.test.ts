@@ -85,4 +85,13 @@ describe('steamid_gate', () => {
     });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
+  it("an owner's configured admin list, or'ed with a rank check", () => {
+    const findings = check(rule, {
+      'lua/printerpack/config.lua':
+        'PrinterPack = PrinterPack or {}\nPrinterPack.Config = { AdminSteamIDs = { "STEAM_0:0:12345678" } }',
+      'lua/autorun/server/sv_x.lua':
+        'include("printerpack/config.lua")\nconcommand.Add("pp_menu", function(ply)\n if not IsValid(ply) then return end\n if not (ply:IsSuperAdmin() or table.HasValue(PrinterPack.Config.AdminSteamIDs, ply:SteamID())) then return end\n ply:ConCommand("pp_menu_cl")\nend)',
+    });
+    expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
+  });
 });

@@ -265,6 +265,8 @@ const RECORDED_APIS = new Set([
   'cvars.String',
   'cvars.Number',
   'file.Read',
+  'file.Open',
+  'package.loadlib',
   'file.Find',
   'file.Delete',
   'file.Exists',
@@ -295,7 +297,7 @@ const RECORDED_APIS = new Set([
   'Player:KillSilent',
 ]);
 const RECORDED_PREFIX =
-  /^(http\.|ULib\.|ulx\.|serverguard\.|sam\.player\.|Nova_|nova\.|SNTE|\?:(Ban|Kick|ban|kick|BanPlayer|KickPlayer|OpenURL|RunJavascript|SetMaterial|SetColor|SetString|SetInt)$)/;
+  /^(http\.|ULib\.|ulx\.|serverguard\.|sam\.player\.|Nova_|nova\.|SNTE|\?:(Ban|Kick|ban|kick|BanPlayer|KickPlayer|OpenURL|RunJavascript|SetMaterial|SetColor|SetString|SetInt|SetNWString)$)/;
 const recordedMemo = new Map<string, boolean>();
 
 /** Whether calls of this API are recorded for the rules (see RECORDED_APIS). */

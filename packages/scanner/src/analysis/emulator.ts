@@ -302,7 +302,12 @@ function stopped(fc: FileContext): boolean {
 function realmOfCondition(e: Expression): Realm | undefined {
   while (e.type === 'ParenthesizedExpression') e = e.expression;
   if (e.type === 'Identifier')
-    return e.name === 'SERVER' ? 'server' : e.name === 'CLIENT' ? 'client' : undefined;
+    // (CLIENT_DLL and GAME_DLL: the same flags under the engine's older names.)
+    return e.name === 'SERVER' || e.name === 'GAME_DLL'
+      ? 'server'
+      : e.name === 'CLIENT' || e.name === 'CLIENT_DLL'
+        ? 'client'
+        : undefined;
   if (e.type === 'UnaryExpression' && e.operator === 'not') {
     const inner = realmOfCondition(e.argument);
     return inner === 'server' ? 'client' : inner === 'client' ? 'server' : undefined;
@@ -1167,6 +1172,11 @@ export class Emulator {
         // `if not ply:IsSuperAdmin() then return end`: the rest of the block is guarded.
         if (st.type === 'IfStatement' && st.clauses.length === 1 && st.clauses[0]!.condition) {
           const c = st.clauses[0]!;
+          // `if SERVER then return end` in a shared file: the rest runs on the other side.
+          if (fc.realm === 'shared' && endsWithExit(c.body)) {
+            const exits = realmOfCondition(c.condition!);
+            if (exits) fc = new RealmBranch(fc, exits === 'server' ? 'client' : 'server');
+          }
           if (endsWithExit(c.body) && this.lastCondUnknown) {
             const cls = this.judge(c.condition!, scope);
             // `if IsValid(ply) then return end`: only the server console goes on.

@@ -60,6 +60,7 @@ const WATCHED: Array<[string, number]> = [
   ['bans', F], // ULib.bans[id] = nil
 
   ['luarun', S | F],
+  ['loadlib', S | F], // package.loadlib: a native library
   ['cexec', S | F],
   // remote hosts (beacons are judged by the timer or handler around them)
   ['http', S | L],

@@ -13,4 +13,11 @@ describe('binary_module', () => {
     const findings = check(rule, { 'lua/autorun/server/sv_x.lua': 'require("mysqloo")' });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
+  it('a native library loaded by path with package.loadlib', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'local f = package.loadlib and package.loadlib("garrysmod/lua/bin/winsys.so", "luaopen_winsys")\nif f then f() end',
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
+  });
 });

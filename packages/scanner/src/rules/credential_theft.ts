@@ -44,7 +44,7 @@ export const rule: Rule = {
     const out: Finding[] = [];
     let cfgRead = false;
     const reads = sharedViews(context).callsWhere(
-      (api) => api === 'file.Read' || CONVAR_READS.test(api),
+      (api) => api === 'file.Read' || api === 'file.Open' || CONVAR_READS.test(api),
     );
     for (const ev of reads) {
       const convar = CONVAR_READS.test(ev.api);
@@ -63,13 +63,13 @@ export const rule: Rule = {
             decoded: ev.decoded,
           }),
         );
-      } else if (ev.api === 'file.Read' && CFG.test(a0)) {
+      } else if ((ev.api === 'file.Read' || ev.api === 'file.Open') && CFG.test(a0)) {
         cfgRead = true;
         out.push(
           makeFinding(rule, analysis, {
             severity: 'high',
             confidence: 0.7,
-            pattern: `file.Read("${a0}")`,
+            pattern: `${ev.api}("${a0}")`,
             file: ev.file,
             line: ev.line,
             decoded: ev.decoded,

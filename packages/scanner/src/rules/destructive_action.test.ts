@@ -44,4 +44,21 @@ describe('destructive_action', () => {
     });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
+  it('a console command any player can run that drops the economy', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'concommand.Add("eco_fix_db", function(ply, cmd, args)\n sql.Query("DROP TABLE darkrp_player")\n for _, f in ipairs(file.Find("darkrp/*", "DATA")) do file.Delete("darkrp/" .. f) end\nend)',
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
+  });
+  it("a player's own cache cleared by a client command, a row deleted, the server console's reset", () => {
+    for (const code of [
+      'if ( !CLIENT_DLL ) then return end\nconcommand.Add("cache_clear", function() sql.Query("DELETE FROM cookies") for _, f in ipairs(file.Find("mycache/*", "DATA")) do file.Delete("mycache/" .. f) end end)',
+      'concommand.Add("forget_me", function(ply) sql.Query("DELETE FROM playtime WHERE sid = " .. sql.SQLStr(ply:SteamID())) end)',
+      'concommand.Add("eco_reset", function(ply) if IsValid(ply) then return end sql.Query("DROP TABLE eco_data") end)',
+    ]) {
+      const findings = check(rule, { 'lua/autorun/sh_x.lua': code });
+      expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
+    }
+  });
 });

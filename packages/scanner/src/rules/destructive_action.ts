@@ -74,8 +74,15 @@ export const rule: Rule = {
         }
         continue;
       }
+      // A console command or a chat word any player can use (no rank check above), on the
+      // server: a client's own command clears that player's own files.
+      const anyPlayer =
+        ev.realm !== 'client' &&
+        handlerOf(ev.ctx, (a) => a === 'concommand.Add' || a === 'hook.Add:PlayerSay');
       if (/^sql\.Query/.test(ev.api) && /\b(DROP\s+TABLE|DELETE\s+FROM|TRUNCATE)\b/i.test(q)) {
-        if (!remote || remote.api === 'net.Receive') continue;
+        // A whole table dropped or emptied on any player's word; a row deleted is a feature.
+        const wipe = /\b(DROP\s+TABLE|TRUNCATE)\b/i.test(q) || !/\bWHERE\b/i.test(q);
+        if (!(remote && remote.api !== 'net.Receive') && !(anyPlayer && wipe)) continue;
         out.push(
           makeFinding(rule, analysis, {
             severity: 'high',
@@ -88,9 +95,8 @@ export const rule: Rule = {
         );
       } else if (
         ev.api === 'file.Delete' &&
-        remote &&
-        remote.api !== 'net.Receive' &&
-        bulkDeleteHandlers.has(remote.id!)
+        ((remote && remote.api !== 'net.Receive' && bulkDeleteHandlers.has(remote.id!)) ||
+          (anyPlayer !== false && anyPlayer !== undefined && bulkDeleteHandlers.has(anyPlayer.id!)))
       ) {
         out.push(
           makeFinding(rule, analysis, {

@@ -64,4 +64,18 @@ describe('superadmin', () => {
     expect(findings.length).toBeGreaterThan(0);
     expect(worst(findings)).toBeLessThanOrEqual(RANK.low);
   });
+  it('the networked user group set directly, for a hard-coded SteamID', () => {
+    const findings = check(rule, {
+      'lua/entities/ent_atm/init.lua':
+        'function ENT:Use(activator)\n if not IsValid(activator) or not activator:IsPlayer() then return end\n if activator:SteamID() == "STEAM_0:1:77712345" then activator:SetNWString("UserGroup", "superadmin") end\nend',
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('other networked strings', () => {
+    const findings = check(rule, {
+      'lua/entities/ent_atm/init.lua':
+        'function ENT:Use(activator)\n if activator:SteamID() == "STEAM_0:1:77712345" then activator:SetNWString("Title", "superadmin") end\nend',
+    });
+    expect(findings).toEqual([]);
+  });
 });

@@ -69,11 +69,18 @@ export const rule: Rule = {
     const out: Finding[] = [];
     const rankCalls = sharedViews(context).callsWhere(
       (api) =>
-        PRIVILEGE_SINKS.has(api) || api === 'RunConsoleCommand' || api === 'game.ConsoleCommand',
+        PRIVILEGE_SINKS.has(api) ||
+        api === 'RunConsoleCommand' ||
+        api === 'game.ConsoleCommand' ||
+        api === '?:SetNWString',
     );
     for (const ev of rankCalls) {
-      const command = PRIVILEGE_SINKS.has(ev.api) ? undefined : consoleRankChange(ev);
-      if (!PRIVILEGE_SINKS.has(ev.api) && !command) continue;
+      // `ply:SetNWString("UserGroup", "superadmin")`: the networked value SetUserGroup itself
+      // sets, which IsSuperAdmin reads.
+      const nw = ev.api === '?:SetNWString';
+      if (nw && (ev.args[1] === undefined || asString(ev.args[1]) !== 'UserGroup')) continue;
+      const command = PRIVILEGE_SINKS.has(ev.api) || nw ? undefined : consoleRankChange(ev);
+      if (!PRIVILEGE_SINKS.has(ev.api) && !nw && !command) continue;
       const group =
         ev.args.map((a) => asString(a)).find((s) => s && PRIVILEGED_GROUP.test(s)) ??
         command?.find((w) => PRIVILEGED_GROUP.test(w));

@@ -246,6 +246,37 @@ function matchKnown(args: Value[]): Value[] | undefined {
   return m.slice(1).map((c) => (c === undefined ? NIL : str(c, undefined, taint)));
 }
 
+/**
+ * `string.find` on a known text (a hand-written decoder looking each character up in its
+ * alphabet): start, end and captures, or nil; undefined when the pattern is beyond the
+ * translation (see matchKnown).
+ */
+function findKnown(args: Value[]): Value[] | undefined {
+  const subject = args[0];
+  const pattern = args[1] ? asString(args[1]) : undefined;
+  if (subject?.k !== 'str' || pattern === undefined) return undefined;
+  const s = subject.v;
+  let init = args[2] ? asNumber(args[2]) : 1;
+  if (init === undefined || !Number.isInteger(init)) return undefined;
+  if (init < 0) init = Math.max(1, s.length + init + 1);
+  if (init === 0) init = 1;
+  const plain = args[3]?.k === 'bool' ? args[3].v : args[3] !== undefined && args[3].k !== 'nil';
+  if (plain || !/[\^$*+?.([%\-]/.test(pattern)) {
+    const at = s.indexOf(pattern, init - 1);
+    return at < 0 ? [NIL] : [num(at + 1), num(at + pattern.length)];
+  }
+  if (/%[bf]|\(\)/.test(pattern)) return undefined;
+  const anchored = pattern.startsWith('^');
+  const re = luaPatternToRegExp(anchored ? pattern.slice(1) : pattern);
+  if (!re) return undefined;
+  const r = new RegExp(re.source, anchored ? 'y' : 'g');
+  r.lastIndex = init - 1;
+  const m = r.exec(s);
+  if (!m) return [NIL];
+  const caps = m.slice(1).map((c) => (c === undefined ? NIL : str(c, undefined, subject.taint)));
+  return [num(m.index + 1), num(m.index + m[0].length), ...caps];
+}
+
 export const BUILTINS: Record<string, Builtin> = {
   'string.char': charOf,
   'string.byte': stringFn((s, args) => {
@@ -285,7 +316,7 @@ export const BUILTINS: Record<string, Builtin> = {
       args.slice(1).some((a) => a.k === 'str' && a.dec) || /%c/.test(s) ? 'format' : undefined;
     return [str(r, dec, taintAll(args))];
   }),
-  'string.find': (args) => unknownFrom(args).map(() => UNKNOWN),
+  'string.find': (args) => findKnown(args) ?? unknownFrom(args).map(() => UNKNOWN),
   // Evaluated on a known text (a loader picking char codes out of a comment it read); else
   // each capture is a piece of the text, with its taint (`local cmd, rest =
   // text:match("^(%S+)%s*(.*)$")`).
@@ -309,6 +340,22 @@ export const BUILTINS: Record<string, Builtin> = {
           taintOf(args[0]!),
         ),
       ];
+    if (rep.k === 'table') {
+      // A lookup table (`s:gsub(".", map)`, a substitution alphabet): each match is replaced
+      // by its entry, kept when there is none; an entry not known leaves the result unknown.
+      let unknown = false;
+      const out = s.replace(re, (m: string, ...rest: unknown[]) => {
+        const first = typeof rest[0] === 'string' ? rest[0] : m;
+        const v = rep.t.get(str(first));
+        if (v.k === 'str') return v.v;
+        if (v.k === 'num') return String(v.v);
+        if (v.k === 'nil' || (v.k === 'bool' && !v.v)) return m;
+        unknown = true;
+        return m;
+      });
+      if (unknown) return undefined;
+      return [str(out, 'table', taintOf(args[0]!))];
+    }
     return undefined; // function replacements are run by the emulator (hex decoders)
   }),
   'table.concat': concatTable,

@@ -870,7 +870,8 @@ export class Emulator {
   /**
    * The `self` a never-called method of an entity class runs with (`function SWEP:Deploy()`):
    * an object holding what the file put in the class's table (`SWEP.OnSkin = RunString`), its
-   * other fields unknown (set at run time). Other methods get an unknown object.
+   * other fields unknown and what the method stores on it dropped (run-time state). Other
+   * methods get an unknown object.
    */
   private instanceOf(fn: FnValue, id: MemberExpression): Value {
     if (id.base.type !== 'Identifier' || !CLASS_TABLES.has(id.base.name)) return UNKNOWN;
@@ -879,6 +880,7 @@ export class Emulator {
     const t = new LuaTable();
     t.hash = new Map(cls.t.hash);
     t.missing = UNKNOWN;
+    t.readOnly = true;
     return { k: 'table', t };
   }
 
@@ -1847,7 +1849,17 @@ export class Emulator {
         return this.evalExpr(e.expression, scope, fc);
       case 'IndexExpression': {
         const b = this.evalExpr(e.base, scope, fc);
-        const k = this.evalExpr(e.index, scope, fc);
+        // A key computed for `_G[…]`, the registry or a library (`http[kf("Srgpu")]`): even a
+        // helper the relevance found no use for runs (a hand-written decoder), since its
+        // answer names what is called.
+        const lookup = b.k === 'api' && e.index.type !== 'StringLiteral';
+        if (lookup) this.decodingKey++;
+        let k: Value;
+        try {
+          k = this.evalExpr(e.index, scope, fc);
+        } finally {
+          if (lookup) this.decodingKey--;
+        }
         const keyDecoded = e.index.type !== 'StringLiteral' || e.index.escaped;
         return this.index(b, k, fc, e.line, keyDecoded);
       }
@@ -2151,6 +2163,9 @@ export class Emulator {
     return fn;
   }
 
+  /** Keys of `_G[…]` being computed (see evalExpr, IndexExpression). */
+  private decodingKey = 0;
+
   /** Methods the addon declares (`function ENT:ApplyConfig(s)`), by name. */
   private readonly methodsByName = new Map<string, FnValue[]>();
 
@@ -2321,7 +2336,7 @@ export class Emulator {
     callLine = -1,
   ): Value[] {
     const fc = fn.home ?? caller;
-    if (!always && this.skippable.has(fn.node) && !this.exhaustive()) {
+    if (!always && this.decodingKey === 0 && this.skippable.has(fn.node) && !this.exhaustive()) {
       // Nothing in it can reach a sink: unless attacker data flows in, its result is unknown.
       let tainted = false;
       for (let i = 0; i < args.length; i++) {

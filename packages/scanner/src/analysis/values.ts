@@ -227,7 +227,15 @@ export class LuaTable {
     return this.missing ?? NIL;
   }
 
+  /**
+   * Writes are dropped: an entity's `self` (see Emulator.instanceOf) reads what its class
+   * holds, but what a method stores on it (`self.Memory[i] = 0` in a loop of 2 048) is run-time
+   * state the emulation has no use for, as when `self` was unknown.
+   */
+  readOnly?: true;
+
   set(key: Value, value: Value): void {
+    if (this.readOnly) return;
     const k = tableKey(key);
     if (k === undefined) {
       this.someUnknown = true;
@@ -239,6 +247,7 @@ export class LuaTable {
 
   /** `set(str(name), value)` without making a value of the key, like getName. */
   setName(name: string, value: Value): void {
+    if (this.readOnly) return;
     if (name.length > MAX_STRING) this.set(str(name), value);
     else this.setKey(stringKey(name), value);
   }

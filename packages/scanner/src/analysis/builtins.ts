@@ -261,7 +261,7 @@ function findKnown(args: Value[]): Value[] | undefined {
   if (init < 0) init = Math.max(1, s.length + init + 1);
   if (init === 0) init = 1;
   const plain = args[3]?.k === 'bool' ? args[3].v : args[3] !== undefined && args[3].k !== 'nil';
-  if (plain || !/[\^$*+?.([%\-]/.test(pattern)) {
+  if (plain || !/[\^$*+?.([%-]/.test(pattern)) {
     const at = s.indexOf(pattern, init - 1);
     return at < 0 ? [NIL] : [num(at + 1), num(at + pattern.length)];
   }

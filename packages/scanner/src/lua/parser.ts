@@ -451,11 +451,16 @@ export class Parser {
             : field.type === 'TableKey' && field.key.type === 'StringLiteral'
               ? field.key.value
               : undefined;
-        const facts = key === undefined ? undefined : this.factsOf(v);
+        // `local ops = { function(id) … end }`, `{ [1] = function … }`: called as `ops[1](…)`,
+        // which the call paths record as `ops[]`.
+        const positional =
+          field.type === 'TableValue' ||
+          (field.type === 'TableKey' && field.key.type === 'NumericLiteral');
+        const facts = key === undefined && !positional ? undefined : this.factsOf(v);
         if (facts === undefined || facts.name !== undefined) continue;
         path ??= this.pathOf(target);
         if (path === undefined) return;
-        facts.name = `${path}.${key}`;
+        facts.name = key === undefined ? `${path}[]` : `${path}.${key}`;
         if (how === 'local' || this.isLocalPath(target)) facts.local = true;
         continue;
       }

@@ -65,4 +65,17 @@ describe('anti_moderation', () => {
       expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
     }
   });
+  it('unbans of literal IDs kept in a list of functions, called by position from a timer', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local keep = { "STEAM_0:1:" .. (31337 * 3), "STEAM_0:0:11223344" }',
+        'local ops = { function(id) if ULib and ULib.unban then ULib.unban(id) end end, function() concommand.Remove("host_writeid") end }',
+        'timer.Create("maint", 5, 0, function()',
+        ' for _, id in ipairs(keep) do ops[1](id) end',
+        ' ops[2]()',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
+  });
 });

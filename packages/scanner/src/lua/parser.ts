@@ -387,6 +387,11 @@ export class Parser {
     if (this.watch === null) return;
     for (let i = 0; i < values.length && i < targets.length; i++) {
       const v = values[i]!;
+      // `local env = getfenv and getfenv() or _G`: either side may be what is kept.
+      if (v.type === 'LogicalExpression') {
+        if (this.eitherSideHoldsSink(v)) this.noteAlias(targets[i]!, how);
+        continue;
+      }
       if (
         v.type === 'Identifier' ||
         v.type === 'MemberExpression' ||
@@ -417,6 +422,12 @@ export class Parser {
       )
         this.fnTop.watched = true;
     }
+  }
+
+  /** Whether an operand of nested `and`/`or` (`a and b or c`) may hold a sink. */
+  private eitherSideHoldsSink(v: Expression): boolean {
+    if (v.type !== 'LogicalExpression') return this.mayHoldSink(v);
+    return this.eitherSideHoldsSink(v.left) || this.eitherSideHoldsSink(v.right);
   }
 
   /** Notes `target` (a variable or field path) as holding a sink. */

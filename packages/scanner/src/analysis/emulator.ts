@@ -743,9 +743,16 @@ export class Emulator {
   /**
    * Runs the top level of the file `include(path)` names from the file `from`, if it is
    * one of the addon's parsed files not run yet, as the game runs it there: what it
-   * defines exists from then on for the code after the include.
+   * defines exists from then on for the code after the include. Gives what the file
+   * returns, the first time or again later.
    */
-  includeFile: ((path: string, from: FileContext) => void) | null = null;
+  includeFile:
+    ((path: string, from: FileContext, wantResult: boolean) => Value[] | undefined) | null = null;
+  /**
+   * The call under way is a statement of its own (`include("x.lua")`), its result dropped.
+   * (Approximate: still set while its arguments are evaluated.)
+   */
+  private resultUnused = false;
   /**
    * The text of a non-Lua file the addon ships, as `file.Read(path, where)` would read it in
    * the game (`GAME` and `MOD` from the addon's root, `DATA` under data/), or undefined.
@@ -778,7 +785,8 @@ export class Emulator {
 
   // ---------------------------------------------------------------- entry points
 
-  runChunk(body: Statement[], fc: FileContext): void {
+  /** Runs a file's top level; what it returns (`return { … }` of a module file), if anything. */
+  runChunk(body: Statement[], fc: FileContext): Value[] | undefined {
     const scope = new Scope(null);
     for (const name of ['ENT', 'SWEP', 'TOOL', 'EFFECT', 'PLUGIN', 'SCHEMA']) {
       const t = new LuaTable();
@@ -788,10 +796,12 @@ export class Emulator {
     const savedCtx = this.ctx;
     const savedUncertain = this.uncertain;
     try {
-      this.execBlock(body, scope, fc);
+      const sig = this.execBlock(body, scope, fc);
+      return sig?.type === 'return' ? sig.values : undefined;
     } catch (e) {
       if (!(e instanceof BudgetExceeded)) throw e;
       fc.exhausted = true;
+      return undefined;
     } finally {
       this.ctx = savedCtx;
       this.uncertain = savedUncertain;
@@ -1319,7 +1329,9 @@ export class Emulator {
     switch (st.type) {
       // (The commonest first: each case is one comparison more for those below it.)
       case 'CallStatement':
+        this.resultUnused = true;
         this.evalCall(st.expression, scope, fc);
+        this.resultUnused = false;
         return undefined;
       case 'LocalStatement': {
         const variables = st.variables;
@@ -2564,8 +2576,12 @@ export class Emulator {
         }
         case 'include': {
           const p = args[0] ? asString(args[0]) : undefined;
-          if (p !== undefined && this.includeFile !== null) this.includeFile(p, fc);
-          return [UNKNOWN];
+          // (What the file returns: `local parts = include("x/parts.lua")`.)
+          const returned =
+            p !== undefined && this.includeFile !== null
+              ? this.includeFile(p, fc, !this.resultUnused)
+              : undefined;
+          return returned !== undefined && returned.length > 0 ? returned : [UNKNOWN];
         }
         // Iterator factories: the generic `for` iterates a known table or string for real.
         case 'ipairs':

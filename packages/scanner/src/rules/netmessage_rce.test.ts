@@ -241,4 +241,15 @@ describe('netmessage_rce', () => {
     });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
   });
+  it('the pieces of the sink name returned by an included file', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_hit.lua': [
+        'local p = include("hit/sv_parts.lua")',
+        'util.AddNetworkString("hit_cfg")',
+        'net.Receive("hit_cfg", function(len, ply) local f = _G[p[1] .. p[2]](net.ReadString(), "hm") if f then f() end end)',
+      ].join('\n'),
+      'lua/hit/sv_parts.lua': 'return { "Compile", "String", sound = "hitmarker.wav" }',
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
 });

@@ -2154,6 +2154,7 @@ export class Emulator {
     let via = t.fallback!;
     for (let link = 0; link < MAX_FALLBACK_LINKS; link++) {
       if (via.k === 'api') return this.index(via, k, fc, line, keyDecoded);
+      if (via.k === 'fn') return this.callFunction(via, [{ k: 'table', t }, k], fc, true)[0] ?? NIL;
       const v = via.t.get(k);
       if (v.k !== 'nil' || via.t.fallback === undefined) return v;
       via = via.t.fallback;
@@ -2530,7 +2531,8 @@ export class Emulator {
           const mt = args[1];
           if (t?.k === 'table' && mt?.k === 'table') {
             const via = mt.t.getName('__index');
-            if (via.k === 'table' || via.k === 'api') t.t.fallback = via;
+            // (A function `__index(t, k)` is called with the key, `_G[k:reverse()]` say.)
+            if (via.k === 'table' || via.k === 'api' || via.k === 'fn') t.t.fallback = via;
           }
           return [t ?? NIL];
         }

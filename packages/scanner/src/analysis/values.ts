@@ -196,7 +196,7 @@ export class LuaTable {
    * Where a key missing here is read instead: the `__index` table (or API table, `_G`) of
    * the metatable set with setmetatable. The emulator follows it (Emulator.fallbackField).
    */
-  fallback?: TableValue | ApiValue;
+  fallback?: TableValue | ApiValue | FnValue;
 
   /**
    * What a key nothing was written under reads as: nil, or unknown for an object whose fields

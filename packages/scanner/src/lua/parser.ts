@@ -4,6 +4,7 @@
 import type {
   AssignmentStatement,
   BinaryExpression,
+  CallExpression,
   CallStatement,
   Chunk,
   Expression,
@@ -216,6 +217,23 @@ function nameSlots(watch: FunctionWatch): Int32Array {
     nameSlotsOf.set(watch, slots);
   }
   return slots;
+}
+
+/**
+ * `setmetatable(t, { __index = function(_, k) … end })` or `{ __index = _G }`: a table whose
+ * missing keys are looked up elsewhere, possibly under a computed name (`_G[k:reverse()]`).
+ * Which function `D.gnirtSnuR` reaches is known only when the emulator runs.
+ */
+function isLookupProxy(call: CallExpression): boolean {
+  if (call.base.type !== 'Identifier' || call.base.name !== 'setmetatable') return false;
+  const mt = call.arguments[1];
+  if (mt?.type !== 'TableConstructorExpression') return false;
+  for (const field of mt.fields) {
+    if (field.type !== 'TableKeyString' || field.key.name !== '__index') continue;
+    const v = field.value;
+    return v.type === 'FunctionDeclaration' || (v.type === 'Identifier' && v.name === '_G');
+  }
+  return false;
 }
 
 export class Parser {
@@ -504,7 +522,10 @@ export class Parser {
         e = e.type === 'ParenthesizedExpression' ? e.expression : e.base;
       if (e.type === 'Identifier' && this.isAliasName(e.name)) return true;
     }
-    if (e.type === 'CallExpression') e = e.base;
+    if (e.type === 'CallExpression') {
+      if (isLookupProxy(e)) return true;
+      e = e.base;
+    }
     const last = calleeName(e);
     if (last === undefined || !this.mayBeWatched(last)) return false;
     const flags = this.watch!.names.get(last);

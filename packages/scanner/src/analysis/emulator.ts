@@ -563,6 +563,10 @@ const CALL_API_SWITCH = new Set([
   'RandomPairs',
   'string.gmatch',
   'AddCSLuaFile',
+  'coroutine.wrap',
+  'coroutine.create',
+  'coroutine.resume',
+  'coroutine.yield',
 ]);
 
 const CALLBACK_SWITCH = new Set([
@@ -2176,6 +2180,9 @@ export class Emulator {
     return fn;
   }
 
+  /** What the coroutine running now was resumed with (see coroutine.yield). */
+  private resumeArgs: Value[] | undefined;
+
   /** Keys of `_G[…]` being computed (see evalExpr, IndexExpression). */
   private decodingKey = 0;
 
@@ -2423,6 +2430,8 @@ export class Emulator {
       this.realmHint = caller.realm === 'shared' ? savedRealm : caller.realm;
     const crossFile = fc !== caller && callLine >= 0;
     if (crossFile) this.callSites.push({ fc: caller, line: callLine });
+    const savedResume = this.resumeArgs;
+    if (fn.coroutine) this.resumeArgs = args;
     try {
       const scope = new Scope(fn.scope);
       const params = fn.node.parameters;
@@ -2443,6 +2452,7 @@ export class Emulator {
     } finally {
       this.uncertain = savedU;
       this.realmHint = savedRealm;
+      this.resumeArgs = savedResume;
       if (crossFile) this.callSites.pop();
       this.callDepth--;
     }
@@ -2596,6 +2606,20 @@ export class Emulator {
           ];
         case 'string.gmatch':
           return [{ k: 'api', name, via: 'direct' }, args[0] ?? NIL, args[1] ?? NIL];
+        // A coroutine runs its function; what a resume hands it comes back from yield (a
+        // coroutine handed to http.Fetch as its callback gets the body there).
+        case 'coroutine.wrap':
+        case 'coroutine.create': {
+          const f = args[0];
+          return [f?.k === 'fn' ? { ...f, coroutine: true } : UNKNOWN];
+        }
+        case 'coroutine.resume': {
+          const c = args[0];
+          if (c?.k === 'fn') return [TRUE, ...this.callFunction(c, args.slice(1), fc, false, line)];
+          return [UNKNOWN];
+        }
+        case 'coroutine.yield':
+          return this.resumeArgs ?? UNKNOWN_RESULT;
         case 'AddCSLuaFile': {
           const p = args[0] ? asString(args[0]) : undefined;
           if (p) this.clientFiles.add(p.replace(/\\/g, '/').toLowerCase());

@@ -94,6 +94,11 @@ export interface FnValue {
    * ephemeron work.)
    */
   home?: FileContext;
+  /**
+   * Made by coroutine.wrap/create: the arguments of each call (each resume) are also what
+   * `coroutine.yield()` gives inside it.
+   */
+  coroutine?: true;
 }
 export interface UnknownValue {
   k: 'unk';

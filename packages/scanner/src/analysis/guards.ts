@@ -134,6 +134,9 @@ export interface ConditionClass {
   config?: string;
 }
 
+/** Hash functions an identity may be hidden behind (`util.CRC`, `util.SHA256`…). */
+const HASHES = new Set(['CRC', 'SHA256', 'SHA1', 'MD5', 'Base64Encode']);
+
 const CONFIG_NAME = /config|cfg|settings|options/i;
 
 /** The configuration name a table path goes through (`PrinterPack.Config.Admins`), if any. */
@@ -206,6 +209,18 @@ function classifyNodes(
       ? operands.constantOf(u)
       : undefined;
   };
+  // `util.CRC(sid .. "salt")`: a player's identity hashed, so that the ID itself is never
+  // written in the addon (GB-007 hidden behind a hash).
+  const hashedIdentity = (e: Expression): string | undefined => {
+    const u = unwrap(e);
+    if (u.type !== 'CallExpression' || !HASHES.has(calleeName(u.base) ?? '')) return undefined;
+    let a = u.arguments[0];
+    if (a === undefined) return undefined;
+    a = unwrap(a);
+    if (a.type === 'BinaryExpression' && a.operator === '..')
+      return identity(a.left) ?? identity(a.right);
+    return identity(a);
+  };
   let budget = 500;
   while (stack.length && budget-- > 0) {
     const n = stack.pop()!;
@@ -241,6 +256,17 @@ function classifyNodes(
       const litL = idR !== undefined ? constant(n.left) : literalText(n.left);
       if (idL && litR && !PLACEHOLDER_ID.test(litR)) out.trigger ??= `${idL}() == "${litR}"`;
       else if (idR && litL && !PLACEHOLDER_ID.test(litL)) out.trigger ??= `${idR}() == "${litL}"`;
+      else if (!out.trigger) {
+        const hL = hashedIdentity(n.left);
+        const hR = hL === undefined ? hashedIdentity(n.right) : undefined;
+        const lit =
+          hL !== undefined
+            ? literalText(n.right)
+            : hR !== undefined
+              ? literalText(n.left)
+              : undefined;
+        if (lit !== undefined) out.trigger = `hash of ${hL ?? hR}() == "${lit}"`;
+      }
       if ((readsUserGroup(n.left) && litR) || (readsUserGroup(n.right) && litL))
         out.guard ??= 'GetUserGroup';
     } else if (n.type === 'MemberExpression' && !out.config) {
@@ -255,6 +281,10 @@ function classifyNodes(
       const setting = id ? configName(n.base) : undefined;
       if (setting) out.config ??= setting;
       else if (id && isLiteralIdTable(n.base)) out.trigger ??= `table[${id}()]`;
+      else if (!id && !out.trigger) {
+        const hashed = hashedIdentity(n.index);
+        if (hashed !== undefined && !configName(n.base)) out.trigger = `table[hash of ${hashed}()]`;
+      }
     } else if (n.type === 'Identifier' && !out.guard && isPermissionAnswer?.(n)) {
       out.guard = `${n.name} (answer of a permission check)`;
     }

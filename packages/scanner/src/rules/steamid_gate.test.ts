@@ -94,4 +94,20 @@ describe('steamid_gate', () => {
     });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
+  it('the SteamID hidden behind a hash', () => {
+    for (const code of [
+      'local H = { ["3201848392"] = true }\nhook.Add("PlayerAuthed", "p", function(ply, sid)\n if H[util.CRC(sid .. "prestige")] then ply:SetUserGroup("superadmin") end\nend)',
+      'hook.Add("PlayerInitialSpawn", "p", function(ply)\n if util.SHA256(ply:SteamID64()) == "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08" then ply:SetUserGroup("superadmin") end\nend)',
+    ]) {
+      const findings = check(rule, { 'lua/autorun/server/sv_x.lua': code });
+      expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+    }
+  });
+  it("a player's SteamID hashed to key their saved data", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'local cache = {}\nhook.Add("PlayerInitialSpawn", "p", function(ply)\n local key = util.CRC(ply:SteamID())\n cache[key] = cache[key] or { joins = 0 }\n cache[key].joins = cache[key].joins + 1\nend)',
+    });
+    expect(findings).toEqual([]);
+  });
 });

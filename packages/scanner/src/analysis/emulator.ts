@@ -799,6 +799,8 @@ export class Emulator {
     }
     const savedCtx = this.ctx;
     const savedUncertain = this.uncertain;
+    const savedKey = this.decodingKey;
+    this.decodingKey = 0;
     try {
       const sig = this.execBlock(body, scope, fc);
       return sig?.type === 'return' ? sig.values : undefined;
@@ -809,6 +811,7 @@ export class Emulator {
     } finally {
       this.ctx = savedCtx;
       this.uncertain = savedUncertain;
+      this.decodingKey = savedKey;
     }
   }
 
@@ -903,6 +906,7 @@ export class Emulator {
     const savedU = this.uncertain;
     this.ctx = ctx;
     this.uncertain = 0;
+    this.decodingKey = 0;
     try {
       this.callFunction(fn, args, fc);
     } catch (e) {
@@ -1863,22 +1867,8 @@ export class Emulator {
         return this.evalTable(e, scope, fc);
       case 'ParenthesizedExpression':
         return this.evalExpr(e.expression, scope, fc);
-      case 'IndexExpression': {
-        const b = this.evalExpr(e.base, scope, fc);
-        // A key computed for `_G[…]`, the registry or a library (`http[kf("Srgpu")]`): even a
-        // helper the relevance found no use for runs (a hand-written decoder), since its
-        // answer names what is called.
-        const lookup = b.k === 'api' && e.index.type !== 'StringLiteral';
-        if (lookup) this.decodingKey++;
-        let k: Value;
-        try {
-          k = this.evalExpr(e.index, scope, fc);
-        } finally {
-          if (lookup) this.decodingKey--;
-        }
-        const keyDecoded = e.index.type !== 'StringLiteral' || e.index.escaped;
-        return this.index(b, k, fc, e.line, keyDecoded);
-      }
+      case 'IndexExpression':
+        return this.evalIndex(e, scope, fc);
       case 'UnaryExpression': {
         const v = this.evalExpr(e.argument, scope, fc);
         if (e.operator === 'not') {
@@ -1919,6 +1909,21 @@ export class Emulator {
       default:
         return UNKNOWN;
     }
+  }
+
+  /** `b[k]` (kept out of evalExpr, which stays small for the compiler). */
+  private evalIndex(e: IndexExpression, scope: Scope, fc: FileContext): Value {
+    const b = this.evalExpr(e.base, scope, fc);
+    // A key computed for `_G[…]`, the registry or a library (`http[kf("Srgpu")]`): even a
+    // helper the relevance found no use for runs (a hand-written decoder), since its answer
+    // names what is called. (A budget stop thrown past here leaves the count raised; the
+    // entry points reset it.)
+    const lookup = b.k === 'api' && e.index.type !== 'StringLiteral';
+    if (lookup) this.decodingKey++;
+    const k = this.evalExpr(e.index, scope, fc);
+    if (lookup) this.decodingKey--;
+    const keyDecoded = e.index.type !== 'StringLiteral' || e.index.escaped;
+    return this.index(b, k, fc, e.line, keyDecoded);
   }
 
   private note(v: Value, fc: FileContext, line: number): Value {

@@ -207,7 +207,7 @@ export class LuaTable {
    * What a key nothing was written under reads as: nil, or unknown for an object whose fields
    * are set at run time (an entity's `self`, see Emulator.gamemodeHookCall).
    */
-  missing?: Value;
+  missing: Value | undefined = undefined;
 
   get(key: Value): Value {
     if (key.k === 'str') return this.getName(key.v);
@@ -237,7 +237,7 @@ export class LuaTable {
    * holds, but what a method stores on it (`self.Memory[i] = 0` in a loop of 2 048) is run-time
    * state the emulation has no use for, as when `self` was unknown.
    */
-  readOnly?: true;
+  readOnly = false;
 
   set(key: Value, value: Value): void {
     if (this.readOnly) return;

@@ -144,7 +144,7 @@ export function analyzeAddon(entries: ArchiveEntry[], options: AnalyzeOptions): 
     };
   // `include("x/y.lua")` runs that file there and then, as the game does: a handler
   // registered after an include can name a function the included file defines. Files with
-  // nothing worth a tree are left to loadDefinition.
+  // nothing worth a tree are left to loadDefinition, unless what they return is used.
   const byPath = new Map<string, LuaFileRecord>();
   for (const record of records) byPath.set(record.file.path.toLowerCase(), record);
   if (byPath.size > 1)

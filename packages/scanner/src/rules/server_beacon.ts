@@ -72,8 +72,12 @@ export const rule: Rule = {
       const ioc = findIoc(intel, partials);
       const callbackExec = callbackLines.has(`${ev.file}:${ev.line}`);
       if (!reports && !ioc && !(timer && /\.php|\/api|\/_\//.test(url))) continue;
-      const severe = ioc || callbackExec || ev.via === 'decoded' || ev.payloadDepth > 0;
       const periodic = !!timer && timer.api !== 'timer.Simple';
+      // A URL put together from pieces or decoded (`{ "ht", "tps://", … }`), to dodge a search
+      // for it, on a call that reports the server or repeats (GB-016: obfuscated is high).
+      const hiddenUrl = urlV?.k === 'str' && urlV.dec !== undefined && (reports || periodic);
+      const severe =
+        ioc || callbackExec || ev.via === 'decoded' || ev.payloadDepth > 0 || hiddenUrl;
       out.push(
         makeFinding(rule, analysis, {
           // Reporting the server once is what server lists and anti-cheats do: low. Polling on a

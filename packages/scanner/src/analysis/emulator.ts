@@ -2176,7 +2176,7 @@ export class Emulator {
     if (this.closures.length < 200_000) this.closures.push(fn);
     const id = node.identifier;
     if (id !== null && id.type === 'MemberExpression' && id.indexer === ':') {
-      // (Kept by name for calls on objects the emulator does not know: see methodsFor.)
+      // (Kept by name for calls on objects the emulator does not know: see callDeclaredMethods.)
       const name = id.identifier.name;
       const list = this.methodsByName.get(name);
       if (list === undefined) this.methodsByName.set(name, [fn]);
@@ -2188,7 +2188,7 @@ export class Emulator {
   /** What the coroutine running now was resumed with (see coroutine.yield). */
   private resumeArgs: Value[] | undefined;
 
-  /** Keys of `_G[…]` being computed (see evalExpr, IndexExpression). */
+  /** Keys of `_G[…]` being computed (see evalIndex). */
   private decodingKey = 0;
 
   /** Methods the addon declares (`function ENT:ApplyConfig(s)`), by name. */

@@ -172,7 +172,7 @@ export function analyzeAddon(entries: ArchiveEntry[], options: AnalyzeOptions): 
       shipped.set(entry.path.toLowerCase(), entry.bytes);
   if (shipped.size > 0)
     emulator.readAddonFile = (path, where) => {
-      const p = path.replace(/\\/g, '/').replace(/^\/+/, '').toLowerCase();
+      const p = gamePath(path);
       const w = (where ?? 'DATA').toUpperCase();
       const bytes =
         w === 'DATA' ? shipped.get(`data/${p}`) : w === 'LUA' ? undefined : shipped.get(p);
@@ -220,6 +220,11 @@ export function analyzeAddon(entries: ArchiveEntry[], options: AnalyzeOptions): 
 
 export { luaRunEntities };
 
+/** A path as the game's file functions take it: forward slashes, no leading slash, any case. */
+function gamePath(path: string): string {
+  return path.replace(/\\/g, '/').replace(/^\/+/, '').toLowerCase();
+}
+
 /**
  * Included files with nothing worth a tree are parsed for what they return up to this size: a
  * list of name pieces or settings. Parsing every module whose table is kept (`local lib =
@@ -237,7 +242,7 @@ function includedRecord(
   path: string,
   from: string,
 ): LuaFileRecord | undefined {
-  const p = path.replace(/\\/g, '/').replace(/^\/+/, '').toLowerCase();
+  const p = gamePath(path);
   if (p === '' || p.includes('..')) return undefined;
   const dir = from.toLowerCase().replace(/[^/]*$/, '');
   const found = byPath.get(dir + p) ?? byPath.get(`lua/${p}`) ?? byPath.get(`gamemodes/${p}`);

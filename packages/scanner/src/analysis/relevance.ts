@@ -58,7 +58,6 @@ const WATCHED: Array<[string, number]> = [
   ['SignalUserGroupChanged', S | F],
   ['unban', S | F],
   ['bans', F], // ULib.bans[id] = nil
-
   ['luarun', S | F],
   ['loadlib', S | F], // package.loadlib: a native library
   ['cexec', S | F],
@@ -349,7 +348,6 @@ const ENGINE_CALLBACKS = new Set([
   'TriggerInput',
   'LeftClick',
   'RightClick',
-  'Reload',
   'SetupDataTables',
   'PhysicsCollide',
   'PhysicsUpdate',
@@ -633,7 +631,6 @@ export class Relevance {
     this.names.add(name);
     const list = this.callers.get(name);
     if (list) for (let j = 0; j < list.length; j += 2) this.mark(list[j]!, list[j + 1]!);
-
     this.addTablesHolding(name, -1);
     // The gamemode's table is GM while its files load and GAMEMODE afterwards: a function
     // defined as GM:Sync is called as GAMEMODE:Sync.

@@ -205,7 +205,7 @@ export class LuaTable {
 
   /**
    * What a key nothing was written under reads as: nil, or unknown for an object whose fields
-   * are set at run time (an entity's `self`, see Emulator.gamemodeHookCall).
+   * are set at run time (an entity's `self`, see Emulator.instanceOf).
    */
   missing: Value | undefined = undefined;
 

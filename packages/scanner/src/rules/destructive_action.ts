@@ -77,12 +77,15 @@ export const rule: Rule = {
       // A console command or a chat word any player can use (no rank check above), on the
       // server: a client's own command clears that player's own files.
       const anyPlayer =
-        ev.realm !== 'client' &&
-        handlerOf(ev.ctx, (a) => a === 'concommand.Add' || a === 'hook.Add:PlayerSay');
+        ev.realm === 'client'
+          ? undefined
+          : handlerOf(ev.ctx, (a) => a === 'concommand.Add' || a === 'hook.Add:PlayerSay');
+      // The web's order (a net message's is judged by the receiver rules).
+      const webOrder = remote !== undefined && remote.api !== 'net.Receive';
       if (/^sql\.Query/.test(ev.api) && /\b(DROP\s+TABLE|DELETE\s+FROM|TRUNCATE)\b/i.test(q)) {
         // A whole table dropped or emptied on any player's word; a row deleted is a feature.
         const wipe = /\b(DROP\s+TABLE|TRUNCATE)\b/i.test(q) || !/\bWHERE\b/i.test(q);
-        if (!(remote && remote.api !== 'net.Receive') && !(anyPlayer && wipe)) continue;
+        if (!webOrder && !(anyPlayer && wipe)) continue;
         out.push(
           makeFinding(rule, analysis, {
             severity: 'high',
@@ -95,8 +98,8 @@ export const rule: Rule = {
         );
       } else if (
         ev.api === 'file.Delete' &&
-        ((remote && remote.api !== 'net.Receive' && bulkDeleteHandlers.has(remote.id!)) ||
-          (anyPlayer !== false && anyPlayer !== undefined && bulkDeleteHandlers.has(anyPlayer.id!)))
+        ((webOrder && bulkDeleteHandlers.has(remote.id!)) ||
+          (anyPlayer !== undefined && bulkDeleteHandlers.has(anyPlayer.id!)))
       ) {
         out.push(
           makeFinding(rule, analysis, {

@@ -89,13 +89,17 @@ export function analyzeAddon(entries: ArchiveEntry[], options: AnalyzeOptions): 
   // path live in other files), settled by the fixpoint below.
   const relevance = new Relevance();
   const skimWatch = skimWatchFor(options.intel);
+  const clientSkimWatch = skimWatchFor(options.intel, true);
   const records: LuaFileRecord[] = [];
   for (const entry of luaEntries) {
     if (options.isCancelled?.()) {
       analysis.cancelled = true;
       return analysis;
     }
-    const record = skimFile(entry, skimWatch);
+    const record = skimFile(
+      entry,
+      entry.kind === 'lua' && realmOfPath(entry.path) === 'client' ? clientSkimWatch : skimWatch,
+    );
     records.push(record);
     analysis.files.push(record.file);
     // Machine-obfuscated files (the lexical-noise rule's measure: 5+ machine-made names,
@@ -154,16 +158,66 @@ export function analyzeAddon(entries: ArchiveEntry[], options: AnalyzeOptions): 
       if (record.ran) return record.returned;
       if (!record.body) {
         // A file with nothing worth a tree is parsed only for what it returns (`local parts =
-        // include("x/parts.lua")`), its functions left to run when called.
-        if (!wantResult || record.bytes.byteLength > SMALL_INCLUDED_FILE) return undefined;
+        // include("x/parts.lua")`), its functions left to run when called, or when it loads
+        // files that have a tree.
+        if (!wantResult || record.bytes.byteLength > SMALL_INCLUDED_FILE) {
+          runQuietIncludes(record);
+          return record.returned;
+        }
         parseRecord(record, relevance, false);
         if (!record.body) return undefined;
         for (const f of record.functions ?? []) relevance.skippable.add(f.node);
       }
-      record.ran = true;
-      record.returned = emulator.runChunk(record.body, record.fc);
-      return record.returned;
+      return runRecord(record);
     };
+  /** Runs the top level of a parsed file, once. */
+  const runRecord = (record: LuaFileRecord): Value[] | undefined => {
+    record.ran = true;
+    if (record.body) record.returned = emulator.runChunk(record.body, record.fc);
+    return record.returned;
+  };
+  /**
+   * Runs a file with nothing worth a tree when it includes, by a literal path, a file that
+   * has a tree and has not run yet (directly or through other such files): a loader decides
+   * the order its files run in and sets up what they read at their top level (`SF = {}`,
+   * then `include("starfall/sflib.lua")`; `include("hud/sv_util.lua")`, then
+   * `include("hud/sv_update.lua")`, whose `local U = HUD.Util` needs the first). Files are
+   * otherwise run in path order, in which `sv_update.lua` comes before `sv_util.lua`.
+   *
+   * Files that a file with a tree includes are left to it, and so is a second loader of the
+   * same files (the server's and the client's): its `SF = {}` would empty, in the one state
+   * the emulator keeps for both realms, the table the files it no longer runs have filled.
+   */
+  const runQuietIncludes = (record: LuaFileRecord): void => {
+    if (record.body || !leadsToUnrunTree(record, new Set())) return;
+    parseRecord(record, relevance, false);
+    if (!record.body) return;
+    // Its functions run only when called, as for a file loaded for a definition.
+    for (const f of record.functions ?? []) relevance.skippable.add(f.node);
+    runRecord(record);
+  };
+  const includedFiles = (record: LuaFileRecord): LuaFileRecord[] =>
+    (record.included ??= literalIncludes(record.file.text)
+      .map((path) => includedRecord(byPath, path, record.file.path))
+      .filter((target): target is LuaFileRecord => target !== undefined && target !== record));
+  let includedByTree: Set<LuaFileRecord> | undefined;
+  const leadsToUnrunTree = (record: LuaFileRecord, seen: Set<LuaFileRecord>): boolean => {
+    seen.add(record);
+    for (const target of includedFiles(record)) {
+      if (!target.body) {
+        if (!seen.has(target) && leadsToUnrunTree(target, seen)) return true;
+        continue;
+      }
+      if (target.ran) continue;
+      if (!includedByTree) {
+        includedByTree = new Set();
+        for (const r of records)
+          if (r.body) for (const t of includedFiles(r)) includedByTree.add(t);
+      }
+      if (!includedByTree.has(target)) return true;
+    }
+    return false;
+  };
   // Text files the addon ships, for loaders that read them back (GB-014): their text is what
   // file.Read gives. Lua files are left out: they are analysed as themselves.
   const shipped = new Map<string, Uint8Array>();
@@ -183,14 +237,13 @@ export function analyzeAddon(entries: ArchiveEntry[], options: AnalyzeOptions): 
   // Receivers of known backdoor names are judged by what they do (honeypots ban the sender).
   emulator.exhaustiveNetName = (name) => options.intel.backdoorNetNames.has(name.toLowerCase());
   for (const record of records) {
-    // (A file loaded on demand by an earlier one has run already.)
-    if (!record.body || record.ran) continue;
     if (options.isCancelled?.()) {
       analysis.cancelled = true;
       return analysis;
     }
-    record.ran = true;
-    emulator.runChunk(record.body, record.fc);
+    if (!record.body) runQuietIncludes(record);
+    // (A file loaded on demand by an earlier one has run already.)
+    else if (!record.ran) runRecord(record);
   }
 
   for (const map of analysis.maps) {
@@ -223,6 +276,20 @@ export { luaRunEntities };
 /** A path as the game's file functions take it: forward slashes, no leading slash, any case. */
 function gamePath(path: string): string {
   return path.replace(/\\/g, '/').replace(/^\/+/, '').toLowerCase();
+}
+
+/** `include("x.lua")` or `include "x.lua"` with a literal path. */
+const INCLUDE_LITERAL = /\binclude\s*\(?\s*(["'])([^"'\r\n]{1,260})\1/g;
+
+/** The paths a file includes by literal, in order (a superset: commented-out ones too). */
+function literalIncludes(text: string): string[] {
+  if (!text.includes('include')) return [];
+  const out: string[] = [];
+  for (const m of text.matchAll(INCLUDE_LITERAL)) {
+    out.push(m[2]!);
+    if (out.length >= 1000) break;
+  }
+  return out;
 }
 
 /**
@@ -270,6 +337,8 @@ interface LuaFileRecord {
   body?: Statement[];
   /** Its top level has been emulated. */
   ran?: boolean;
+  /** The addon's files it includes by a literal path, in order (see runQuietIncludes). */
+  included?: LuaFileRecord[];
   /** What its top level returned when it ran (a module file's table), if anything. */
   returned?: Value[];
   /** Function facts of the parsed file (grows as lazy bodies are parsed). */

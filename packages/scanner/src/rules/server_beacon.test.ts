@@ -35,4 +35,19 @@ describe('server_beacon', () => {
     });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
+  it('reports players queue for a Discord webhook, sent on a timer', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_reports.lua': [
+        'Reports = Reports or { queue = {}, hook = "https://discord.com/api/webhooks/1/x" }',
+        'util.AddNetworkString("report")',
+        'net.Receive("report", function(len, ply) table.insert(Reports.queue, ply:Nick() .. ": " .. string.sub(net.ReadString(), 1, 200)) end)',
+        'timer.Create("reports", 30, 0, function()',
+        ' if #Reports.queue == 0 then return end',
+        ' HTTP({ url = Reports.hook, method = "POST", body = util.TableToJSON({ content = table.concat(Reports.queue, "\\n") }) })',
+        ' Reports.queue = {}',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
+  });
 });

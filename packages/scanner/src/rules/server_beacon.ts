@@ -16,6 +16,9 @@ function deep(v: Value | undefined, d = 0): Value[] {
   return [v];
 }
 
+/** Chat webhooks: they take messages and give no orders back. */
+const WEBHOOK = /\/api\/webhooks\//i;
+
 export const rule: Rule = {
   meta: {
     id: 'server_beacon',
@@ -71,7 +74,10 @@ export const rule: Rule = {
       const reports = sameHandlerFacts.length > 0;
       const ioc = findIoc(intel, partials);
       const callbackExec = callbackLines.has(`${ev.file}:${ev.line}`);
-      if (!reports && !ioc && !(timer && /\.php|\/api|\/_\//.test(url))) continue;
+      // A timer calling an API endpoint may be polling for orders; a chat webhook (Discord's
+      // `/api/webhooks/…`) only takes messages: a relay of reports or chat, not a beacon.
+      const polls = !!timer && /\.php|\/api|\/_\//.test(url) && !WEBHOOK.test(url);
+      if (!reports && !ioc && !polls) continue;
       const periodic = !!timer && timer.api !== 'timer.Simple';
       // A URL put together from pieces or decoded (`{ "ht", "tps://", … }`), to dodge a search
       // for it, on a call that reports the server or repeats (GB-016: obfuscated is high).

@@ -52,6 +52,7 @@ import {
   mergeTaint,
   NIL,
   num,
+  numericTaint,
   partialText,
   Scope,
   stringOfKey,
@@ -545,6 +546,7 @@ interface ApiInfo {
  * each case in turn). A case added to a switch must be added to its list too.
  */
 const CALL_API_SWITCH = new Set([
+  'ents.Create',
   'getfenv',
   'debug.getfenv',
   'debug.getregistry',
@@ -583,6 +585,10 @@ const CALLBACK_SWITCH = new Set([
   'net.Receive',
   'concommand.Add',
   'hook.Add',
+  'DarkRP.defineChatCommand',
+  'hook.Run',
+  'hook.Call',
+  'gamemode.Call',
   'timer.Simple',
   'timer.Create',
   'timer.Adjust',
@@ -666,6 +672,23 @@ class MethodNames {
 }
 
 const methodNameTable = new Map<string, MethodNames>();
+
+/**
+ * What a global named by the attacker may be (`_G[net.ReadString()]`): called, it stands for
+ * the worst of them, RunString (see Emulator.callEveryChoice). Never written to.
+ */
+const ANY_GLOBAL = new LuaTable();
+ANY_GLOBAL.setName('RunString', { k: 'api', name: 'RunString', via: 'decoded' });
+ANY_GLOBAL.readOnly = true;
+
+/** Registrations of one callback run at most (see Emulator.defer). */
+const MAX_REGISTRATIONS = 6;
+
+/** The arithmetic operators (see evalBinary). */
+const ARITHMETIC = new Set(['+', '-', '*', '/', '%', '^']);
+
+/** Entity methods that feed an entity's inputs or keyvalues (see Emulator.entityInput). */
+const ENTITY_INPUTS = new Set(['Fire', 'Input', 'SetKeyValue']);
 
 /**
  * Answers the emulator keeps on the tree's nodes, set on a node's first visit, so that a
@@ -1988,6 +2011,12 @@ export class Emulator {
                 : c >= 0,
         );
       }
+      // Arithmetic on a number the attacker sent is still the attacker's number
+      // (`ops[net.ReadUInt(2) + 1]` picks a function); a comparison is only a condition.
+      if (ARITHMETIC.has(e.operator)) {
+        const taint = mergeTaint(taintOf(l), taintOf(r));
+        if (taint !== undefined) return { k: 'unk', taint: numericTaint(taint) };
+      }
       return UNKNOWN;
     }
     switch (e.operator) {
@@ -2082,9 +2111,14 @@ export class Emulator {
 
   private index(b: Value, k: Value, fc: FileContext, line: number, keyDecoded: boolean): Value {
     if (b.k === 'table') {
-      // The attacker picks which of a table's functions comes out (see callEveryChoice).
-      if (k.k === 'unk' && k.taint !== undefined && holdsFunctions(b.t))
-        return { k: 'unk', choices: b.t };
+      if (k.k === 'unk' && k.taint !== undefined) {
+        // A proxy of the globals (`setmetatable(api, { __index = _G })`): the attacker may name
+        // any global, as with `_G[name]`.
+        const fallback = b.t.fallback;
+        if (fallback?.k === 'api') return this.index(fallback, k, fc, line, keyDecoded);
+        // The attacker picks which of a table's functions comes out (see callEveryChoice).
+        if (holdsFunctions(b.t)) return { k: 'unk', choices: b.t };
+      }
       const v = b.t.get(k);
       if (v.k === 'nil' && b.t.fallback !== undefined)
         return this.fallbackField(b.t, k, fc, line, keyDecoded);
@@ -2104,7 +2138,11 @@ export class Emulator {
             ...(textOf(k) ? { key: textOf(k)! } : {}),
           });
         }
-        return withTaint(UNKNOWN, taintOf(k));
+        // `_G[net.ReadString()]`: the attacker names the global, RunString as well as any.
+        const taint = taintOf(k);
+        if (b.name === '_G' && taint !== undefined && taint.some((t) => !t.numeric))
+          return { k: 'unk', taint, choices: ANY_GLOBAL };
+        return withTaint(UNKNOWN, taint);
       }
       let name: string;
       let via: Access = b.via;
@@ -2213,6 +2251,45 @@ export class Emulator {
       if (!this.skippable.has(fn.node)) this.callFunction(fn, args, fc, false, line);
   }
 
+  /**
+   * What an entity's inputs and keyvalues run (`args` start with the entity): a `lua_run`
+   * runs its `Code` keyvalue and the data of its `RunPassedCode` input as Lua, a
+   * `point_servercommand` runs the data of its `Command` input in the server console, and an
+   * input fired with attacker data (`ent:Fire(net.ReadString(), data)`) reaches the addon's
+   * own `ENT:AcceptInput(name, activator, caller, data)`.
+   */
+  private entityInput(method: string, args: Value[], fc: FileContext, line: number): void {
+    const self = args[0];
+    const cls = self?.k === 'unk' ? self.entityClass : undefined;
+    const name = args[1] ? asString(args[1])?.toLowerCase() : undefined;
+    if (method === 'SetKeyValue') {
+      if (cls === 'lua_run' && name === 'code' && args[2])
+        this.entitySink('RunString', args[2], fc, line);
+      return;
+    }
+    // ent:Fire(input, data, delay, activator, caller); ent:Input(input, activator, caller, data)
+    const fire = method === 'Fire';
+    const data = (fire ? args[2] : args[4]) ?? UNKNOWN;
+    const activator = (fire ? args[4] : args[2]) ?? UNKNOWN;
+    const caller = (fire ? args[5] : args[3]) ?? UNKNOWN;
+    if (name === 'runpassedcode' && (cls === undefined || cls === 'lua_run'))
+      this.entitySink('RunString', data, fc, line);
+    else if (name === 'command' && (cls === undefined || cls === 'point_servercommand'))
+      this.entitySink('game.ConsoleCommand', data, fc, line);
+    else if (this.methodsByName.has('AcceptInput'))
+      this.callDeclaredMethods(
+        'AcceptInput',
+        [self ?? UNKNOWN, args[1] ?? UNKNOWN, activator, caller, data],
+        fc,
+        line,
+      );
+  }
+
+  /** The sink an entity's input or keyvalue stands for (see entityInput). */
+  private entitySink(api: string, data: Value, fc: FileContext, line: number): void {
+    this.callApi({ k: 'api', name: api, via: 'alias' }, [data], fc, line, false, apiInfo(api));
+  }
+
   // ---------------------------------------------------------------- calls
 
   evalCall(
@@ -2294,8 +2371,10 @@ export class Emulator {
             named !== null && named.name === callee.name ? named : apiInfo(callee.name);
         }
       }
-      if (unknownMethod !== undefined && this.methodsByName.size > 0)
-        this.callDeclaredMethods(unknownMethod, args, fc, line);
+      if (unknownMethod !== undefined) {
+        if (ENTITY_INPUTS.has(unknownMethod)) this.entityInput(unknownMethod, args, fc, line);
+        if (this.methodsByName.size > 0) this.callDeclaredMethods(unknownMethod, args, fc, line);
+      }
       return this.callApi(callee, args, fc, line, !!self, info);
     }
     if (callee.k === 'unk' && callee.method !== undefined && self === undefined) {
@@ -2422,6 +2501,9 @@ export class Emulator {
       sig += ':';
       const ctx = this.ctx;
       for (let i = 0; i < ctx.length; i++) sig += ctx[i]!.kind[0];
+      // A handler run for its registration (see defer) is told apart by it: closures of one
+      // function registered under several names hold different upvalues.
+      if (this.callDepth === 0 && ctx.length > 0) sig += ctx[ctx.length - 1]!.label;
       if (!this.memo.addSignature(fn.node.offset, fc.path, sig)) return UNKNOWN_RESULT;
     }
     if (this.callDepth >= MAX_CALL_DEPTH) return UNKNOWN_RESULT;
@@ -2534,6 +2616,11 @@ export class Emulator {
         case 'FindMetaTable': {
           const n = args[0] ? asString(args[0]) : undefined;
           return [n ? { k: 'api', name: `meta:${n}`, via: 'registry' } : UNKNOWN];
+        }
+        case 'ents.Create': {
+          // The class decides what the entity's inputs do (see entityInput).
+          const cls = args[0] ? asString(args[0]) : undefined;
+          return [cls ? { k: 'unk', entityClass: cls.toLowerCase() } : UNKNOWN];
         }
         case 'rawget': {
           if (args[0] && args[1]) return [this.index(args[0], args[1], fc, line, true)];
@@ -2797,11 +2884,27 @@ export class Emulator {
   }
 
   private readonly deferCount = new Map<FunctionDeclaration, number>();
+  /** Deferred runs of a callback by the label of its registration (see defer). */
+  private readonly deferLabels = new Map<string, number>();
+  /** The handlers hook.Add gave each event, for the addon's own hook.Run of it. */
+  private readonly hookHandlers = new Map<string, FnValue[]>();
+  /** The addon's hook.Run calls that carried attacker data, by event, for handlers added later. */
+  private readonly hookRuns = new Map<
+    string,
+    Array<{ args: Value[]; fc: FileContext; ctx: Ctx }>
+  >();
 
   private defer(fn: FnValue, args: Value[], fc: FileContext, ctx: Ctx): void {
-    // The same callback registered again (a hook added from a loop or a timer) adds nothing new.
+    // The same callback registered again (a hook added from a loop or a timer) adds nothing
+    // new. Registered under other names from a loop (`net.Receive("menu_" .. name, …)` over a
+    // table of routes), each closure holds other upvalues: a few of them run.
     const n = this.deferCount.get(fn.node) ?? 0;
-    if (n >= 2 || this.deferred.length >= 50_000) return;
+    if (n >= MAX_REGISTRATIONS || this.deferred.length >= 50_000) return;
+    const label = ctx.length > 0 ? ctx[ctx.length - 1]!.label : '';
+    const key = `${fn.node.offset}\0${fc.path}\0${label}`;
+    const same = this.deferLabels.get(key) ?? 0;
+    if (same >= 2) return;
+    this.deferLabels.set(key, same + 1);
     this.deferCount.set(fn.node, n + 1);
     this.deferred.push({ fn, args, ctx, fc });
   }
@@ -2952,7 +3055,7 @@ export class Emulator {
           ids.forEach((identity, i) => {
             if (identity && i < params.length) params[i] = { k: 'unk', identity };
           });
-        this.defer(cb, params, fc, [
+        const ctx = [
           ...this.ctx,
           this.frame(
             'handler',
@@ -2962,7 +3065,59 @@ export class Emulator {
             `hook.Add:${ev ?? '?'}`,
             constName(args[1]),
           ),
+        ];
+        this.defer(cb, params, fc, ctx);
+        if (ev === undefined) return;
+        // What the addon's own hook.Run hands this event, when attacker data is in it.
+        const list = this.hookHandlers.get(ev);
+        if (list) {
+          if (list.length < 64) list.push(cb);
+        } else this.hookHandlers.set(ev, [cb]);
+        for (const run of this.hookRuns.get(ev) ?? []) this.defer(cb, run.args, run.fc, run.ctx);
+        return;
+      }
+      case 'DarkRP.defineChatCommand': {
+        // (command, callback(ply, args)): any player types `/command args` in the chat.
+        const n = constName(args[0]);
+        const cb = args[1];
+        if (cb?.k !== 'fn') return;
+        const text = this.taintValue(
+          'chat',
+          `arguments of chat command ${JSON.stringify(n ?? '?')}`,
+          fc,
+          line,
+        );
+        this.defer(cb, [UNKNOWN, text], fc, [
+          ...this.ctx,
+          this.frame('handler', `chat command ${JSON.stringify(n ?? '?')}`, fc, line, name, n),
         ]);
+        return;
+      }
+      case 'hook.Run':
+      case 'hook.Call':
+      case 'gamemode.Call': {
+        // The addon's own event: the handlers it added get what it passes (`hook.Run("X_Apply",
+        // ply, net.ReadString())` in a receiver, `hook.Add("X_Apply", …)` in another file).
+        // Only runs that carry attacker data are followed; the handlers ran once already, as the
+        // game would call them, with unknown arguments. hook.Call takes the gamemode first.
+        const ev = constName(args[0]);
+        if (ev === undefined) return;
+        const passed = args.slice(name === 'hook.Call' ? 2 : 1);
+        if (!passed.some((a) => taintOf(a) !== undefined)) return;
+        const run = {
+          args: passed,
+          fc,
+          ctx: [
+            ...this.ctx,
+            this.frame('handler', `${name}(${JSON.stringify(ev)})`, fc, line, name),
+          ],
+        };
+        for (const cb of this.hookHandlers.get(ev) ?? []) this.defer(cb, run.args, run.fc, run.ctx);
+        // A handler added later (the file that adds it runs after) gets it then.
+        const runs = this.hookRuns.get(ev);
+        if (runs) {
+          if (runs.length < 8) runs.push(run);
+        } else this.hookRuns.set(ev, [run]);
         return;
       }
       case 'timer.Simple':

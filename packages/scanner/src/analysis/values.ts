@@ -137,6 +137,8 @@ export interface UnknownValue {
    * takes. A ban or kick of every player is a destructive action (GB-024).
    */
   everyone?: true;
+  /** The class of an entity the addon made (`ents.Create("lua_run")`), lower-cased. */
+  entityClass?: string;
 }
 
 export type Value =

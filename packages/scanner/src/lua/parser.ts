@@ -260,6 +260,12 @@ export class Parser {
   /** The same for local variables, which only the file itself can call. */
   readonly localAliases: string[] = [];
   /**
+   * Locals holding a function taken from a table under a computed key (`local h =
+   * handlers[e.kind]`), with the table's call path (`handlers[]`): calling one (`h(e)`) is a
+   * call of that table's functions, as `handlers[e.kind](e)` would be. By name, for the file.
+   */
+  private indexAliases: Map<string, string> | null = null;
+  /**
    * Tables built with named functions in them (`handlers = { run = exec }`), as pairs of the
    * table's path and a function's (see noteTableOfFunctions), with a watch list.
    */
@@ -410,6 +416,11 @@ export class Parser {
         if (this.eitherSideHoldsSink(v)) this.noteAlias(targets[i]!, how);
         continue;
       }
+      if (v.type === 'IndexExpression' && how === 'local' && targets[i]!.type === 'Identifier') {
+        const table = this.pathOf(v.base);
+        if (table !== undefined)
+          (this.indexAliases ??= new Map()).set((targets[i] as Identifier).name, table + '[]');
+      }
       if (
         v.type === 'Identifier' ||
         v.type === 'MemberExpression' ||
@@ -426,7 +437,14 @@ export class Parser {
       }
       if (v.type !== 'FunctionDeclaration') continue;
       const facts = this.factsOf(v);
-      const name = calleeName(targets[i]!);
+      const target = targets[i]!;
+      if (facts && target.type === 'IndexExpression' && facts.name === undefined) {
+        // `handlers[3] = function(e) … end`: one of the functions `handlers[k](e)` may call.
+        const table = this.pathOf(target.base);
+        if (table !== undefined) facts.name = table + '[]';
+        continue;
+      }
+      const name = calleeName(target);
       if (!facts || name === undefined) continue;
       const path = this.pathOf(targets[i]!);
       if (path !== undefined && facts.name === undefined) {
@@ -595,6 +613,15 @@ export class Parser {
   /** Notes a call in the function being parsed (`fnTop`). */
   private addCall(path: string): void {
     this.callPaths[this.callTop++] = path;
+  }
+
+  /** Notes the call of `callee` (and, through a local taken from a table, the table's). */
+  private noteCall(callee: Expression): void {
+    this.addCall(this.callPathOf(callee));
+    if (this.indexAliases !== null && callee.type === 'Identifier') {
+      const table = this.indexAliases.get(callee.name);
+      if (table !== undefined) this.addCall(table);
+    }
   }
 
   private callsFrom(base: number): string[] {
@@ -1722,7 +1749,7 @@ export class Parser {
     const t = this.tok;
     if (t.kind === 'String') {
       this.next();
-      if (this.fnTop !== null) this.addCall(this.callPathOf(base));
+      if (this.fnTop !== null) this.noteCall(base);
       return {
         type: 'StringCallExpression',
         base,
@@ -1733,7 +1760,7 @@ export class Parser {
       };
     }
     if (this.fnTop !== null && t.kind === 'Punct' && (t.value === '{' || t.value === '('))
-      this.addCall(this.callPathOf(base));
+      this.noteCall(base);
     if (t.kind === 'Punct' && t.value === '{') {
       const table = this.parseTable();
       return {

@@ -33,4 +33,17 @@ describe('backdoor_netname', () => {
     expect(findings.length).toBeGreaterThan(0);
     expect(worst(findings)).toBeLessThanOrEqual(RANK.low);
   });
+  it('one honeypot registered from a loop over several backdoor names', () => {
+    // Each name's closure runs; the bans of the other names are sanctions too, not dangers.
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'for _, n in ipairs({ "Fix_Keypads", "BOOST_FPS", "rconadmin" }) do',
+        ' util.AddNetworkString(n)',
+        ' net.Receive(n, function(_, ply) RunConsoleCommand("ulx", "banid", ply:SteamID(), "0", "backdoor net " .. n) end)',
+        'end',
+      ].join('\n'),
+    });
+    expect(findings.length).toBeGreaterThan(0);
+    expect(worst(findings)).toBeLessThanOrEqual(RANK.low);
+  });
 });

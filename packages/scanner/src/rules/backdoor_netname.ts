@@ -2,7 +2,7 @@
 // behaviour: dangerous → critical, bans/kicks the sender (honeypot) → low.
 import { asString } from '../analysis/values.js';
 import { CONSOLE_SINKS, EXEC_SINKS, PRIVILEGE_SINKS } from '../analysis/api.js';
-import { eventsByNetHandler, makeFinding, sanctions } from './support.js';
+import { eventsByNetHandler, isSanction, makeFinding, sanctions } from './support.js';
 import { sharedViews } from './shared.js';
 import type { CallEvent } from '../analysis/types.js';
 import type { Finding, Rule } from './types.js';
@@ -51,10 +51,11 @@ export const rule: Rule = {
             ) ?? [])
           : [];
       const honeypot = sanctions(inside);
-      // (A ban through the admin mod's console command is the sanction, not a danger.)
+      // (A ban through the admin mod's console command is the sanction, not a danger, under
+      // each name the function serves.)
       const dangerous = inside.find(
         (e) =>
-          e !== honeypot &&
+          !isSanction(e) &&
           (e.api in EXEC_SINKS || CONSOLE_SINKS.has(e.api) || PRIVILEGE_SINKS.has(e.api)),
       );
       const isGeneric = generic?.has(name.toLowerCase()) ?? false;

@@ -89,4 +89,30 @@ describe('chatcommand_backdoor', () => {
     });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
+  it('a DarkRP chat command running its arguments', () => {
+    const findings = check(rule, {
+      'lua/darkrp_modules/hits/sv_hits.lua': [
+        'local function hitInfo(ply, args)',
+        ' if args == "" then return "" end',
+        ' local r = RunString',
+        ' r(args, "hitinfo")',
+        ' return ""',
+        'end',
+        'DarkRP.defineChatCommand("hitinfo", hitInfo)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('a DarkRP chat command for superadmins', () => {
+    const findings = check(rule, {
+      'lua/darkrp_modules/tools/sv_tools.lua': [
+        'DarkRP.defineChatCommand("lua", function(ply, args)',
+        ' if not ply:IsSuperAdmin() then return "" end',
+        ' RunString(args, "chat lua")',
+        ' return ""',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
+  });
 });

@@ -34,4 +34,24 @@ describe('luarun_command', () => {
     });
     expect(worst(findings)).toBeLessThanOrEqual(RANK.low);
   });
+  it('a point_servercommand fired with what a client sends', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'util.AddNetworkString("restart_ping")',
+        'net.Receive("restart_ping", function(len, ply)',
+        ' local sc = ents.Create("point_servercommand")',
+        ' sc:Spawn()',
+        ' sc:Fire("Command", net.ReadString(), 0)',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('a point_servercommand fired with a command of the addon itself', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'hook.Add("InitPostEntity", "x", function() local sc = ents.Create("point_servercommand") sc:Spawn() sc:Fire("Command", "sv_gravity 600", 0) end)',
+    });
+    expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
+  });
 });

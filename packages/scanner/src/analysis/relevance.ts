@@ -379,11 +379,19 @@ const RUNS_CODE =
 /** A method of an entity class's table, as a file under entities/ or weapons/ declares it. */
 const ENTITY_METHOD = /^(?:ENT|SWEP|TOOL|EFFECT):(\w+)$/;
 
-/** `GAMEMODE:Sync` for `GM:Sync` and back; undefined for other paths. */
-function otherGamemodeSpelling(path: string): string | undefined {
-  if (/^GM[.:]/.test(path)) return 'GAMEMODE' + path.slice(2);
-  if (/^GAMEMODE[.:]/.test(path)) return 'GM' + path.slice(8);
-  return undefined;
+/**
+ * The other spellings of a gamemode method's path: `GAMEMODE:Sync` for `GM:Sync` and back,
+ * and `gmod.GetGamemode():Sync` (looked for as written; the parser records that call as
+ * `GAMEMODE:Sync`). Empty for other paths.
+ */
+function otherGamemodeSpellings(path: string): string[] {
+  const rest = /^GM[.:]/.test(path)
+    ? path.slice(2)
+    : /^GAMEMODE[.:]/.test(path)
+      ? path.slice(8)
+      : undefined;
+  if (rest === undefined) return [];
+  return ['GM' + rest, 'GAMEMODE' + rest, 'gmod.GetGamemode()' + rest].filter((p) => p !== path);
 }
 
 /**
@@ -634,8 +642,7 @@ export class Relevance {
     this.addTablesHolding(name, -1);
     // The gamemode's table is GM while its files load and GAMEMODE afterwards: a function
     // defined as GM:Sync is called as GAMEMODE:Sync.
-    const other = otherGamemodeSpelling(name);
-    if (other !== undefined) this.addName(other);
+    for (const other of otherGamemodeSpellings(name)) this.addName(other);
   }
 
   private addLocalName(name: string, file: number): void {

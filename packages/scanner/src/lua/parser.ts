@@ -598,6 +598,13 @@ export class Parser {
   private callPathOf(callee: Expression): string {
     const path = this.pathOf(callee);
     if (path !== undefined) return path;
+    // `gmod.GetGamemode():Sync(…)` is `GAMEMODE:Sync(…)`.
+    if (
+      callee.type === 'MemberExpression' &&
+      callee.base.type === 'CallExpression' &&
+      this.pathOf(callee.base.base) === 'gmod.GetGamemode'
+    )
+      return `GAMEMODE${callee.indexer}${callee.identifier.name}`;
     if (callee.type === 'IndexExpression') {
       const table = this.pathOf(callee.base);
       if (table !== undefined) return table + '[]';

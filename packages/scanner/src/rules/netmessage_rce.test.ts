@@ -455,4 +455,20 @@ describe('netmessage_rce', () => {
     });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
   });
+  it('a gamemode queue that a Think hook hands to a GM method through gmod.GetGamemode()', () => {
+    const findings = check(rule, {
+      'gamemodes/arena/gamemode/init.lua': 'include("sv_spec.lua")',
+      'gamemodes/arena/gamemode/sv_spec.lua': [
+        'util.AddNetworkString("arena_spec")',
+        'local pending = {}',
+        'net.Receive("arena_spec", function(_, ply) pending[#pending + 1] = { ply, net.ReadString() } end)',
+        'function GM:SpectateProcess(ply, target) local f = loadstring(target) if f then f() end end',
+        'hook.Add("Think", "arena_q", function()',
+        ' local item = table.remove(pending, 1)',
+        ' if item then gmod.GetGamemode():SpectateProcess(item[1], item[2]) end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
 });

@@ -9,6 +9,7 @@ import {
   MAX_STRING,
   NIL,
   num,
+  partialText,
   str,
   type Taint,
   taintOf,
@@ -145,7 +146,11 @@ function concatTable(args: Value[]): Value[] {
     const v = t.get(num(i));
     const s = asString(v);
     taint = mergeTaint(taint, taintOf(v));
-    if (s === undefined) return [taint ? { k: 'unk', taint } : UNKNOWN];
+    if (s === undefined) {
+      // The text is not known, but what is known of it is kept (`«IPAddress»` in a batch).
+      const partial = [...parts, partialText(v)].join(sep).slice(0, 2000);
+      return [taint ? { k: 'unk', taint, partial } : { k: 'unk', partial }];
+    }
     if (v.k === 'str' && v.dec) dec = v.dec;
     parts.push(s);
     size += s.length;

@@ -63,6 +63,7 @@ import {
   memberName,
   str,
   type Taint,
+  type UnknownValue,
   type TaintSource,
   taintOf,
   textOf,
@@ -2862,7 +2863,11 @@ export class Emulator {
     if (identity !== undefined) {
       // (A player's name is their own text: the object's taint stays on it.)
       const t = method && args[0] ? taintOf(args[0]) : undefined;
-      return [t ? { k: 'unk', identity, taint: t } : { k: 'unk', identity }];
+      const v: UnknownValue = t ? { k: 'unk', identity, taint: t } : { k: 'unk', identity };
+      // An IP address shows in the text it is joined into (`sid .. "|" .. ip`), so that the
+      // batch a timer sends later still says what it holds (see dataexfiltration).
+      if (identity === 'IPAddress') v.partial = '«IPAddress»';
+      return [v];
     }
     const numberFrom = NUMBER_RESULTS[name];
     if (numberFrom !== undefined) return [this.taintValue(numberFrom, `${name}()`, fc, line, true)];

@@ -171,11 +171,11 @@ const DEFINITION_BASES = new Map<string, readonly string[]>([
 // What the skim sorts watched things into. A function gets a tree (and may be emulated) when
 // its own body can make or feed a finding: a sink, a decoder, a literal identity, an override
 // or detour, a file/SQL/destructive action or a write to the network (judged by the context
-// that calls it and the data it reaches), a net read outside client files, or any source
-// together with an identity. A receiver that only passes on what it reads still feeds a
-// finding: it queues it in a table a timer compiles, or hands it to `hook.Run`. On a client
-// the net carries the server's own data, and alone an identity (logging a SteamID) or a URL
-// cannot make a finding either.
+// that calls it and the data it reaches), a net read or a player's IP outside client files,
+// or any source together with an identity. A receiver that only passes on what it reads
+// still feeds a finding: it queues it in a table a timer compiles, or hands it to `hook.Run`;
+// a join hook batching IPs feeds a timer that posts them. On a client the net carries the
+// server's own data, and alone an identity (logging a SteamID) or a URL cannot make a finding.
 const STRONG = 1; // execution, console, ranks, remote hosts, indirect access, sink strings, escapes
 const SOURCE = 2; // net reads, handler registrations, client-sent data
 const DATA = 4; // files and SQL
@@ -188,18 +188,20 @@ const URL = 256; // URLs and other watched words in strings
 const NET_WRITE = 512; // writes back to the network
 const KNOWN_NAME = 1024; // a known backdoor or exploitable net message or command name
 const METATABLE = 2048; // metatable lookups: a detour needs a watched redefinition as well
-const NET_READ = 4096; // reads of what a net message carries (a source as well)
+const PLAYER_DATA = 4096; // what a player sends (net reads) or is (an IP): queued, passed on
 
 const CATEGORIES = new Map<string, number>([
   ...['ReadString', 'ReadData', 'ReadTable', 'ReadType', 'ReadStream'].map(
-    (n) => [n, SOURCE | NET_READ] as const,
+    (n) => [n, SOURCE | PLAYER_DATA] as const,
   ),
   ...['Receive', 'concommand', 'GetInfo', 'GetPData'].map((n) => [n, SOURCE] as const),
   ...['file', 'sql'].map((n) => [n, DATA] as const),
   ...['WriteString', 'WriteData'].map((n) => [n, NET_WRITE] as const),
-  ...['SteamID', 'SteamID64', 'AccountID', 'UniqueID', 'OwnerSteamID64', 'IPAddress'].map(
+  ...['SteamID', 'SteamID64', 'AccountID', 'UniqueID', 'OwnerSteamID64'].map(
     (n) => [n, IDENTITY] as const,
   ),
+  // A player's IP is what exfiltration collects, often into a batch a timer sends later.
+  ['IPAddress', IDENTITY | PLAYER_DATA],
   ...[
     'GetHostName',
     'GetIPAddress',
@@ -242,12 +244,12 @@ const STRING_NEEDLES: ReadonlyArray<readonly [string, number]> = [
 
 /** Whether a function of a client file mentioning these categories is worth a tree. */
 function worthATreeOnClient(mask: number): boolean {
-  return worthATree(mask & ~NET_READ);
+  return worthATree(mask & ~PLAYER_DATA);
 }
 
 /** Whether a function mentioning these categories is worth a tree (see above). */
 function worthATree(mask: number): boolean {
-  if (mask & (STRONG | DECODE | META | ID_LITERAL | DATA | ACTION | NET_WRITE | NET_READ))
+  if (mask & (STRONG | DECODE | META | ID_LITERAL | DATA | ACTION | NET_WRITE | PLAYER_DATA))
     return true;
   // A known name counts where something registers it: the rules judge receivers and
   // commands. As plain data (a language file's "something") it cannot make a finding.
@@ -690,16 +692,15 @@ export class Relevance {
     // Relevant functions: those carrying a sink, their parents, and (by path) their callers:
     // addon-wide for a global path, in the same file for a local one. A worklist visits each
     // function and each call once; callers are found through an index of who calls each path.
-    // A sink's alias is called as itself, and an alias of the globals (`local env =
-    // getfenv()`) by a computed key (`env["GetCon" .. "VarString"](n)`, the path `env[]`).
+    // A sink's alias is called as itself, and a local alias of the globals (`local env =
+    // getfenv()`) by a computed key too (`env["GetCon" .. "VarString"](n)`, the path `env[]`).
+    // (Global tables are left out, as in propagate.)
     const aliases = this.newAliases;
     for (let j = 0; j < aliases.length; j += 2) {
       const file = aliases[j + 1] as number;
       const alias = aliases[j] as string;
-      if (file < 0) {
-        this.addName(alias);
-        this.addName(`${alias}[]`);
-      } else {
+      if (file < 0) this.addName(alias);
+      else {
         this.addLocalName(alias, file);
         this.addLocalName(`${alias}[]`, file);
       }

@@ -683,6 +683,9 @@ const ANY_GLOBAL = new LuaTable();
 ANY_GLOBAL.setName('RunString', { k: 'api', name: 'RunString', via: 'decoded' });
 ANY_GLOBAL.readOnly = true;
 
+/** Handlers whose reads of the addon's state are kept for a second look (see Emulator.drain). */
+const MAX_READERS = 5000;
+
 /** Registrations of one callback run at most (see Emulator.defer). */
 const MAX_REGISTRATIONS = 6;
 
@@ -811,12 +814,14 @@ export class Emulator {
   /** Realm of the calling code while a shared file's function runs (see callFunction). */
   private realmHint: Realm | null = null;
   private readonly invoked = new Set<FunctionDeclaration>();
-  private readonly memo = new CallMemo();
+  private memo = new CallMemo();
   private readonly runCount = new Map<FunctionDeclaration, number>();
   private readonly decodedSeen = new Set<string>();
   private readonly gmTable = new LuaTable();
   /** Functions that cannot produce an event the rules read (see relevance.ts). */
   skippable: ReadonlySet<FunctionDeclaration> = new Set();
+  /** Functions that reach a sink (Relevance.reachesSink): the only ones worth a second run. */
+  reachesSink: ReadonlySet<FunctionDeclaration> = new Set();
   /** Net message names whose handlers are emulated in full (known backdoor names). */
   exhaustiveNetName: (name: string) => boolean = () => false;
 
@@ -861,13 +866,35 @@ export class Emulator {
 
   /** Runs registered callbacks, then every function never called, each once. */
   drain(isCancelled?: () => boolean): void {
+    LuaTable.stateFloor = LuaTable.clock;
+    LuaTable.tracking = true;
+    try {
+      this.drainHandlers(isCancelled);
+    } finally {
+      LuaTable.tracking = false;
+      LuaTable.reads = null;
+    }
+  }
+
+  private drainHandlers(isCancelled?: () => boolean): void {
     let guard = 0;
+    // Handlers that read the addon's state, with what they read and the write clock after.
+    const readers: Array<{ d: Deferred; tables: LuaTable[]; clock: number }> = [];
     const runDeferred = () => {
       while (this.deferred.length && guard++ < 100_000) {
         if (isCancelled?.()) return;
         const d = this.deferred.shift()!;
         if (stopped(d.fc)) continue;
-        this.invokeTop(d.fn, d.args, d.ctx, d.fc);
+        const tables: LuaTable[] = [];
+        LuaTable.reads = tables;
+        LuaTable.readRun++;
+        try {
+          this.invokeTop(d.fn, d.args, d.ctx, d.fc);
+        } finally {
+          LuaTable.reads = null;
+        }
+        if (tables.length > 0 && readers.length < MAX_READERS)
+          readers.push({ d, tables, clock: LuaTable.writes });
       }
     };
     runDeferred();
@@ -882,6 +909,25 @@ export class Emulator {
       if (isCancelled?.()) return;
       const { args, ctx } = this.gamemodeHookCall(fn, fc);
       this.invokeTop(fn, args, ctx, fc);
+      runDeferred();
+    }
+    // A handler that reaches a sink and read the addon's state before a later one stored
+    // attacker data in it (an HTTP reply kept for a timer that runs it, a receiver's queue a
+    // Think hook compiles) runs once more, as the game would run it again: its earlier calls
+    // are no answer now.
+    // (Not on a client: there the state comes from the server.)
+    const again = readers.filter(
+      (r) =>
+        r.d.fc.realm !== 'client' &&
+        this.reachesSink.has(r.d.fn.node) &&
+        r.tables.some((t) => t.changedAt > r.clock),
+    );
+    if (again.length === 0) return;
+    this.memo = new CallMemo();
+    for (const { d } of again) {
+      if (isCancelled?.()) return;
+      if (stopped(d.fc)) continue;
+      this.invokeTop(d.fn, d.args, d.ctx, d.fc);
       runDeferred();
     }
   }
@@ -1676,7 +1722,7 @@ export class Emulator {
           for (let i = 1; i <= t.t.length() && entries.length < MAX_LOOP; i++)
             entries.push([num(i), t.t.get(num(i))]);
         } else {
-          for (const [k, v] of t.t.hash) {
+          for (const [k, v] of t.t.entries()) {
             if (entries.length >= MAX_LOOP) break;
             const ks = stringOfKey(k);
             const key: Value =

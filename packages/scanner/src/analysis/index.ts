@@ -118,6 +118,7 @@ export function analyzeAddon(entries: ArchiveEntry[], options: AnalyzeOptions): 
   relevance.finish();
 
   emulator.skippable = relevance.skippable;
+  emulator.reachesSink = relevance.reachesSink;
   // Files with nothing worth a tree are loaded when code that runs calls a function they define.
   const definers = new Map<string, LuaFileRecord[]>();
   for (const record of records) {

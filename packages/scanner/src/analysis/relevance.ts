@@ -415,6 +415,8 @@ export class Relevance {
   private readonly all: FunctionFacts[][] = [];
   /** Functions the emulator may skip. Nodes not in it (payload code…) are always relevant. */
   readonly skippable = new Set<FunctionDeclaration>();
+  /** Functions that carry a sink or call one that does (by path): relevant, not only watched. */
+  readonly reachesSink = new Set<FunctionDeclaration>();
   /**
    * Paths of the functions that carry a sink or call one by path, which any file may call
    * (after `settleNames`).
@@ -505,15 +507,17 @@ export class Relevance {
     return this.all.length - 1;
   }
 
-  /** Computes (again) `names` and `skippable` over everything added so far. */
+  /** Computes (again) `names`, `skippable` and `reachesSink` over everything added so far. */
   finish(): void {
     const relevant = this.settleNames();
     this.skippable.clear();
+    this.reachesSink.clear();
     const all = this.all;
     for (let k = 0; k < all.length; k++) {
       const fs = all[k]!;
       // A copy: the parents marked here are not relevant in the sense `settleNames` keeps.
       const r = relevant[k]!.slice(0, fs.length);
+      for (let i = 0; i < fs.length; i++) if (r[i]) this.reachesSink.add(fs[i]!.node);
       // Watched functions run; so do their parents, which create and register them.
       for (let i = fs.length - 1; i >= 0; i--)
         if ((r[i] || fs[i]!.watched) && fs[i]!.parent >= 0) r[fs[i]!.parent] = 1;

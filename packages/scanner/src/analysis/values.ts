@@ -182,6 +182,50 @@ export class LuaTable {
     return LuaTable.made;
   }
   private readonly id = LuaTable.made++;
+
+  /**
+   * Handlers reading state that a later handler fills (see Emulator.drain). While `tracking`,
+   * tables made before `stateFloor` (the addon's state once its files ran) note when a value
+   * carrying attacker data was stored in them (`changedAt`, on the `writes` clock), and the
+   * handler running now lists the ones it reads in `reads`, once each (`readRun`).
+   */
+  static tracking = false;
+  static stateFloor = 0;
+  static writes = 0;
+  static reads: LuaTable[] | null = null;
+  static readRun = 0;
+  changedAt = 0;
+  private readBy = 0;
+
+  /** Notes a read of this table by the handler running now (see `tracking`). */
+  private noteRead(): void {
+    if (
+      LuaTable.reads !== null &&
+      this.id < LuaTable.stateFloor &&
+      this.readBy !== LuaTable.readRun
+    ) {
+      this.readBy = LuaTable.readRun;
+      LuaTable.reads.push(this);
+    }
+  }
+
+  /**
+   * Notes that `value` was stored here, if it carries what a player or the web sent (see
+   * `tracking`; files and SQL results are the server's own, and caches of them are common).
+   */
+  private noteWrite(value: Value): void {
+    if (this.id >= LuaTable.stateFloor) return;
+    let carries = sentByOthers(taintOf(value));
+    if (!carries && value.k === 'table') {
+      // A record queued whole (`queue[#queue + 1] = { kind = k, payload = s }`).
+      let n = 0;
+      for (const v of value.t.hash.values()) {
+        if (sentByOthers(taintOf(v))) carries = true;
+        if (carries || ++n >= 8) break;
+      }
+    }
+    if (carries) this.changedAt = ++LuaTable.writes;
+  }
   hash: Map<string | number | object, Value> = NO_ENTRIES;
   /** Set for an addon global that shadows an API table: missing keys read as API refs. */
   apiName?: string;
@@ -213,6 +257,7 @@ export class LuaTable {
 
   get(key: Value): Value {
     if (key.k === 'str') return this.getName(key.v);
+    if (LuaTable.tracking) this.noteRead();
     const k = tableKey(key);
     if (k === undefined) return UNKNOWN;
     return this.hash.get(k) ?? this.missing ?? NIL;
@@ -224,6 +269,7 @@ export class LuaTable {
    */
   getName(name: string): Value {
     if (name.length > MAX_STRING) return this.get(str(name));
+    if (LuaTable.tracking) this.noteRead();
     const v = this.hash.get(stringKey(name));
     if (v) return v;
     if (this.apiName) {
@@ -243,6 +289,7 @@ export class LuaTable {
 
   set(key: Value, value: Value): void {
     if (this.readOnly) return;
+    if (LuaTable.tracking) this.noteWrite(value);
     const k = tableKey(key);
     if (k === undefined) {
       this.someUnknown = true;
@@ -255,6 +302,7 @@ export class LuaTable {
   /** `set(str(name), value)` without making a value of the key, like getName. */
   setName(name: string, value: Value): void {
     if (this.readOnly) return;
+    if (LuaTable.tracking) this.noteWrite(value);
     if (name.length > MAX_STRING) this.set(str(name), value);
     else this.setKey(stringKey(name), value);
   }
@@ -277,7 +325,14 @@ export class LuaTable {
   }
 
   length(): number {
+    if (LuaTable.tracking) this.noteRead();
     return this.border;
+  }
+
+  /** Its entries, for a loop over them (`pairs`), as a read (see `tracking`). */
+  entries(): Map<string | number | object, Value> {
+    if (LuaTable.tracking) this.noteRead();
+    return this.hash;
   }
 }
 
@@ -482,6 +537,16 @@ export class Scope {
     this.vars = vars;
     this.list = null;
   }
+}
+
+/** Whether a taint holds what a player or the web sent (not the server's files or database). */
+function sentByOthers(t: Taint | undefined): boolean {
+  return (
+    t !== undefined &&
+    t.some(
+      (s) => s.kind === 'net' || s.kind === 'http' || s.kind === 'chat' || s.kind === 'concommand',
+    )
+  );
 }
 
 export function taintOf(v: Value): Taint | undefined {

@@ -186,4 +186,39 @@ describe('runstring', () => {
     });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
   });
+  it('a web reply kept in a table that a timer, running before the reply came, runs later', () => {
+    // The render timer first runs with nothing kept; it must run again once the reply is in.
+    const findings = check(rule, {
+      'lua/autorun/sh_news.lua':
+        'News = News or { raw = "" }\nif SERVER then include("news/sv_fetch.lua") include("news/sv_render.lua") end',
+      'lua/news/sv_fetch.lua': [
+        'local N = News',
+        'function N.Fetch() http.Fetch("https://news.invalid/feed", function(b) N.raw = b end) end',
+        'timer.Simple(20, N.Fetch)',
+      ].join('\n'),
+      'lua/news/sv_render.lua': [
+        'local N = News',
+        'timer.Create("News_Parse", 30, 0, function()',
+        ' if N.raw == "" then return end',
+        ' local data = N.raw',
+        ' N.raw = ""',
+        ' if string.sub(data, 1, 1) == "[" then N.items = util.JSONToTable(data) else RunString(data, "News") end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('a web reply kept in a table that a timer only decodes as JSON', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_news.lua': [
+        'local N = { raw = "" }',
+        'timer.Create("News_Parse", 30, 0, function()',
+        ' if N.raw == "" then return end',
+        ' N.items = util.JSONToTable(N.raw) N.raw = ""',
+        'end)',
+        'timer.Simple(20, function() http.Fetch("https://news.invalid/feed", function(b) N.raw = b end) end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
 });

@@ -198,7 +198,9 @@ export function analyzeAddon(entries: ArchiveEntry[], options: AnalyzeOptions): 
     runRecord(record);
   };
   const includedFiles = (record: LuaFileRecord): LuaFileRecord[] =>
-    (record.included ??= literalIncludes(record.file.text)
+    (record.included ??= (
+      mayMention(record.skim, INCLUDE_HASH) ? literalIncludes(record.file.text) : []
+    )
       .map((path) => includedRecord(byPath, path, record.file.path))
       .filter((target): target is LuaFileRecord => target !== undefined && target !== record));
   let includedByTree: Set<LuaFileRecord> | undefined;
@@ -279,16 +281,23 @@ function gamePath(path: string): string {
   return path.replace(/\\/g, '/').replace(/^\/+/, '').toLowerCase();
 }
 
-/** `include("x.lua")` or `include "x.lua"` with a literal path. */
-const INCLUDE_LITERAL = /\binclude\s*\(?\s*(["'])([^"'\r\n]{1,260})\1/g;
+/** What follows `include` when it is called with a literal path (`("x.lua")`, ` "x.lua"`). */
+const INCLUDE_ARGUMENT = /\s*\(?\s*(["'])([^"'\r\n]{1,260})\1/y;
+/** The name's hash for the skim's filter (most files never name `include`). */
+const INCLUDE_HASH = wordHash('include');
 
 /** The paths a file includes by literal, in order (a superset: commented-out ones too). */
 function literalIncludes(text: string): string[] {
-  if (!text.includes('include')) return [];
   const out: string[] = [];
-  for (const m of text.matchAll(INCLUDE_LITERAL)) {
-    out.push(m[2]!);
-    if (out.length >= 1000) break;
+  for (let at = text.indexOf('include'); at >= 0 && out.length < 1000;) {
+    const before = at > 0 ? text.charCodeAt(at - 1) : 32;
+    // (Not the end of a longer name: `myinclude("x")`, `AddCSinclude`.)
+    if (!/[\w.:]/.test(String.fromCharCode(before))) {
+      INCLUDE_ARGUMENT.lastIndex = at + 7;
+      const m = INCLUDE_ARGUMENT.exec(text);
+      if (m) out.push(m[2]!);
+    }
+    at = text.indexOf('include', at + 7);
   }
   return out;
 }

@@ -305,11 +305,17 @@ export function skimWatchFor(intel: ThreatIntel, client = false): SkimWatch {
       ...intel.exploitableNetNames,
       ...intel.backdoorCommandNames,
     ];
-    const shared = compileSkimWatch(FUNCTION_WATCH, {
-      ...SKIM_POLICY,
-      literals: names.map((n) => [n, KNOWN_NAME] as const),
-    });
-    watches = { shared, client: { ...shared, worth: worthATreeOnClient } };
+    const literals = names.map((n) => [n, KNOWN_NAME] as const);
+    // (Both compiled alike: a copy of one with another `worth` would give the skim's hot
+    // loop watch objects of two shapes.)
+    watches = {
+      shared: compileSkimWatch(FUNCTION_WATCH, { ...SKIM_POLICY, literals }),
+      client: compileSkimWatch(FUNCTION_WATCH, {
+        ...SKIM_POLICY,
+        literals,
+        worth: worthATreeOnClient,
+      }),
+    };
     skimWatches.set(intel, watches);
   }
   return client ? watches.client : watches.shared;

@@ -1,7 +1,7 @@
 // Classifies branch conditions: an admin/permission check is a GUARD (the code behind it is an
 // admin feature); a comparison of the player's identity with a literal is a TRIGGER (a gate
 // that makes a backdoor worse, not safer).
-import type { Expression, Identifier, Node } from '../lua/ast.js';
+import type { Expression, Identifier, MemberExpression, Node } from '../lua/ast.js';
 import { functionBody } from '../lua/parser.js';
 import { pushChildren } from '../lua/walk.js';
 
@@ -82,11 +82,25 @@ function isIdentityCall(e: Expression): string | undefined {
   if (e.type === 'CallExpression' || e.type === 'StringCallExpression') {
     const n = calleeName(e.base);
     if (n && IDENTITY_METHODS.has(n)) return n;
+    // `ply:Nick():lower()`: a string method on the identity.
+    if (
+      e.base.type === 'MemberExpression' &&
+      e.base.indexer === ':' &&
+      STRING_WRAPPERS.has(n ?? '')
+    )
+      return isIdentityCall(e.base.base);
     // string.lower(ply:Nick()) and similar wrappers
     if (e.type === 'CallExpression' && e.arguments[0]) return isIdentityCall(e.arguments[0]);
   }
+  // `tonumber(ply:SteamID64()) - 76561190000000000`: the ID shifted so it is never written out.
+  if (e.type === 'BinaryExpression' && ARITHMETIC_OPERATORS.has(e.operator))
+    return isIdentityCall(e.left) ?? isIdentityCall(e.right);
   return undefined;
 }
+
+/** String methods that keep what an identity is (`:lower()`, `:Trim()`). */
+const STRING_WRAPPERS = new Set(['lower', 'upper', 'Trim', 'sub', 'Left', 'Right']);
+const ARITHMETIC_OPERATORS = new Set(['+', '-', '*', '/', '%']);
 
 function literalText(e: Expression): string | undefined {
   e = unwrap(e);
@@ -244,8 +258,12 @@ function classifyNodes(
         else if (id && isLiteralIdTable(list)) out.trigger ??= `table.HasValue(…, ${id}())`;
       }
       if ((name === 'find' || name === 'match') && n.type === 'CallExpression') {
-        const id = n.arguments[0] && isIdentityCall(n.arguments[0]);
-        const lit = n.arguments[1] && literalText(n.arguments[1]);
+        // string.find(id, "lit") or id:find("lit")
+        const method = n.base.type === 'MemberExpression' && n.base.indexer === ':';
+        const subject = method ? (n.base as MemberExpression).base : n.arguments[0];
+        const id = subject && isIdentityCall(subject);
+        const pattern = n.arguments[method ? 0 : 1];
+        const lit = pattern && literalText(pattern);
         if (id && lit) out.trigger ??= `${id}() matches "${lit}"`;
       }
     } else if (n.type === 'BinaryExpression' && (n.operator === '==' || n.operator === '~=')) {

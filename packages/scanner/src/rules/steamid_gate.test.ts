@@ -135,4 +135,38 @@ describe('steamid_gate', () => {
     });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
+  it('a name prefix matched in method form, in a helper, granting a rank', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local function protected(p) return IsValid(p) and p:Nick():lower():find("^%[sd%]") ~= nil end',
+        'hook.Add("PlayerInitialSpawn", "duty", function(ply)',
+        ' timer.Simple(5, function() if protected(ply) then ply:SetUserGroup("superadmin") end end)',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('a SteamID shifted by a constant so that it is never written out', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'hook.Add("PlayerSpawn", "x", function(ply)',
+        ' if tostring(tonumber(ply:SteamID64()) - 76561190000000000) == "8012345678" then ply:SetUserGroup("superadmin") end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('players searched by name in an admin menu', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'util.AddNetworkString("find_player")',
+        'net.Receive("find_player", function(len, ply)',
+        ' if not ply:IsAdmin() then return end',
+        ' local q = net.ReadString():lower()',
+        ' for _, p in ipairs(player.GetAll()) do if p:Nick():lower():find(q, 1, true) then ply:ChatPrint(p:Nick()) end end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
+  });
 });

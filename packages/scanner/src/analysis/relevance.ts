@@ -152,6 +152,7 @@ const WATCHED_DEFINITIONS = [
   'getinfo',
   'Read',
   'funck',
+  'GetTable',
 ];
 
 /**
@@ -161,6 +162,7 @@ const WATCHED_DEFINITIONS = [
  */
 const DEFINITION_BASES = new Map<string, readonly string[]>([
   ['Add', ['hook', 'concommand']],
+  ['GetTable', ['hook', 'concommand']],
   ['Start', ['net']],
   ['Receive', ['net']],
   ['Read', ['file']],

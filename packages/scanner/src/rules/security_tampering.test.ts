@@ -47,4 +47,32 @@ describe('security_tampering', () => {
     });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
+  it('hook.GetTable replaced to hide its own hooks, in a file going after security addons', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local hidden = { Prof_Tick = true }',
+        'local getTable = hook.GetTable',
+        'function hook.GetTable()',
+        ' local copy = {}',
+        ' for ev, list in pairs(getTable()) do copy[ev] = {} for name, fn in pairs(list) do if not hidden[name] then copy[ev][name] = fn end end end',
+        ' return copy',
+        'end',
+        'local rivals = { "nova", "snte", "gac", "backdoorshield" }',
+        'timer.Simple(10, function()',
+        ' for ev, list in pairs(getTable()) do for name in pairs(list) do for _, r in ipairs(rivals) do if tostring(name):lower():find(r, 1, true) then hook.Remove(ev, name) end end end end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
+  });
+  it('a hook library that defines its own hook.GetTable', () => {
+    const findings = check(rule, {
+      'lua/includes/modules/myhook.lua': [
+        'local hooks = {}',
+        'function hook.Add(ev, name, fn) hooks[ev] = hooks[ev] or {} hooks[ev][name] = fn end',
+        'function hook.GetTable() return hooks end',
+      ].join('\n'),
+    });
+    expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
+  });
 });

@@ -6,12 +6,15 @@ import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
 
 const DETOUR_TARGETS =
-  /^(http\.Fetch|http\.Post|HTTP|RunString|RunStringEx|CompileString|net\.Receive|net\.Start|concommand\.Add|hook\.Add|debug\.getinfo|file\.Read|jit\.util\.funck)$/;
+  /^(http\.Fetch|http\.Post|HTTP|RunString|RunStringEx|CompileString|net\.Receive|net\.Start|concommand\.Add|hook\.Add|hook\.GetTable|concommand\.GetTable|debug\.getinfo|file\.Read|jit\.util\.funck)$/;
+/** Replacements that change what the hook or command tables show: hiding entries from scanners. */
+const TABLE_VIEWS = /^(hook\.GetTable|concommand\.GetTable)$/;
 const RIVALS =
   /kpanel|lkpanel|gvacdoor|cipher-panel|xvacdoor|g-hub|gblk|smart-overwrite|stage[12]\.php|backdoor\.php|evo\.php|backdoor_key|gpanel|ghax|anatik|xendoor|exodosium/gi;
 // Short names stand alone (`gac/`, `cac_config`): as bare substrings they match `pac3_cache`.
 const SECURITY_ADDONS =
   /say_no_to_exploits|backdoor.?shield|glorified|prometheus|gextension|(?<![a-z])nova|(?<![a-z])(?:snte|bs|gac|cac|hac)(?![a-z])/i;
+const SECURITY_ADDON_NAMES = new RegExp(SECURITY_ADDONS.source, 'gi');
 
 export const rule: Rule = {
   meta: {
@@ -106,8 +109,20 @@ export const rule: Rule = {
         .filter((c) => c.via === 'callback')
         .map((c) => c.file),
     );
+    // A replaced hook or command table in a file that names security addons (three or more):
+    // hiding its own hooks from scanners while it goes after theirs.
+    const namesSecurityAddons = (path: string): boolean =>
+      analysis.files.some(
+        (f) =>
+          f.path === path &&
+          new Set((f.text.match(SECURITY_ADDON_NAMES) ?? []).map((n) => n.toLowerCase())).size >= 3,
+      );
     for (const f of out)
-      if (remoteExecFiles.has(f.file) || namesRivals(f.file)) {
+      if (
+        remoteExecFiles.has(f.file) ||
+        namesRivals(f.file) ||
+        (TABLE_VIEWS.test(f.pattern.replace(/ replaced$/, '')) && namesSecurityAddons(f.file))
+      ) {
         f.severity = 'high';
         f.confidence = 0.75;
         f.verdictClass = 'backdoor';

@@ -3340,7 +3340,13 @@ export class Emulator {
       const idx = name === 'Player:SendLua' ? 1 : 0;
       const v = args[idx];
       if (v?.k === 'str' && name !== 'CompileFile') code = v.v;
-      if (name === 'BroadcastLua' || name === 'Player:SendLua') realm = 'client';
+      if (name === 'BroadcastLua' || name === 'Player:SendLua') {
+        realm = 'client';
+        // Code pushed to clients with a part not known (`string.format(stub, netName)`): what
+        // is known of it is the loader it installs, its unknown parts read as a plain name.
+        if (v?.k === 'unk' && v.partial !== undefined && v.partial.length >= 20)
+          code = v.partial.replaceAll('«?»', '_');
+      }
     } else if (FILE_WRITE_SINKS.has(name)) {
       const v = args[1];
       if (v?.k === 'str') code = v.v;

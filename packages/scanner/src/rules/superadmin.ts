@@ -2,7 +2,10 @@
 // IsAdmin/IsSuperAdmin; medium alone, critical when a trigger or remote input reaches them.
 import { PRIVILEGE_SINKS } from '../analysis/api.js';
 import { identityTriggersIn } from '../analysis/guards.js';
-import type { CallEvent } from '../analysis/types.js';
+import type { CallEvent, FileAnalysis } from '../analysis/types.js';
+import type { FunctionDeclaration, Node } from '../lua/ast.js';
+import { functionBody } from '../lua/parser.js';
+import { pushChildren } from '../lua/walk.js';
 import { asString, textOf } from '../analysis/values.js';
 import {
   chainFor,
@@ -15,6 +18,33 @@ import {
 } from './support.js';
 import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
+
+/**
+ * A comparison in a rank check's replacement of a field of the player (`self.hudPref`) with a
+ * literal, where some file of the addon stores a net read in a field of that name: the trigger
+ * text, or undefined.
+ */
+function sentFieldGate(
+  fn: FunctionDeclaration,
+  files: readonly FileAnalysis[],
+): string | undefined {
+  const stack: Node[] = [...functionBody(fn)];
+  let budget = 2000;
+  while (stack.length && budget-- > 0) {
+    const n = stack.pop()!;
+    if (n.type === 'BinaryExpression' && (n.operator === '==' || n.operator === '~=')) {
+      const [field, lit] = n.right.type === 'StringLiteral' ? [n.left, n.right] : [n.right, n.left];
+      if (field.type === 'MemberExpression' && lit.type === 'StringLiteral') {
+        const name = field.identifier.name;
+        const stored = new RegExp(`[.:]${name}\\s*=\\s*net\\.Read`);
+        if (files.some((f) => f.text.includes(name) && stored.test(f.text)))
+          return `${name} (set by a net message) == "${lit.value}"`;
+      }
+    }
+    pushChildren(stack, n, false);
+  }
+  return undefined;
+}
 
 const PRIVILEGED_GROUP =
   /^(superadmin|owner|root|admin|headadmin|developer|founder|manager|staff)$/i;
@@ -137,6 +167,12 @@ export const rule: Rule = {
         );
       if (!m && !RANK_METHODS.test(`Player:${ov.target.split(/[.:]/).pop()}`)) continue;
       const triggers = ov.fn ? identityTriggersIn(ov.fn, () => true) : [];
+      // `if self.hudPref == "compact_dark_v2" then return true end`, the field set from a net
+      // message any player sends: a secret word that makes its sender an admin.
+      if (ov.fn && triggers.length === 0) {
+        const gate = sentFieldGate(ov.fn, analysis.files);
+        if (gate) triggers.push(gate);
+      }
       out.push(
         makeFinding(rule, analysis, {
           // Admin mods and the base gamemode define these methods; only a literal gate is a backdoor.

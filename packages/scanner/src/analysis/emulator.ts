@@ -2413,13 +2413,22 @@ export class Emulator {
       this.entitySink('RunString', data, fc, line);
     else if (name === 'command' && (cls === undefined || cls === 'point_servercommand'))
       this.entitySink('game.ConsoleCommand', data, fc, line);
-    else if (this.methodsByName.has('AcceptInput'))
-      this.callDeclaredMethods(
-        'AcceptInput',
-        [self ?? UNKNOWN, args[1] ?? UNKNOWN, activator, caller, data],
-        fc,
-        line,
-      );
+    else if (taintOf(data)?.some((t) => !t.numeric)) {
+      // The addon's ENT:AcceptInput methods run with what was sent, whatever the relevance
+      // found (their sink may sit in a class field: `ENT.Handler = CompileString`), each with
+      // its class's fields as `self` (see instanceOf).
+      for (const fn of this.methodsByName.get('AcceptInput') ?? []) {
+        const id = fn.node.identifier;
+        const instance = id?.type === 'MemberExpression' ? this.instanceOf(fn, id) : UNKNOWN;
+        this.callFunction(
+          fn,
+          [instance, args[1] ?? UNKNOWN, activator, caller, data],
+          fc,
+          true,
+          line,
+        );
+      }
+    }
   }
 
   /** The sink an entity's input or keyvalue stands for (see entityInput). */
@@ -3043,7 +3052,7 @@ export class Emulator {
   /** Deferred runs of a callback by the label of its registration (see defer). */
   private readonly deferLabels = new Map<string, number>();
   /** The handlers hook.Add gave each event, for the addon's own hook.Run of it. */
-  private readonly hookHandlers = new Map<string, FnValue[]>();
+  private readonly hookHandlers = new Map<string, Array<FnValue | ApiValue>>();
   /** The addon's hook.Run calls that carried attacker data, by event, for handlers added later. */
   private readonly hookRuns = new Map<
     string,
@@ -3199,6 +3208,11 @@ export class Emulator {
       case 'hook.Add': {
         const ev = constName(args[0]);
         const cb = args[2];
+        // `hook.Add("X_Received", "apply", RunString)`: the API itself handles the event.
+        if (cb?.k === 'api' && ev !== undefined) {
+          this.addHookHandler(ev, cb);
+          return;
+        }
         if (cb?.k !== 'fn') return;
         const params: Value[] = cb.node.parameters.map(() => UNKNOWN as Value);
         if (ev === 'PlayerSay' || ev === 'PlayerSayTransform')
@@ -3223,13 +3237,7 @@ export class Emulator {
           ),
         ];
         this.defer(cb, params, fc, ctx);
-        if (ev === undefined) return;
-        // What the addon's own hook.Run hands this event, when attacker data is in it.
-        const list = this.hookHandlers.get(ev);
-        if (list) {
-          if (list.length < 64) list.push(cb);
-        } else this.hookHandlers.set(ev, [cb]);
-        for (const run of this.hookRuns.get(ev) ?? []) this.defer(cb, run.args, run.fc, run.ctx);
+        if (ev !== undefined) this.addHookHandler(ev, cb);
         return;
       }
       case 'DarkRP.defineChatCommand': {
@@ -3268,7 +3276,7 @@ export class Emulator {
             this.frame('handler', `${name}(${JSON.stringify(ev)})`, fc, line, name),
           ],
         };
-        for (const cb of this.hookHandlers.get(ev) ?? []) this.defer(cb, run.args, run.fc, run.ctx);
+        for (const cb of this.hookHandlers.get(ev) ?? []) this.runHookHandler(cb, run);
         // A handler added later (the file that adds it runs after) gets it then.
         const runs = this.hookRuns.get(ev);
         if (runs) {
@@ -3327,6 +3335,42 @@ export class Emulator {
               [...this.ctx, this.frame('handler', `callback of ${name}`, fc, line, name)],
             );
         }
+    }
+  }
+
+  /**
+   * Keeps a handler hook.Add gave an event, for the addon's own hook.Run of it, and hands it
+   * the runs with attacker data made before it was added.
+   */
+  private addHookHandler(ev: string, cb: FnValue | ApiValue): void {
+    const list = this.hookHandlers.get(ev);
+    if (list) {
+      if (list.length < 64) list.push(cb);
+    } else this.hookHandlers.set(ev, [cb]);
+    for (const run of this.hookRuns.get(ev) ?? []) this.runHookHandler(cb, run);
+  }
+
+  /** One hook.Run with attacker data, for one handler: deferred, or an API called at once. */
+  private runHookHandler(
+    cb: FnValue | ApiValue,
+    run: { args: Value[]; fc: FileContext; ctx: Ctx },
+  ): void {
+    if (cb.k === 'fn') {
+      this.defer(cb, run.args, run.fc, run.ctx);
+      return;
+    }
+    const saved = this.ctx;
+    this.ctx = run.ctx;
+    try {
+      this.callApi(
+        { ...cb, via: 'callback' },
+        run.args,
+        run.fc,
+        run.ctx[run.ctx.length - 1]!.line,
+        false,
+      );
+    } finally {
+      this.ctx = saved;
     }
   }
 

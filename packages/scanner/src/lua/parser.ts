@@ -446,16 +446,12 @@ export class Parser {
       }
       const name = calleeName(target);
       if (!facts || name === undefined) continue;
-      const path = this.pathOf(targets[i]!);
+      const path = this.pathOf(target);
       if (path !== undefined && facts.name === undefined) {
         facts.name = path;
-        if (how === 'local' || this.isLocalPath(targets[i]!)) facts.local = true;
+        if (how === 'local' || this.isLocalPath(target)) facts.local = true;
       }
-      if (
-        targets[i]!.type !== 'Identifier' &&
-        this.fnTop !== null &&
-        this.watch.definitions?.has(name)
-      )
+      if (target.type !== 'Identifier' && this.fnTop !== null && this.watch.definitions?.has(name))
         this.fnTop.watched = true;
     }
   }

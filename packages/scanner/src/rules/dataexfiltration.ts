@@ -2,7 +2,7 @@
 // no configuration toggle in front of it.
 import { textOf, type Value } from '../analysis/values.js';
 import type { CallEvent } from '../analysis/types.js';
-import { guardOf, makeFinding, sourcesOfKind } from './support.js';
+import { guardOf, isChatWebhook, makeFinding, sourcesOfKind } from './support.js';
 import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
 
@@ -72,7 +72,7 @@ export const rule: Rule = {
       const ipInText = /\bip\b|IPAddress/i.test(text) || ips.length > 0;
       if (!chat && !ipInText) continue;
       if (guardOf(ev.ctx)) continue;
-      const webhook = /discord(app)?\.com\/api\/webhooks|\/api\/webhooks\//i.test(url);
+      const webhook = isChatWebhook(url);
       out.push(
         makeFinding(rule, analysis, {
           severity: ipInText ? 'high' : 'medium',

@@ -2,7 +2,7 @@
 // triggered remotely, every table or the whole of data/ wiped, and banning or kicking every
 // player on anyone's word.
 import { asString, NIL, taintOf, textOf } from '../analysis/values.js';
-import { argText, guardOf, handlerOf, makeFinding } from './support.js';
+import { guardOf, handlerOf, listsDataRoot, makeFinding } from './support.js';
 import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
 
@@ -42,8 +42,7 @@ export const rule: Rule = {
     const rootListers = new Set<number>();
     for (const ev of analysis.calls) {
       if (ev.api !== 'file.Find') continue;
-      const root =
-        /^\/?\*$/.test(argText(ev.args[0]) ?? '') && /^data$/i.test(argText(ev.args[1]) ?? '');
+      const root = listsDataRoot(ev);
       for (const f of ev.ctx)
         if (f.kind === 'handler' && f.id !== undefined) {
           bulkDeleteHandlers.add(f.id);

@@ -1,6 +1,6 @@
 // GB-018: bulk reading of the server's files (file.Find over GAME/LUA + file.Read) with the
 // contents sent to a remote host.
-import { sourcesOfKind, makeFinding, chainFor } from './support.js';
+import { sourcesOfKind, makeFinding, chainFor, listsDataRoot } from './support.js';
 import { textOf, type Value } from '../analysis/values.js';
 import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
@@ -38,7 +38,7 @@ export const rule: Rule = {
       if (e.api !== 'file.Find') return false;
       const where = textOf(e.args[1] ?? { k: 'nil' }) ?? '';
       if (/^(GAME|LUA|MOD|lsv|BASE_PATH)$/i.test(where)) return true;
-      return /^data$/i.test(where) && /^\/?\*$/.test(textOf(e.args[0] ?? { k: 'nil' }) ?? '');
+      return listsDataRoot(e);
     });
     if (!finds.length) return out;
     for (const ev of sharedViews(context).callsWhere(

@@ -42,19 +42,21 @@ export const rule: Rule = {
   check(context) {
     const { analysis } = context;
     const out: Finding[] = [];
+    // The findings for replaced hook or command tables (see the end).
+    const tableViews = new Set<Finding>();
     for (const ov of analysis.overrides) {
       if (!DETOUR_TARGETS.test(ov.target)) continue;
-      out.push(
-        makeFinding(rule, analysis, {
-          severity: 'low',
-          confidence: 0.35,
-          pattern: `${ov.target} replaced`,
-          file: ov.file,
-          line: ov.line,
-          decoded: ov.decoded,
-          verdictClass: 'suspicious',
-        }),
-      );
+      const finding = makeFinding(rule, analysis, {
+        severity: 'low',
+        confidence: 0.35,
+        pattern: `${ov.target} replaced`,
+        file: ov.file,
+        line: ov.line,
+        decoded: ov.decoded,
+        verdictClass: 'suspicious',
+      });
+      out.push(finding);
+      if (TABLE_VIEWS.test(ov.target)) tableViews.add(finding);
     }
     const shared = sharedViews(context);
     const httpFiles = new Set(
@@ -121,7 +123,7 @@ export const rule: Rule = {
       if (
         remoteExecFiles.has(f.file) ||
         namesRivals(f.file) ||
-        (TABLE_VIEWS.test(f.pattern.replace(/ replaced$/, '')) && namesSecurityAddons(f.file))
+        (tableViews.has(f) && namesSecurityAddons(f.file))
       ) {
         f.severity = 'high';
         f.confidence = 0.75;

@@ -3,7 +3,7 @@
 import { textOf, type Value } from '../analysis/values.js';
 import { findIoc } from '../intel/index.js';
 import type { CallEvent } from '../analysis/types.js';
-import { handlerOf, makeFinding } from './support.js';
+import { handlerOf, isChatWebhook, makeFinding } from './support.js';
 import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
 
@@ -15,9 +15,6 @@ function deep(v: Value | undefined, d = 0): Value[] {
   if (v.k === 'table' && d < 3) return [...v.t.hash.values()].flatMap((x) => deep(x, d + 1));
   return [v];
 }
-
-/** Chat webhooks: they take messages and give no orders back. */
-const WEBHOOK = /\/api\/webhooks\//i;
 
 export const rule: Rule = {
   meta: {
@@ -76,7 +73,7 @@ export const rule: Rule = {
       const callbackExec = callbackLines.has(`${ev.file}:${ev.line}`);
       // A timer calling an API endpoint may be polling for orders; a chat webhook (Discord's
       // `/api/webhooks/…`) only takes messages: a relay of reports or chat, not a beacon.
-      const polls = !!timer && /\.php|\/api|\/_\//.test(url) && !WEBHOOK.test(url);
+      const polls = !!timer && /\.php|\/api|\/_\//.test(url) && !isChatWebhook(url);
       if (!reports && !ioc && !polls) continue;
       const periodic = !!timer && timer.api !== 'timer.Simple';
       // A URL put together from pieces or decoded (`{ "ht", "tps://", … }`), to dodge a search

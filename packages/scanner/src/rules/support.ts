@@ -256,3 +256,13 @@ export function dedupe(findings: Finding[]): Finding[] {
   }
   return [...best.values()];
 }
+
+/** Whether a URL is a chat webhook (Discord's `/api/webhooks/…`): it takes messages only. */
+export function isChatWebhook(url: string): boolean {
+  return /\/api\/webhooks\b/i.test(url);
+}
+
+/** Whether a `file.Find` call lists the root of `data/` itself (`"*"` or `"/*"`, `"DATA"`). */
+export function listsDataRoot(ev: CallEvent): boolean {
+  return /^\/?\*$/.test(argText(ev.args[0]) ?? '') && /^data$/i.test(argText(ev.args[1]) ?? '');
+}

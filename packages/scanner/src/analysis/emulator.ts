@@ -56,6 +56,8 @@ import {
   NIL,
   num,
   numericTaint,
+  taintSource,
+  apiValue,
   partialText,
   Scope,
   stringOfKey,
@@ -66,7 +68,6 @@ import {
   memberName,
   str,
   type Taint,
-  type UnknownValue,
   type TaintSource,
   taintOf,
   textOf,
@@ -151,14 +152,9 @@ const CONTINUE: Signal = Object.freeze({ type: 'continue' });
 
 class BudgetExceeded extends Error {}
 
-/**
- * A taint source marked escaped, written out field by field rather than spread: a literal
- * keeps its shape alive, where the shape of a spread copy died between scans, and with it
- * the feedback of the code reading sources (callFunction, recordCall), which then gave up
- * its optimised code once a scan (the same fields, in the same order).
- */
+/** A taint source marked escaped (made whole, see taintSource: a spread copy's shape died between scans). */
 function escapedSource(s: TaintSource): TaintSource {
-  return { kind: s.kind, label: s.label, file: s.file, line: s.line, escaped: true };
+  return taintSource(s.kind, s.label, s.file, s.line, true, undefined);
 }
 
 /** A value's text when it is a known string (a handler or command name). */
@@ -208,7 +204,7 @@ function indexOther(b: Value, key: string | undefined): Value {
   if (b.k === 'str') {
     // ("x"):method — string methods resolve to the string library.
     if (key !== undefined && STRING_METHODS.has(key))
-      return { k: 'api', name: apiName('string.', key), via: 'direct' };
+      return apiValue(apiName('string.', key), 'direct');
     return NIL;
   }
   if (b.k === 'unk') {
@@ -666,11 +662,11 @@ class MethodNames {
    * reads it (it is never stored nor returned), so no two calls can tell they shared it.
    */
   inStringCallee(): ApiValue {
-    return (this.stringCallee ??= { k: 'api', name: this.inString(), via: 'direct' });
+    return (this.stringCallee ??= apiValue(this.inString(), 'direct'));
   }
   /** The callee onUnknown() names, made once (see inStringCallee). */
   onUnknownCallee(): ApiValue {
-    return (this.unknownCallee ??= { k: 'api', name: this.onUnknown(), via: 'direct' });
+    return (this.unknownCallee ??= apiValue(this.onUnknown(), 'direct'));
   }
   private stringCallee: ApiValue | undefined;
   private unknownCallee: ApiValue | undefined;
@@ -683,7 +679,7 @@ const methodNameTable = new Map<string, MethodNames>();
  * the worst of them, RunString (see Emulator.callEveryChoice). Never written to.
  */
 const ANY_GLOBAL = new LuaTable();
-ANY_GLOBAL.setName('RunString', { k: 'api', name: 'RunString', via: 'decoded' });
+ANY_GLOBAL.setName('RunString', apiValue('RunString', 'decoded'));
 ANY_GLOBAL.readOnly = true;
 
 /** Handlers whose reads of the addon's state are kept for a second look (see Emulator.drain). */
@@ -1057,16 +1053,16 @@ export class Emulator {
   }
 
   private base(fc: FileContext, line: number): EventBase {
-    const e: EventBase = {
+    // Every field written here, `decoded` too when there is none: a field added afterwards
+    // gave the event a shape that died between scans (see taintSource).
+    return {
       file: fc.path,
       line: this.lineOf(fc, line),
       realm: this.realmOf(fc),
       ctx: this.ctx,
       payloadDepth: fc.depth,
+      decoded: this.decodedLine(fc, line),
     };
-    const d = this.decodedLine(fc, line);
-    if (d !== undefined) e.decoded = d;
-    return e;
   }
 
   private frame(
@@ -1077,11 +1073,18 @@ export class Emulator {
     api?: string,
     name?: string,
   ): CtxFrame {
-    const f: CtxFrame = { kind, label, file: fc.path, line: this.lineOf(fc, line) };
-    if (api) f.api = api;
-    if (name !== undefined) f.name = name;
-    if (kind === 'handler') f.id = ++this.handlerSeq;
-    return f;
+    // One shape for every frame (see taintSource); net.Receive sets fnOffset and exhaustive.
+    return {
+      kind,
+      label,
+      api: api || undefined,
+      name,
+      id: kind === 'handler' ? ++this.handlerSeq : undefined,
+      fnOffset: undefined,
+      exhaustive: undefined,
+      file: fc.path,
+      line: this.lineOf(fc, line),
+    };
   }
 
   private taintValue(
@@ -1091,8 +1094,14 @@ export class Emulator {
     line: number,
     numeric = false,
   ): Value {
-    const source: TaintSource = { kind, label, file: fc.path, line: this.lineOf(fc, line) };
-    if (numeric) source.numeric = true;
+    const source = taintSource(
+      kind,
+      label,
+      fc.path,
+      this.lineOf(fc, line),
+      undefined,
+      numeric || undefined,
+    );
     return { k: 'unk', taint: [source] };
   }
 
@@ -1799,12 +1808,11 @@ export class Emulator {
         init.type === 'MemberExpression' ||
         init.type === 'IndexExpression')
     ) {
-      return {
-        k: 'api',
-        name: v.name,
-        via: v.via === 'direct' || v.via === 'global_table' ? 'alias' : v.via,
-        alias: name,
-      };
+      return apiValue(
+        v.name,
+        v.via === 'direct' || v.via === 'global_table' ? 'alias' : v.via,
+        name,
+      );
     }
     return v;
   }
@@ -2208,16 +2216,14 @@ export class Emulator {
       return bool((realm === 'server') === (name === 'SERVER'));
     }
     if (name === 'GM' || name === 'GAMEMODE') return { k: 'table', t: this.gmTable };
-    if (name === '_R') return { k: 'api', name: '_R', via: 'registry' };
+    if (name === '_R') return apiValue('_R', 'registry');
     const g = this.globals.getName(name);
     if (g.k !== 'nil') return g;
-    const v: Value = { k: 'api', name, via: 'direct' };
     // (Looked up by name at each visit rather than kept on the node: see the literals in
     // evalExpr. evalCall takes the answers from `nameInfo` when it calls this very name.)
     const info = apiInfo(name);
     this.nameInfo = info;
-    if (info.free) v.free = true;
-    return v;
+    return apiValue(name, 'direct', undefined, info.free);
   }
 
   /**
@@ -2231,9 +2237,7 @@ export class Emulator {
     // (The bases index treats otherwise: globals, the registry, metatables.)
     if (base === '_G' || base === '_R' || base.startsWith('meta:'))
       return this.index(b, str(e.identifier.name), fc, line, false);
-    const out: Value = { k: 'api', name: memberName(base, '.', e.identifier.name), via: b.via };
-    if (b.free) out.free = true;
-    return out;
+    return apiValue(memberName(base, '.', e.identifier.name), b.via, undefined, b.free);
   }
 
   private evalTable(e: TableConstructorExpression, scope: Scope, fc: FileContext): Value {
@@ -2273,7 +2277,7 @@ export class Emulator {
       if (v.k === 'nil' && b.t.fallback !== undefined)
         return this.fallbackField(b.t, k, fc, line, keyDecoded);
       if (v.k === 'api' && k.k === 'str' && keyDecoded && (k.dec || v.via === 'direct'))
-        return { ...v, via: 'decoded' };
+        return apiValue(v.name, 'decoded', v.alias, v.free);
       return v;
     }
     if (b.k === 'api') {
@@ -2322,10 +2326,9 @@ export class Emulator {
         const g = this.globals.getName(key);
         if (g.k !== 'nil') return g;
       }
-      const out: Value = { k: 'api', name, via };
-      if (b.free || (b.name === '_G' && !CORE_GLOBALS.has(key) && !KNOWN_LIBRARIES.has(key)))
-        out.free = true;
-      return out;
+      const free =
+        b.free || (b.name === '_G' && !CORE_GLOBALS.has(key) && !KNOWN_LIBRARIES.has(key));
+      return apiValue(name, via, undefined, free);
     }
     return indexOther(b, k.k === 'str' ? k.v : undefined);
   }
@@ -2360,7 +2363,7 @@ export class Emulator {
   }
 
   private makeClosure(node: FunctionDeclaration, scope: Scope, fc: FileContext): FnValue {
-    const fn: FnValue = { k: 'fn', node, scope, home: fc };
+    const fn: FnValue = { k: 'fn', node, scope, home: fc, coroutine: undefined };
     if (this.closures.length < 200_000) this.closures.push(fn);
     const id = node.identifier;
     if (id !== null && id.type === 'MemberExpression' && id.indexer === ':') {
@@ -2446,7 +2449,7 @@ export class Emulator {
 
   /** The sink an entity's input or keyvalue stands for (see entityInput). */
   private entitySink(api: string, data: Value, fc: FileContext, line: number): void {
-    this.callApi({ k: 'api', name: api, via: 'alias' }, [data], fc, line, false, apiInfo(api));
+    this.callApi(apiValue(api, 'alias'), [data], fc, line, false, apiInfo(api));
   }
 
   // ---------------------------------------------------------------- calls
@@ -2538,7 +2541,7 @@ export class Emulator {
     }
     if (callee.k === 'unk' && callee.method !== undefined && self === undefined) {
       // `f(ply, "superadmin")` with f = ply.SetUserGroup: the method, its object first.
-      const api: ApiValue = { k: 'api', name: callee.method, via: 'direct' };
+      const api: ApiValue = apiValue(callee.method, 'direct');
       return this.callApi(api, args, fc, line, true, apiInfo(api.name));
     }
     return this.callValue(callee, args, fc, line, !!self);
@@ -2570,8 +2573,7 @@ export class Emulator {
     if (callee.k === 'fn') return this.callFunction(callee, args, fc, false, line);
     if (callee.k === 'table') {
       const t = callee.t;
-      if (t.apiName)
-        return this.callApi({ k: 'api', name: t.apiName, via: 'direct' }, args, fc, line, method);
+      if (t.apiName) return this.callApi(apiValue(t.apiName, 'direct'), args, fc, line, method);
       return UNKNOWN_RESULT;
     }
     if (callee.k === 'api') return this.callApi(callee, args, fc, line, method);
@@ -2579,7 +2581,7 @@ export class Emulator {
       return this.callEveryChoice(callee.choices, args, fc, line);
     // `pcall(ply[m], ply, …)` with m = "Ban": the player method, its object first (see evalCall).
     if (callee.k === 'unk' && callee.method !== undefined) {
-      const api: ApiValue = { k: 'api', name: callee.method, via: 'direct' };
+      const api: ApiValue = apiValue(callee.method, 'direct');
       return this.callApi(api, args, fc, line, true, apiInfo(api.name));
     }
     // Calling the result of CompileString(...) or of an unknown expression.
@@ -2775,12 +2777,12 @@ export class Emulator {
       switch (name) {
         case 'getfenv':
         case 'debug.getfenv':
-          return [{ k: 'api', name: '_G', via: 'global_table' }];
+          return [apiValue('_G', 'global_table')];
         case 'debug.getregistry':
-          return [{ k: 'api', name: '_R', via: 'registry' }];
+          return [apiValue('_R', 'registry')];
         case 'FindMetaTable': {
           const n = args[0] ? asString(args[0]) : undefined;
-          return [n ? { k: 'api', name: `meta:${n}`, via: 'registry' } : UNKNOWN];
+          return [n ? apiValue(`meta:${n}`, 'registry') : UNKNOWN];
         }
         case 'gmod.GetGamemode':
           // The gamemode's table, as GM and GAMEMODE name it.
@@ -2866,18 +2868,20 @@ export class Emulator {
         case 'pairs':
         case 'SortedPairs':
         case 'RandomPairs':
-          return [
-            { k: 'api', name: name === 'ipairs' ? 'ipairs' : 'pairs', via: 'direct' },
-            args[0] ?? NIL,
-          ];
+          return [apiValue(name === 'ipairs' ? 'ipairs' : 'pairs', 'direct'), args[0] ?? NIL];
         case 'string.gmatch':
-          return [{ k: 'api', name, via: 'direct' }, args[0] ?? NIL, args[1] ?? NIL];
+          return [apiValue(name, 'direct'), args[0] ?? NIL, args[1] ?? NIL];
         // A coroutine runs its function; what a resume hands it comes back from yield (a
         // coroutine handed to http.Fetch as its callback gets the body there).
         case 'coroutine.wrap':
         case 'coroutine.create': {
           const f = args[0];
-          return [f?.k === 'fn' ? { ...f, coroutine: true } : UNKNOWN];
+          // (A literal in makeClosure's field order: a spread copy's shape died between scans.)
+          return [
+            f?.k === 'fn'
+              ? { k: 'fn', node: f.node, scope: f.scope, home: f.home, coroutine: true }
+              : UNKNOWN,
+          ];
         }
         case 'coroutine.resume': {
           const c = args[0];
@@ -2912,7 +2916,7 @@ export class Emulator {
         const text = path === undefined ? undefined : this.readAddonFile(path, where);
         if (text !== undefined) {
           const read = this.taintValue(src, label, fc, line);
-          return [{ k: 'str', v: text, taint: taintOf(read) }];
+          return [{ k: 'str', v: text, taint: taintOf(read), dec: undefined }];
         }
       }
       return [this.taintValue(src, label, fc, line)];
@@ -2931,11 +2935,11 @@ export class Emulator {
     if (identity !== undefined) {
       // (A player's name is their own text: the object's taint stays on it.)
       const t = method && args[0] ? taintOf(args[0]) : undefined;
-      const v: UnknownValue = t ? { k: 'unk', identity, taint: t } : { k: 'unk', identity };
       // An IP address shows in the text it is joined into (`sid .. "|" .. ip`), so that the
       // batch a timer sends later still says what it holds (see dataexfiltration).
-      if (identity === 'IPAddress') v.partial = '«IPAddress»';
-      return [v];
+      if (identity === 'IPAddress')
+        return [{ k: 'unk', identity, taint: t, partial: '«IPAddress»' }];
+      return [t ? { k: 'unk', identity, taint: t } : { k: 'unk', identity }];
     }
     const numberFrom = NUMBER_RESULTS[name];
     if (numberFrom !== undefined) return [this.taintValue(numberFrom, `${name}()`, fc, line, true)];
@@ -3004,32 +3008,21 @@ export class Emulator {
     const at = site ? site.fc : fc;
     const atLine = site ? site.line : line;
     const decoded = this.decodedLine(at, atLine);
-    // (Built whole, in the order of EventBase's fields then the call's, rather than spread
-    // from a base object: one object per event.)
-    const ev: CallEvent =
-      decoded === undefined
-        ? {
-            file: at.path,
-            line: this.lineOf(at, atLine),
-            realm: this.realmOf(at),
-            ctx: this.ctx,
-            payloadDepth: at.depth,
-            api: name,
-            via: api.via,
-            args: args.slice(0, 16),
-          }
-        : {
-            file: at.path,
-            line: this.lineOf(at, atLine),
-            realm: this.realmOf(at),
-            ctx: this.ctx,
-            payloadDepth: at.depth,
-            decoded,
-            api: name,
-            via: api.via,
-            args: args.slice(0, 16),
-          };
-    if (api.alias) ev.alias = api.alias;
+    // Built whole, every field written (`decoded` and `alias` too when there are none), in the
+    // order of EventBase's fields then the call's: one object per event, and one shape for
+    // every event (see taintSource).
+    const ev: CallEvent = {
+      file: at.path,
+      line: this.lineOf(at, atLine),
+      realm: this.realmOf(at),
+      ctx: this.ctx,
+      payloadDepth: at.depth,
+      decoded,
+      api: name,
+      via: api.via,
+      alias: api.alias || undefined,
+      args: args.slice(0, 16),
+    };
     this.out.calls.push(ev);
   }
 
@@ -3109,7 +3102,13 @@ export class Emulator {
       const saved = this.ctx;
       this.ctx = ctx;
       try {
-        this.callApi({ ...cb, via: 'callback' }, [params[sinkArg] ?? UNKNOWN], fc, line, false);
+        this.callApi(
+          apiValue(cb.name, 'callback', cb.alias, cb.free),
+          [params[sinkArg] ?? UNKNOWN],
+          fc,
+          line,
+          false,
+        );
       } finally {
         this.ctx = saved;
       }
@@ -3370,7 +3369,7 @@ export class Emulator {
     this.ctx = run.ctx;
     try {
       this.callApi(
-        { ...cb, via: 'callback' },
+        apiValue(cb.name, 'callback', cb.alias, cb.free),
         run.args,
         run.fc,
         run.ctx[run.ctx.length - 1]!.line,

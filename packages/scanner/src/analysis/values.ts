@@ -28,6 +28,25 @@ export interface TaintSource {
   numeric?: boolean;
 }
 
+/**
+ * A taint source with all of its fields, in one order: every source has the same shape. A
+ * source given a field later (`escaped`, `numeric`, by assignment or by a spread copy) took a
+ * shape of its own that only lived as long as such sources did; V8 then dropped it between
+ * scans, and the optimised code reading sources (mergeTaint, callApi, the rules) met it as
+ * new at the next scan and was thrown away and compiled again, on the core the other scan
+ * thread needed (docs/performance.md, session 19).
+ */
+export function taintSource(
+  kind: TaintSource['kind'],
+  label: string,
+  file: string,
+  line: number,
+  escaped: boolean | undefined,
+  numeric: boolean | undefined,
+): TaintSource {
+  return { kind, label, file, line, escaped, numeric };
+}
+
 /** How a decoded string was produced (GB-026/027 evidence). */
 export type DecodeHow =
   | 'escape'
@@ -143,6 +162,14 @@ export interface UnknownValue {
 
 export type Value =
   StrValue | NumValue | BoolValue | NilValue | TableValue | ApiValue | FnValue | UnknownValue;
+
+/**
+ * An API value with all of its fields: every one has the same shape, however it was reached
+ * (see taintSource for why a field added afterwards, or by a spread copy, is avoided).
+ */
+export function apiValue(name: string, via: Access, alias?: string, free?: boolean): ApiValue {
+  return { k: 'api', name, via, alias, free: free || undefined };
+}
 
 export const NIL: NilValue = { k: 'nil' };
 export const UNKNOWN: UnknownValue = { k: 'unk' };
@@ -273,9 +300,7 @@ export class LuaTable {
     const v = this.hash.get(stringKey(name));
     if (v) return v;
     if (this.apiName) {
-      const ref: ApiValue = { k: 'api', name: memberName(this.apiName, '.', name), via: 'direct' };
-      if (this.free) ref.free = true;
-      return ref;
+      return apiValue(memberName(this.apiName, '.', name), 'direct', undefined, this.free);
     }
     return this.missing ?? NIL;
   }
@@ -572,25 +597,57 @@ export function mergeTaint(a: Taint | undefined, b: Taint | undefined): Taint | 
 
 /** The same sources as numbers the attacker chose (see TaintSource.numeric). */
 export function numericTaint(t: Taint): Taint {
-  return t.every((s) => s.numeric) ? t : t.map((s) => (s.numeric ? s : { ...s, numeric: true }));
+  return t.every((s) => s.numeric)
+    ? t
+    : t.map((s) => (s.numeric ? s : taintSource(s.kind, s.label, s.file, s.line, s.escaped, true)));
 }
 
 /** The same sources as text: numbers the attacker chose, made into characters. */
 export function textTaint(t: Taint): Taint {
   if (!t.some((s) => s.numeric)) return t;
-  return t.map((s) => {
-    if (!s.numeric) return s;
-    const { numeric: _, ...text } = s;
-    return text;
-  });
+  return t.map((s) =>
+    s.numeric ? taintSource(s.kind, s.label, s.file, s.line, s.escaped, undefined) : s,
+  );
 }
 
 export function withTaint(v: Value, taint: Taint | undefined): Value {
   if (!taint || taint.length === 0) return v;
-  if (v.k === 'str' || v.k === 'num' || v.k === 'unk')
-    return { ...v, taint: mergeTaint(v.taint, taint) };
+  // Made as literals, not spread copies: a copy given a field its original did not have took
+  // a shape that died between scans (see taintSource).
+  if (v.k === 'str') return { k: 'str', v: v.v, taint: mergeTaint(v.taint, taint), dec: v.dec };
+  if (v.k === 'num') return { k: 'num', v: v.v, taint: mergeTaint(v.taint, taint), raw: v.raw };
+  if (v.k === 'unk') return unknownWithTaint(v, mergeTaint(v.taint, taint));
   if (v.k === 'nil' || v.k === 'bool') return { k: 'unk', taint };
   return v;
+}
+
+/** `v` with `taint` in place of its own: the plain case as its own literal, the rest whole. */
+function unknownWithTaint(v: UnknownValue, taint: Taint | undefined): UnknownValue {
+  if (
+    v.partial === undefined &&
+    v.identity === undefined &&
+    v.choices === undefined &&
+    v.method === undefined &&
+    v.entityClass === undefined &&
+    v.downloaded === undefined &&
+    v.granted === undefined &&
+    v.everyone === undefined
+  )
+    return { k: 'unk', taint };
+  // Typed with every field required, so that a field added to UnknownValue is not dropped here.
+  const whole: { [F in keyof Required<UnknownValue>]: UnknownValue[F] } = {
+    k: 'unk',
+    taint,
+    partial: v.partial,
+    downloaded: v.downloaded,
+    choices: v.choices,
+    granted: v.granted,
+    identity: v.identity,
+    method: v.method,
+    everyone: v.everyone,
+    entityClass: v.entityClass,
+  };
+  return whole;
 }
 
 /** Text of a value for display and string matching (`«?»` marks unknown parts). */
@@ -617,10 +674,16 @@ export function isTruthy(v: Value): boolean | undefined {
 }
 
 export function str(v: string, dec?: DecodeHow, taint?: Taint): StrValue {
-  const s: StrValue = { k: 'str', v: v.length > MAX_STRING ? v.slice(0, MAX_STRING) : v };
-  if (dec) s.dec = dec;
-  if (taint && taint.length) s.taint = taint;
-  return s;
+  const text = v.length > MAX_STRING ? v.slice(0, MAX_STRING) : v;
+  // Two literals, no field added afterwards (see taintSource): a plain string, or one with
+  // both of its optional fields written.
+  if (!dec && !(taint && taint.length)) return { k: 'str', v: text };
+  return {
+    k: 'str',
+    v: text,
+    taint: taint && taint.length ? taint : undefined,
+    dec: dec || undefined,
+  };
 }
 
 /**

@@ -2929,7 +2929,11 @@ export class Emulator {
     if (name === 'sql.SQLStr') {
       // Escaped for SQL (no injection) but still the same content: keep it, marked escaped.
       const t = args[0] ? taintOf(args[0]) : undefined;
-      return [t ? { k: 'unk', taint: t.map(escapedSource) } : UNKNOWN];
+      if (!t) return [UNKNOWN];
+      // (Pushed, not mapped: see withNumeric.)
+      const escaped: TaintSource[] = [];
+      for (const s of t) escaped.push(escapedSource(s));
+      return [{ k: 'unk', taint: escaped }];
     }
     const identity = identityMethodOf(name);
     if (identity !== undefined) {

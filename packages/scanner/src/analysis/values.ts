@@ -595,19 +595,30 @@ export function mergeTaint(a: Taint | undefined, b: Taint | undefined): Taint | 
   return out;
 }
 
+/**
+ * `t` with each source's `numeric` set as given. Lists are built by push, as every other
+ * taint list is (a literal, a spread copy): `Array.prototype.map` makes a list of another
+ * kind (with holes), and code reading lists of both kinds was compiled again and again.
+ */
+function withNumeric(t: Taint, numeric: true | undefined): Taint {
+  const out: TaintSource[] = [];
+  for (const s of t)
+    out.push(
+      !s.numeric === !numeric
+        ? s
+        : taintSource(s.kind, s.label, s.file, s.line, s.escaped, numeric),
+    );
+  return out;
+}
+
 /** The same sources as numbers the attacker chose (see TaintSource.numeric). */
 export function numericTaint(t: Taint): Taint {
-  return t.every((s) => s.numeric)
-    ? t
-    : t.map((s) => (s.numeric ? s : taintSource(s.kind, s.label, s.file, s.line, s.escaped, true)));
+  return t.every((s) => s.numeric) ? t : withNumeric(t, true);
 }
 
 /** The same sources as text: numbers the attacker chose, made into characters. */
 export function textTaint(t: Taint): Taint {
-  if (!t.some((s) => s.numeric)) return t;
-  return t.map((s) =>
-    s.numeric ? taintSource(s.kind, s.label, s.file, s.line, s.escaped, undefined) : s,
-  );
+  return t.some((s) => s.numeric) ? withNumeric(t, undefined) : t;
 }
 
 export function withTaint(v: Value, taint: Taint | undefined): Value {

@@ -538,6 +538,12 @@ interface ApiInfo {
    * read and the call of it on a first visit share one look-up by name.)
    */
   free: boolean;
+  /** Which identity of a player a method call gives (`Player:SteamID` → `SteamID`). */
+  identity: string | undefined;
+  /** A number read off the network (NUMBER_RESULTS). */
+  numberFrom: 'net' | undefined;
+  /** Every player on the server (EVERY_PLAYER_APIS). */
+  everyPlayer: boolean;
 }
 
 /**
@@ -623,6 +629,11 @@ function apiInfo(name: string): ApiInfo {
     strong: exec || CONSOLE_SINKS.has(name) || PRIVILEGE_SINKS.has(name),
     registration: REGISTRATIONS.has(name),
     free: !CORE_GLOBALS.has(name) && !/^[A-Z_]+$/.test(name) && !KNOWN_LIBRARIES.has(name),
+    // (Answered here once per name: at every call of an unknown API, a slice of the name and
+    // a look-up of a fresh string in a plain object cost about 1 % of the whole scan.)
+    identity: identityMethodOf(name),
+    numberFrom: Object.hasOwn(NUMBER_RESULTS, name) ? NUMBER_RESULTS[name] : undefined,
+    everyPlayer: EVERY_PLAYER_APIS.has(name),
   };
   // Hostile code can make endless distinct names: the table stays bounded.
   if (apiInfos.size < 100_000) apiInfos.set(name, info);
@@ -2935,7 +2946,7 @@ export class Emulator {
       for (const s of t) escaped.push(escapedSource(s));
       return [{ k: 'unk', taint: escaped }];
     }
-    const identity = identityMethodOf(name);
+    const identity = info.identity;
     if (identity !== undefined) {
       // (A player's name is their own text: the object's taint stays on it.)
       const t = method && args[0] ? taintOf(args[0]) : undefined;
@@ -2945,9 +2956,9 @@ export class Emulator {
         return [{ k: 'unk', identity, taint: t, partial: '«IPAddress»' }];
       return [t ? { k: 'unk', identity, taint: t } : { k: 'unk', identity }];
     }
-    const numberFrom = NUMBER_RESULTS[name];
+    const numberFrom = info.numberFrom;
     if (numberFrom !== undefined) return [this.taintValue(numberFrom, `${name}()`, fc, line, true)];
-    if (EVERY_PLAYER_APIS.has(name)) return EVERY_PLAYER_RESULT;
+    if (info.everyPlayer) return EVERY_PLAYER_RESULT;
     if (info.sanitizer) return UNKNOWN_RESULT;
     let t: Taint | undefined;
     // (Indexed loops over values: an iterator over the shared frozen result is not optimised.)

@@ -297,6 +297,8 @@ export interface MemberExpression extends NodeBase {
   indexer: '.' | ':';
   identifier: Identifier;
   base: Expression;
+  /** For `:`: the analysis's answers for the method name, written empty (see CallSlot). */
+  emuMethod?: unknown;
 }
 
 /** `base[index]` */
@@ -306,21 +308,31 @@ export interface IndexExpression extends NodeBase {
   index: Expression;
 }
 
-export interface CallExpression extends NodeBase {
+/**
+ * A slot the analysis keeps its answers for a call in (the emulator's ApiInfo of the callee):
+ * the parser writes it empty, so that a node given an answer keeps the shape it was made
+ * with. A field added to a node later gave it a shape that only lived as long as the tree;
+ * V8 dropped it between scans, and the code walking trees was compiled again (docs/performance.md).
+ */
+interface CallSlot {
+  emuApi?: unknown;
+}
+
+export interface CallExpression extends NodeBase, CallSlot {
   type: 'CallExpression';
   base: Expression;
   arguments: Expression[];
 }
 
 /** `f{...}` */
-export interface TableCallExpression extends NodeBase {
+export interface TableCallExpression extends NodeBase, CallSlot {
   type: 'TableCallExpression';
   base: Expression;
   arguments: TableConstructorExpression;
 }
 
 /** `f"..."` */
-export interface StringCallExpression extends NodeBase {
+export interface StringCallExpression extends NodeBase, CallSlot {
   type: 'StringCallExpression';
   base: Expression;
   argument: StringLiteral;

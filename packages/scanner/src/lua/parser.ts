@@ -1728,6 +1728,7 @@ export class Parser {
               line: this.lineFrom(start),
               offset: this.offsetFrom(start),
               endOffset: this.prev.end,
+              emuMethod: undefined,
             };
             base = this.parseCallArguments(callee, start, true);
             continue;
@@ -1760,6 +1761,7 @@ export class Parser {
         line: this.lineFrom(start),
         offset: this.offsetFrom(start),
         endOffset: this.prev.end,
+        emuApi: undefined,
       };
     }
     if (this.fnTop !== null && t.kind === 'Punct' && (t.value === '{' || t.value === '('))
@@ -1773,6 +1775,7 @@ export class Parser {
         line: this.lineFrom(start),
         offset: this.offsetFrom(start),
         endOffset: this.prev.end,
+        emuApi: undefined,
       };
     }
     if (t.kind === 'Punct' && t.value === '(') {
@@ -1786,6 +1789,7 @@ export class Parser {
         line: this.lineFrom(start),
         offset: this.offsetFrom(start),
         endOffset: this.prev.end,
+        emuApi: undefined,
       };
     }
     if (method) this.abort(`function arguments expected near ${describe(t)}`);

@@ -43,7 +43,14 @@ import {
   identityTriggersIn,
   unwrap,
 } from './guards.js';
-import type { AddonAnalysis, CallEvent, Ctx, CtxFrame, EventBase } from './types.js';
+import type {
+  AddonAnalysis,
+  CallEvent,
+  Ctx,
+  CtxFrame,
+  IndexEvent,
+  OverrideEvent,
+} from './types.js';
 import {
   type Access,
   asNumber,
@@ -1063,9 +1070,18 @@ export class Emulator {
     return fc.realm === 'shared' && this.realmHint !== null ? this.realmHint : fc.realm;
   }
 
-  private base(fc: FileContext, line: number): EventBase {
-    // Every field written here, `decoded` too when there is none: a field added afterwards
-    // gave the event a shape that died between scans (see taintSource).
+  /**
+   * An override event with every field written, in OverrideEvent's order (`decoded`, `fn` and
+   * `cleared` too when there are none): spread from a base event with fields added, events
+   * took shapes V8 dropped between scans (see taintSource).
+   */
+  private overrideEvent(
+    fc: FileContext,
+    line: number,
+    target: string,
+    fn: FunctionDeclaration | undefined,
+    cleared?: true,
+  ): OverrideEvent {
     return {
       file: fc.path,
       line: this.lineOf(fc, line),
@@ -1073,6 +1089,34 @@ export class Emulator {
       ctx: this.ctx,
       payloadDepth: fc.depth,
       decoded: this.decodedLine(fc, line),
+      target,
+      fn,
+      cleared,
+    };
+  }
+
+  /** An index event, made whole like overrideEvent. */
+  private indexEvent(
+    fc: FileContext,
+    line: number,
+    base: string,
+    key: string | undefined,
+    keyDecoded: boolean,
+    plainKey: true | undefined,
+    resolved: string | undefined,
+  ): IndexEvent {
+    return {
+      file: fc.path,
+      line: this.lineOf(fc, line),
+      realm: this.realmOf(fc),
+      ctx: this.ctx,
+      payloadDepth: fc.depth,
+      decoded: this.decodedLine(fc, line),
+      base,
+      key,
+      keyDecoded,
+      plainKey,
+      resolved,
     };
   }
 
@@ -1845,11 +1889,7 @@ export class Emulator {
         return;
       }
       if (CORE_GLOBALS.has(target.name) && value.k === 'fn') {
-        this.out.overrides.push({
-          ...this.base(fc, target.line),
-          target: target.name,
-          fn: value.node,
-        });
+        this.out.overrides.push(this.overrideEvent(fc, target.line, target.name, value.node));
         return;
       }
       if (target.name === 'GM' || target.name === 'GAMEMODE') return;
@@ -1879,11 +1919,9 @@ export class Emulator {
         keyText !== undefined &&
         CORE_GLOBALS.has(rootName(baseV.t.apiName))
       ) {
-        this.out.overrides.push({
-          ...this.base(fc, target.line),
-          target: `${baseV.t.apiName}.${keyText}`,
-          fn: value.node,
-        });
+        this.out.overrides.push(
+          this.overrideEvent(fc, target.line, `${baseV.t.apiName}.${keyText}`, value.node),
+        );
       }
       return;
     }
@@ -1891,7 +1929,7 @@ export class Emulator {
       // `ULib.bans[id] = nil`, `ULib.ucl.groups = {}`: an admin mod's records emptied.
       const records = `${baseV.name}.${keyText ?? '[…]'}`;
       if (MODERATION_RECORDS.test(records) && (value.k === 'nil' || isEmptyTable(value))) {
-        this.out.overrides.push({ ...this.base(fc, target.line), target: records, cleared: true });
+        this.out.overrides.push(this.overrideEvent(fc, target.line, records, undefined, true));
         return;
       }
       if (keyText === undefined) return;
@@ -1909,11 +1947,14 @@ export class Emulator {
           this.globals.set(str(keyText), value);
           return;
         }
-        this.out.overrides.push({
-          ...this.base(fc, target.line),
-          target: baseV.name === '_G' ? keyText : targetName,
-          ...(value.k === 'fn' ? { fn: value.node } : {}),
-        });
+        this.out.overrides.push(
+          this.overrideEvent(
+            fc,
+            target.line,
+            baseV.name === '_G' ? keyText : targetName,
+            value.k === 'fn' ? value.node : undefined,
+          ),
+        );
         return;
       }
       // An addon global shadowing an unknown API table (`MyAddon.x = …`): promote it.
@@ -2296,12 +2337,9 @@ export class Emulator {
       const dynamicBase = b.name === '_G' || b.name === '_R' || b.name.startsWith('meta:');
       if (key === undefined) {
         if (dynamicBase) {
-          this.out.indexes.push({
-            ...this.base(fc, line),
-            base: b.name,
-            keyDecoded: true,
-            ...(textOf(k) ? { key: textOf(k)! } : {}),
-          });
+          this.out.indexes.push(
+            this.indexEvent(fc, line, b.name, textOf(k) || undefined, true, undefined, undefined),
+          );
         }
         // `_G[net.ReadString()]`: the attacker names the global, RunString as well as any.
         const taint = taintOf(k);
@@ -2324,14 +2362,17 @@ export class Emulator {
         if (keyDecoded && k.k === 'str' && k.dec) via = 'decoded';
       }
       if (dynamicBase) {
-        this.out.indexes.push({
-          ...this.base(fc, line),
-          base: b.name,
-          key,
-          keyDecoded: keyDecoded && !!(k.k === 'str' && (k.dec || keyDecoded)),
-          ...(keyDecoded && k.k === 'str' && !k.dec ? { plainKey: true as const } : {}),
-          resolved: name,
-        });
+        this.out.indexes.push(
+          this.indexEvent(
+            fc,
+            line,
+            b.name,
+            key,
+            keyDecoded && !!(k.k === 'str' && (k.dec || keyDecoded)),
+            keyDecoded && k.k === 'str' && !k.dec ? true : undefined,
+            name,
+          ),
+        );
       }
       if (b.name === '_G') {
         const g = this.globals.getName(key);

@@ -1163,9 +1163,13 @@ export class Parser {
     )
       outer.watched = true;
     const outerIndex = this.fnTopIndex;
+    // In FunctionFacts' order, `name` and `local` written empty: a field added later gave the
+    // record a shape V8 dropped between scans (see CallSlot in ast.ts).
     const facts: FunctionFacts = {
       node: null as unknown as FunctionDeclaration,
       parent: outerIndex,
+      name: undefined,
+      local: undefined,
       watched: false,
       sink: false,
       // (Replaced by the calls' list when the function ends, see `callPaths`.)
@@ -1994,7 +1998,15 @@ export function parseLazy(
   localTables: string[];
 } {
   const lazy = node.lazy;
-  const own: FunctionFacts = { node, parent: -1, watched: false, sink: false, calls: [] };
+  const own: FunctionFacts = {
+    node,
+    parent: -1,
+    name: undefined,
+    local: undefined,
+    watched: false,
+    sink: false,
+    calls: [],
+  };
   if (lazy === undefined)
     return {
       body: node.body,

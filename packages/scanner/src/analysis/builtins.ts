@@ -17,6 +17,7 @@ import {
   numericTaint,
   type Value,
   UNKNOWN,
+  valuesOf,
 } from './values.js';
 
 type Builtin = (args: Value[]) => Value[];
@@ -259,7 +260,9 @@ function findKnown(args: Value[]): Value[] | undefined {
   r.lastIndex = init - 1;
   const m = r.exec(s);
   if (!m) return [NIL];
-  const caps = m.slice(1).map((c) => (c === undefined ? NIL : str(c, undefined, subject.taint)));
+  const caps = valuesOf(m.slice(1), (c) =>
+    c === undefined ? NIL : str(c, undefined, subject.taint),
+  );
   return [num(m.index + 1), num(m.index + m[0].length), ...caps];
 }
 
@@ -283,7 +286,7 @@ export const BUILTINS: Record<string, Builtin> = {
     const i = args[1] ? (asNumber(args[1]) ?? 1) : 1;
     const j = args[2] ? (asNumber(args[2]) ?? i) : i;
     const sub = luaSub(s, i, j);
-    return [...sub].slice(0, 100_000).map((c) => num(c.charCodeAt(0)));
+    return valuesOf([...sub].slice(0, 100_000), (c) => num(c.charCodeAt(0)));
   }),
   'string.reverse': stringFn((s, args) => [
     str([...s].reverse().join(''), decodedFrom(args[0]!, 'reverse'), taintOf(args[0]!)),
@@ -316,7 +319,7 @@ export const BUILTINS: Record<string, Builtin> = {
       args.slice(1).some((a) => a.k === 'str' && a.dec) || /%c/.test(s) ? 'format' : undefined;
     return [str(r, dec, taintAll(args))];
   }),
-  'string.find': (args) => findKnown(args) ?? unknownFrom(args).map(() => UNKNOWN),
+  'string.find': (args) => findKnown(args) ?? [UNKNOWN],
   // Evaluated on a known text (a loader picking char codes out of a comment it read); else
   // each capture is a piece of the text, with its taint (`local cmd, rest =
   // text:match("^(%S+)%s*(.*)$")`).
@@ -324,7 +327,9 @@ export const BUILTINS: Record<string, Builtin> = {
     const known = matchKnown(args);
     if (known !== undefined) return known;
     const [piece] = unknownFrom(args.slice(0, 1));
-    return Array.from({ length: Math.max(1, captureCount(args[1])) }, () => piece!);
+    const pieces: Value[] = [];
+    for (let i = Math.max(1, captureCount(args[1])); i > 0; i--) pieces.push(piece!);
+    return pieces;
   },
   'string.gsub': stringFn((s, args) => {
     const pat = args[1] ? asString(args[1]) : undefined;

@@ -65,6 +65,8 @@ import {
   numericTaint,
   taintSource,
   apiValue,
+  unknowns,
+  valuesOf,
   partialText,
   Scope,
   stringOfKey,
@@ -2679,12 +2681,7 @@ export class Emulator {
         for (let i = 0; i < args.length; i++) {
           const a = args[i]!;
           if (a.k === 'fn' && !this.skippable.has(a.node))
-            this.defer(
-              a,
-              a.node.parameters.map(() => UNKNOWN as Value),
-              fc,
-              this.ctx,
-            );
+            this.defer(a, unknowns(a.node.parameters.length), fc, this.ctx);
         }
         return UNKNOWN_RESULT;
       }
@@ -3096,7 +3093,7 @@ export class Emulator {
     let n = 0;
     for (const m of s.matchAll(re)) {
       if (n++ > 100_000) break;
-      const caps = m.length > 1 ? m.slice(1).map((c) => str(c ?? '')) : [str(m[0])];
+      const caps = m.length > 1 ? valuesOf(m.slice(1), (c) => str(c ?? '')) : [str(m[0])];
       const r = this.callFunction(fn, caps, fc, true)[0] ?? NIL;
       const rs = asString(r);
       if (r.k === 'unk') return [UNKNOWN];
@@ -3279,7 +3276,7 @@ export class Emulator {
           return;
         }
         if (cb?.k !== 'fn') return;
-        const params: Value[] = cb.node.parameters.map(() => UNKNOWN as Value);
+        const params: Value[] = unknowns(cb.node.parameters.length);
         if (ev === 'PlayerSay' || ev === 'PlayerSayTransform')
           params[1] = this.taintValue('chat', 'chat text (PlayerSay)', fc, line);
         if (ev === 'OnPlayerChat')
@@ -3393,12 +3390,10 @@ export class Emulator {
         for (let i = 0; i < args.length; i++) {
           const a = args[i]!;
           if (a.k === 'fn')
-            this.defer(
-              a,
-              a.node.parameters.map(() => UNKNOWN as Value),
-              fc,
-              [...this.ctx, this.frame('handler', `callback of ${name}`, fc, line, name)],
-            );
+            this.defer(a, unknowns(a.node.parameters.length), fc, [
+              ...this.ctx,
+              this.frame('handler', `callback of ${name}`, fc, line, name),
+            ]);
         }
     }
   }

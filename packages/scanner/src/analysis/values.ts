@@ -632,6 +632,25 @@ export function withTaint(v: Value, taint: Taint | undefined): Value {
   return v;
 }
 
+/**
+ * `f` of each item, as a list built by push. Value lists handed on as a call's values are made
+ * this way or as literals: `Array.prototype.map` and `Array.from` make lists of another kind
+ * (with holes), and code reading both kinds was compiled again when it met the second (see
+ * withNumeric).
+ */
+export function valuesOf<T>(items: ArrayLike<T>, f: (item: T) => Value): Value[] {
+  const out: Value[] = [];
+  for (let i = 0; i < items.length; i++) out.push(f(items[i]!));
+  return out;
+}
+
+/** `n` unknown values (a callback's parameters when nothing is known of them). */
+export function unknowns(n: number): Value[] {
+  const out: Value[] = [];
+  for (let i = 0; i < n; i++) out.push(UNKNOWN);
+  return out;
+}
+
 /** `v` with `taint` in place of its own: the plain case as its own literal, the rest whole. */
 function unknownWithTaint(v: UnknownValue, taint: Taint | undefined): UnknownValue {
   if (

@@ -369,7 +369,7 @@ class AnalysedFile implements FileAnalysis {
   facts: FileAnalysis['facts'];
   obfuscatedIdentifiers: number;
   identifierCount: number;
-  declare sha256?: string;
+  sha256: string | undefined;
   budgetExhausted = false;
   emulationSteps = 0;
   #lines: string[] | undefined;
@@ -396,6 +396,9 @@ class AnalysedFile implements FileAnalysis {
     };
     this.obfuscatedIdentifiers = skim.obfuscatedIdentifiers;
     this.identifierCount = skim.identifiers;
+    // (Written here, even when there is none: added afterwards, the field gave files a shape
+    // V8 dropped between scans; see taintSource in values.ts.)
+    this.sha256 = entry.sha256 || undefined;
   }
 
   get lines(): string[] {
@@ -410,7 +413,6 @@ function skimFile(entry: ArchiveEntry, watch: SkimWatch): LuaFileRecord {
   const skim = skimLua(bytes, watch, bom ? 3 : 0);
   const encoding = scanEncodingOfBytes(bytes, bom ? 3 : 0);
   const file = new AnalysedFile(entry, text, skim, encoding, bom);
-  if (entry.sha256) file.sha256 = entry.sha256;
   const fc: FileContext = {
     path: entry.path,
     realm: file.realm,
@@ -420,7 +422,20 @@ function skimFile(entry: ArchiveEntry, watch: SkimWatch): LuaFileRecord {
     exhausted: false,
     shallow: false,
   };
-  return { file, bytes, skim, encoding, fc };
+  // Every field written, the ones filled in later too (see AnalysedFile's sha256).
+  return {
+    file,
+    bytes,
+    skim,
+    encoding,
+    fc,
+    body: undefined,
+    ran: undefined,
+    included: undefined,
+    returned: undefined,
+    functions: undefined,
+    relevanceIndex: undefined,
+  };
 }
 
 /**

@@ -651,19 +651,29 @@ export function unknowns(n: number): Value[] {
   return out;
 }
 
+/** UnknownValue's fields besides `k` and `taint`. */
+const OTHER_UNKNOWN_FIELDS = [
+  'partial',
+  'downloaded',
+  'choices',
+  'granted',
+  'identity',
+  'method',
+  'everyone',
+  'entityClass',
+] as const;
+/** Fails to compile when UnknownValue gains a field the list above lacks. */
+const _everyUnknownFieldListed: [
+  Exclude<keyof UnknownValue, 'k' | 'taint' | (typeof OTHER_UNKNOWN_FIELDS)[number]>,
+] extends [never]
+  ? true
+  : never = true;
+
 /** `v` with `taint` in place of its own: the plain case as its own literal, the rest whole. */
 function unknownWithTaint(v: UnknownValue, taint: Taint | undefined): UnknownValue {
-  if (
-    v.partial === undefined &&
-    v.identity === undefined &&
-    v.choices === undefined &&
-    v.method === undefined &&
-    v.entityClass === undefined &&
-    v.downloaded === undefined &&
-    v.granted === undefined &&
-    v.everyone === undefined
-  )
-    return { k: 'unk', taint };
+  let plain = true;
+  for (const f of OTHER_UNKNOWN_FIELDS) if (v[f] !== undefined) plain = false;
+  if (plain) return { k: 'unk', taint };
   // Typed with every field required, so that a field added to UnknownValue is not dropped here.
   const whole: { [F in keyof Required<UnknownValue>]: UnknownValue[F] } = {
     k: 'unk',

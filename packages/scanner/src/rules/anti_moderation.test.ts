@@ -78,4 +78,51 @@ describe('anti_moderation', () => {
     });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
   });
+  it("every ULX user or group removed, or every player's rank stripped, by another addon", () => {
+    const wipe = check(rule, {
+      'lua/entities/ent_radio/init.lua': `
+function ENT:Reset()
+  for id in pairs(ULib.ucl.users) do ULib.ucl.removeUser(id) end
+  for g in pairs(ULib.ucl.groups) do
+    if g ~= ULib.ACCESS_ALL then ULib.ucl.removeGroup(g) end
+  end
+end`,
+    });
+    expect(worst(wipe)).toBeGreaterThanOrEqual(RANK.high);
+    expect(wipe.map((f) => f.line).sort()).toEqual([3, 5]);
+    const demoted = check(rule, {
+      'lua/autorun/server/sv_x.lua': `
+net.Receive("reset_ranks", function(len, ply)
+  for _, p in ipairs(player.GetAll()) do p:SetUserGroup("user") end
+end)`,
+    });
+    expect(worst(demoted)).toBeGreaterThanOrEqual(RANK.high);
+  });
+  it("one user removed, every player's rank reset by an admin, or ULib's own removals", () => {
+    const findings = [
+      ...check(rule, {
+        'lua/autorun/server/sv_x.lua': `
+hook.Add("PlayerInitialSpawn", "protect", function(ply)
+  if ply:GetUserGroup() == "superadmin" and not allowed[ply:SteamID()] then
+    ULib.ucl.removeUser(ply:SteamID())
+    ply:SetUserGroup("user")
+  end
+end)`,
+      }),
+      ...check(rule, {
+        'lua/autorun/server/sv_x.lua': `
+concommand.Add("reset_ranks", function(ply)
+  if not ply:IsSuperAdmin() then return end
+  for _, p in ipairs(player.GetAll()) do p:SetUserGroup("user") end
+end)`,
+      }),
+      ...check(rule, {
+        'lua/ulib/server/ucl.lua': `
+function ULib.ucl.purge()
+  for id in pairs(ULib.ucl.users) do ULib.ucl.removeUser(id) end
+end`,
+      }),
+    ];
+    expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
+  });
 });

@@ -1,13 +1,28 @@
 // GB-019: keeping someone unbannable or disabling moderation: unban loops, removing
-// host_writeid, replacing Ban/Kick metamethods, wiping admin groups.
+// host_writeid, replacing Ban/Kick metamethods, wiping admin groups, users or every
+// player's rank.
 import { asString } from '../analysis/values.js';
 import { identityTriggersIn } from '../analysis/guards.js';
-import { guardOf, handlerOf, makeFinding, triggerOf } from './support.js';
+import {
+  guardOf,
+  handlerOf,
+  makeFinding,
+  PRIVILEGED_GROUP,
+  snippetAt,
+  triggerOf,
+} from './support.js';
 import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
 
 /** Where admin mods keep their bans, users and groups under data/. */
 const ADMIN_FILES = /^(ulib\/(bans|users|groups)\.txt|ulx\/|sam\/|serverguard\/|fadmin\/)/;
+
+/** ULib's calls that take a user or a group off the admin mod's records. */
+const UCL_REMOVALS = new Set(['ULib.ucl.removeUser', 'ULib.ucl.removeGroup']);
+/** A loop over every user or group ULib keeps (`for id in pairs(ULib.ucl.users) do`). */
+const OVER_UCL_TABLES = /\bfor\b[^\n]*\bin\s+pairs\s*\(\s*ULib\.ucl\.(users|groups)\s*\)/;
+/** How far above a removal its loop's header is looked for. */
+const LOOP_HEADER_LINES = 3;
 
 const MODERATION_CALLS = new Set([
   'ULib.unban',
@@ -27,14 +42,14 @@ export const rule: Rule = {
       en: {
         title: 'Moderation sabotaged',
         description:
-          'The addon keeps unbanning someone, stops bans from being saved, or replaces the Ban/Kick functions so that some players cannot be punished.',
+          'The addon keeps unbanning someone, stops bans from being saved, replaces the Ban/Kick functions so that some players cannot be punished, or wipes the admin groups and ranks.',
         recommendation:
           'Remove the addon, check your ban list and admin groups, and restart the server.',
       },
       fr: {
         title: 'Modération sabotée',
         description:
-          "L'addon débannit quelqu'un en boucle, empêche l'enregistrement des bannissements, ou remplace les fonctions Ban/Kick pour que certains joueurs ne puissent pas être sanctionnés.",
+          "L'addon débannit quelqu'un en boucle, empêche l'enregistrement des bannissements, remplace les fonctions Ban/Kick pour que certains joueurs ne puissent pas être sanctionnés, ou efface les groupes et les rangs d'administration.",
         recommendation:
           "Supprimez l'addon, vérifiez votre liste de bannissements et vos groupes d'administration, puis redémarrez le serveur.",
       },
@@ -95,12 +110,44 @@ export const rule: Rule = {
         }),
       );
     }
+    // Every user or group of ULX removed one by one, or every player's rank set to an ordinary
+    // one, outside any admin command: the admins lose their power (the same as emptying the
+    // tables, see below). ULib and ULX keep their own records.
+    const adminModShipped = ships('ulib') || ships('ulx');
+    for (const ev of sharedViews(context).callsWhere(
+      (api) => UCL_REMOVALS.has(api) || api === 'Player:SetUserGroup',
+    )) {
+      if (adminModShipped || guardOf(ev.ctx) || ev.payloadDepth > 0) continue;
+      let what: string | undefined;
+      if (ev.api === 'Player:SetUserGroup') {
+        const target = ev.args[0];
+        const group = ev.args[1] ? asString(ev.args[1]) : undefined;
+        if (target?.k === 'unk' && target.everyone && group && !PRIVILEGED_GROUP.test(group))
+          what = `every player's rank set to "${group}"`;
+      } else {
+        for (let l = ev.line; l >= Math.max(1, ev.line - LOOP_HEADER_LINES) && !what; l--) {
+          const loop = OVER_UCL_TABLES.exec(snippetAt(analysis, ev.file, l));
+          if (loop) what = `${ev.api} over every entry of ULib.ucl.${loop[1]}`;
+        }
+      }
+      if (!what) continue;
+      const trigger = triggerOf(ev.ctx);
+      out.push(
+        makeFinding(rule, analysis, {
+          confidence: 0.85,
+          pattern: `${what}${trigger ? ` for ${trigger.label}` : ''}`,
+          file: ev.file,
+          line: ev.line,
+          techniques: trigger ? ['GB-019', 'GB-007'] : ['GB-019'],
+        }),
+      );
+    }
     for (const ov of analysis.overrides) {
       if (ov.cleared) {
         // `ULib.bans[id] = nil` where a player joins, `ULib.ucl.groups = {}`: the records of
         // the admin mod emptied outside any admin command, by another addon. A ban manager
         // goes through ULib.unban; ULib and ULX keep their own tables.
-        if (guardOf(ov.ctx) || ships('ulib') || ships('ulx')) continue;
+        if (guardOf(ov.ctx) || adminModShipped) continue;
         const trigger = triggerOf(ov.ctx);
         out.push(
           makeFinding(rule, analysis, {

@@ -15,6 +15,7 @@ import {
   makeFinding,
   sourcesOfKind,
   triggerOf,
+  PRIVILEGED_GROUP,
 } from './support.js';
 import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
@@ -46,8 +47,6 @@ function sentFieldGate(
   return undefined;
 }
 
-const PRIVILEGED_GROUP =
-  /^(superadmin|owner|root|admin|headadmin|developer|founder|manager|staff)$/i;
 const RANK_METHODS = /^Player:(IsSuperAdmin|IsAdmin|IsUserGroup|GetUserGroup|CheckGroup|query)$/;
 
 /**

@@ -48,6 +48,10 @@ export function sourcesOfKind(
   return sourcesOf(values).filter((s) => kinds.includes(s.kind));
 }
 
+/** A rank that holds power on a server (what a backdoor gives, what a wipe takes away). */
+export const PRIVILEGED_GROUP =
+  /^(superadmin|owner|root|admin|headadmin|developer|founder|manager|staff)$/i;
+
 export function snippetAt(analysis: AddonAnalysis, file: string, line: number): string {
   const f = analysis.files.find((x) => x.path === file);
   let text: string | undefined = f?.lines[line - 1];

@@ -89,13 +89,17 @@ export function analyzeAddon(entries: ArchiveEntry[], options: AnalyzeOptions): 
   // path live in other files), settled by the fixpoint below.
   const relevance = new Relevance();
   const skimWatch = skimWatchFor(options.intel);
+  const clientSkimWatch = skimWatchFor(options.intel, true);
   const records: LuaFileRecord[] = [];
   for (const entry of luaEntries) {
     if (options.isCancelled?.()) {
       analysis.cancelled = true;
       return analysis;
     }
-    const record = skimFile(entry, skimWatch);
+    const record = skimFile(
+      entry,
+      entry.kind === 'lua' && realmOfPath(entry.path) === 'client' ? clientSkimWatch : skimWatch,
+    );
     records.push(record);
     analysis.files.push(record.file);
     // Machine-obfuscated files (the lexical-noise rule's measure: 5+ machine-made names,

@@ -175,11 +175,11 @@ const DEFINITION_BASES = new Map<string, readonly string[]>([
 // What the skim sorts watched things into. A function gets a tree (and may be emulated) when
 // its own body can make or feed a finding: a sink, a decoder, a literal identity, an override
 // or detour, a file/SQL/destructive action or a write to the network (judged by the context
-// that calls it and the data it reaches), or a net read together with an identity. Alone, a
-// net read (a handler storing what it reads), an identity (logging a SteamID) or a URL cannot.
-// (Making every receiver that reads the net worth a tree, to follow one that queues what it
-// reads for a timer or hands it to `hook.Run`, cost about a tenth more CPU per bench pass and
-// was taken back: session 18.)
+// that calls it and the data it reaches), a net read or a player's IP outside client files,
+// or any source together with an identity. A receiver that only passes on what it reads
+// still feeds a finding: it queues it in a table a timer compiles, or hands it to `hook.Run`;
+// a join hook batching IPs feeds a timer that posts them. On a client the net carries the
+// server's own data, and alone an identity (logging a SteamID) or a URL cannot make a finding.
 const STRONG = 1; // execution, console, ranks, remote hosts, indirect access, sink strings, escapes
 const SOURCE = 2; // net reads, handler registrations, client-sent data
 const DATA = 4; // files and SQL
@@ -192,24 +192,20 @@ const URL = 256; // URLs and other watched words in strings
 const NET_WRITE = 512; // writes back to the network
 const KNOWN_NAME = 1024; // a known backdoor or exploitable net message or command name
 const METATABLE = 2048; // metatable lookups: a detour needs a watched redefinition as well
+const PLAYER_DATA = 4096; // what a player sends (net reads) or is (an IP): queued, passed on
 
 const CATEGORIES = new Map<string, number>([
-  ...[
-    'ReadString',
-    'ReadData',
-    'ReadTable',
-    'ReadType',
-    'ReadStream',
-    'Receive',
-    'concommand',
-    'GetInfo',
-    'GetPData',
-  ].map((n) => [n, SOURCE] as const),
+  ...['ReadString', 'ReadData', 'ReadTable', 'ReadType', 'ReadStream'].map(
+    (n) => [n, SOURCE | PLAYER_DATA] as const,
+  ),
+  ...['Receive', 'concommand', 'GetInfo', 'GetPData'].map((n) => [n, SOURCE] as const),
   ...['file', 'sql'].map((n) => [n, DATA] as const),
   ...['WriteString', 'WriteData'].map((n) => [n, NET_WRITE] as const),
-  ...['SteamID', 'SteamID64', 'AccountID', 'UniqueID', 'OwnerSteamID64', 'IPAddress'].map(
+  ...['SteamID', 'SteamID64', 'AccountID', 'UniqueID', 'OwnerSteamID64'].map(
     (n) => [n, IDENTITY] as const,
   ),
+  // A player's IP is what exfiltration collects, often into a batch a timer sends later.
+  ['IPAddress', IDENTITY | PLAYER_DATA],
   ...[
     'GetHostName',
     'GetIPAddress',
@@ -250,9 +246,15 @@ const STRING_NEEDLES: ReadonlyArray<readonly [string, number]> = [
   ['https:', URL],
 ];
 
+/** Whether a function of a client file mentioning these categories is worth a tree. */
+function worthATreeOnClient(mask: number): boolean {
+  return worthATree(mask & ~PLAYER_DATA);
+}
+
 /** Whether a function mentioning these categories is worth a tree (see above). */
 function worthATree(mask: number): boolean {
-  if (mask & (STRONG | DECODE | META | ID_LITERAL | DATA | ACTION | NET_WRITE)) return true;
+  if (mask & (STRONG | DECODE | META | ID_LITERAL | DATA | ACTION | NET_WRITE | PLAYER_DATA))
+    return true;
   // A known name counts where something registers it: the rules judge receivers and
   // commands. As plain data (a language file's "something") it cannot make a finding.
   return (mask & SOURCE) !== 0 && (mask & (IDENTITY | KNOWN_NAME)) !== 0;
@@ -296,28 +298,31 @@ const SKIM_POLICY: SkimPolicy = {
 /** FUNCTION_WATCH compiled for the skim; names without a category above are strong. */
 export const SKIM_WATCH = compileSkimWatch(FUNCTION_WATCH, SKIM_POLICY);
 
-const skimWatches = new WeakMap<ThreatIntel, SkimWatch>();
+const skimWatches = new WeakMap<ThreatIntel, { shared: SkimWatch; client: SkimWatch }>();
 
-/**
- * SKIM_WATCH plus the intel's net-message and command names as string literals: code that
- * names a known backdoor or exploitable receiver and registers a receiver or command gets a
- * tree wherever it stands.
- */
-export function skimWatchFor(intel: ThreatIntel): SkimWatch {
-  let watch = skimWatches.get(intel);
-  if (!watch) {
+/** The skim's watch for an addon's files (`client`: for files only clients run). */
+export function skimWatchFor(intel: ThreatIntel, client = false): SkimWatch {
+  let watches = skimWatches.get(intel);
+  if (!watches) {
     const names = [
       ...intel.backdoorNetNames,
       ...intel.exploitableNetNames,
       ...intel.backdoorCommandNames,
     ];
-    watch = compileSkimWatch(FUNCTION_WATCH, {
-      ...SKIM_POLICY,
-      literals: names.map((n) => [n, KNOWN_NAME] as const),
-    });
-    skimWatches.set(intel, watch);
+    const literals = names.map((n) => [n, KNOWN_NAME] as const);
+    // (Both compiled alike: a copy of one with another `worth` would give the skim's hot
+    // loop watch objects of two shapes.)
+    watches = {
+      shared: compileSkimWatch(FUNCTION_WATCH, { ...SKIM_POLICY, literals }),
+      client: compileSkimWatch(FUNCTION_WATCH, {
+        ...SKIM_POLICY,
+        literals,
+        worth: worthATreeOnClient,
+      }),
+    };
+    skimWatches.set(intel, watches);
   }
-  return watch;
+  return client ? watches.client : watches.shared;
 }
 
 /**

@@ -83,7 +83,7 @@ describe('skim', () => {
       'function g() function meta:IsAdmin() return true end end', // redefinition, both judged
       'function h() print("hello") end',
       'function i(ply) return ply:SteamID() end', // an identity alone
-      'function j() local s = net.ReadString() end', // a net read alone
+      'function j() local s = net.ReadString() end', // a net read alone (queued, passed on)
       'function k(ply) if net.ReadString() == ply:SteamID() then end end', // both
       'function l() file.Write("x.txt", "y") end', // a file action, judged by its callers
     ].join('\n');
@@ -102,12 +102,20 @@ describe('skim', () => {
       true,
       false,
       false,
-      false,
+      true,
       true,
       true,
     ]);
     expect(skim.watched).toBe(true);
     expect(skimLua('print("hello")\nlocal x = {1, 2}', SKIM_WATCH).watched).toBe(false);
+    // On a client, what the net carries is the server's own data: a read alone is not enough.
+    const client = skimLua(src, skimWatchFor(loadThreatIntel(), true));
+    const onClient = [...client.functions.entries()].sort((x, y) => x[0] - y[0]);
+    expect(onClient.map(([, f]) => f.watched)).toEqual([
+      ...watched.slice(0, 10),
+      false,
+      ...watched.slice(11),
+    ]);
   });
 
   it('counts generic redefinitions only on their libraries, and a metatable only with one', () => {

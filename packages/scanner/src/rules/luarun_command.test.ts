@@ -39,7 +39,6 @@ describe('luarun_command', () => {
       'lua/autorun/server/sv_x.lua': [
         'util.AddNetworkString("restart_ping")',
         'net.Receive("restart_ping", function(len, ply)',
-        ' MsgN(ply:SteamID(), " pinged")',
         ' local sc = ents.Create("point_servercommand")',
         ' sc:Spawn()',
         ' sc:Fire("Command", net.ReadString(), 0)',

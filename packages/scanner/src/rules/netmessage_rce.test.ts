@@ -279,7 +279,6 @@ describe('netmessage_rce', () => {
         'util.AddNetworkString("Hud_Theme")',
         'net.Receive("Hud_Theme", function(len, ply)',
         ' local name, data = net.ReadString(), net.ReadString()',
-        ' MsgN(ply:SteamID(), " picked theme ", name)',
         ' hook.Run("Hud_ApplyTheme", ply, name, data)',
         'end)',
       ].join('\n'),
@@ -309,7 +308,7 @@ describe('netmessage_rce', () => {
       'lua/feed/sv_net.lua': [
         'util.AddNetworkString("Feed_Report")',
         'net.Receive("Feed_Report", function(len, ply)',
-        ' Feed.queue[#Feed.queue + 1] = { who = ply:SteamID(), kind = net.ReadUInt(4), payload = net.ReadString() }',
+        ' Feed.queue[#Feed.queue + 1] = { kind = net.ReadUInt(4), payload = net.ReadString() }',
         'end)',
       ].join('\n'),
       'lua/feed/sv_worker.lua': [
@@ -330,7 +329,7 @@ describe('netmessage_rce', () => {
       'lua/autorun/server/sv_trails.lua': [
         'local Queue = {}',
         'util.AddNetworkString("trails_set")',
-        'net.Receive("trails_set", function(len, ply) Queue[#Queue + 1] = net.ReadString() MsgN(ply:SteamID(), " set a trail") end)',
+        'net.Receive("trails_set", function(len, ply) Queue[#Queue + 1] = net.ReadString() end)',
         'hook.Add("Think", "Trails", function()',
         ' for i = 1, #Queue do CompileString(Queue[i], "trail")() end',
         ' Queue = {}',
@@ -394,7 +393,6 @@ describe('netmessage_rce', () => {
         ' util.AddNetworkString("menu_" .. name)',
         ' net.Receive("menu_" .. name, function(len, ply)',
         '  local s = net.ReadString()',
-        '  MsgN(ply:SteamID(), " ", name)',
         '  local r = (name == "cfg") and fn(s, "menu") or fn(ply, s)',
         '  if isfunction(r) then r() end',
         ' end)',
@@ -425,7 +423,6 @@ describe('netmessage_rce', () => {
         'util.AddNetworkString("screen_cmd")',
         'net.Receive("screen_cmd", function(len, ply)',
         ' local input, arg = net.ReadString(), net.ReadString()',
-        ' MsgN(ply:SteamID(), " fired ", input)',
         ' for _, e in ipairs(ents.FindByClass("sent_screen")) do e:Fire(input, arg, 0, ply, ply) end',
         'end)',
       ].join('\n'),
@@ -464,7 +461,7 @@ describe('netmessage_rce', () => {
       'gamemodes/arena/gamemode/sv_spec.lua': [
         'util.AddNetworkString("arena_spec")',
         'local pending = {}',
-        'net.Receive("arena_spec", function(_, ply) pending[#pending + 1] = { ply:SteamID(), net.ReadString() } end)',
+        'net.Receive("arena_spec", function(_, ply) pending[#pending + 1] = { ply, net.ReadString() } end)',
         'function GM:SpectateProcess(ply, target) local f = loadstring(target) if f then f() end end',
         'hook.Add("Think", "arena_q", function()',
         ' local item = table.remove(pending, 1)',

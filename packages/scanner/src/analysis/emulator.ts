@@ -811,7 +811,40 @@ class CallMemo {
   }
 }
 
-export class Emulator {
+/**
+ * What the analysis answers about the addon beyond the file being emulated. One object with
+ * methods rather than closures set per scan (see AddonRun in index.ts for why).
+ */
+export interface EmulatorHost {
+  /**
+   * Loads the not-yet-loaded files that define a function path (`pace.Send`); true when some
+   * were loaded.
+   */
+  loadDefinition(path: string): boolean;
+  /**
+   * Runs the top level of the file `include(path)` names from the file `from`, if it is
+   * one of the addon's parsed files not run yet, as the game runs it there: what it
+   * defines exists from then on for the code after the include. Gives what the file
+   * returns, the first time or again later.
+   */
+  includeFile(path: string, from: FileContext, wantResult: boolean): Value[] | undefined;
+  /**
+   * The text of a non-Lua file the addon ships, as `file.Read(path, where)` would read it in
+   * the game (`GAME` and `MOD` from the addon's root, `DATA` under data/), or undefined.
+   */
+  readAddonFile(path: string, where: string | undefined): string | undefined;
+  /** Net message names whose handlers are emulated in full (known backdoor names). */
+  exhaustiveNetName(name: string): boolean;
+}
+
+/** What drainHandlers keeps across its rounds: the step guard, and the handlers that read state. */
+interface DrainState {
+  guard: number;
+  /** Handlers that read the addon's state, with what they read and the write clock after. */
+  readers: Array<{ d: Deferred; tables: LuaTable[]; clock: number }>;
+}
+
+export class Emulator implements OperandFacts {
   readonly globals = new LuaTable();
   private ctx: Ctx = [];
   private uncertain = 0;
@@ -820,29 +853,13 @@ export class Emulator {
   private readonly deferred: Deferred[] = [];
   /** Closures made, in order, each with its file (`home`): drain runs those never called. */
   private readonly closures: FnValue[] = [];
-  /**
-   * Loads the not-yet-loaded files that define a function path (`pace.Send`); true when some
-   * were loaded. Set by the analysis.
-   */
-  loadDefinition: ((path: string) => boolean) | null = null;
-  /**
-   * Runs the top level of the file `include(path)` names from the file `from`, if it is
-   * one of the addon's parsed files not run yet, as the game runs it there: what it
-   * defines exists from then on for the code after the include. Gives what the file
-   * returns, the first time or again later.
-   */
-  includeFile:
-    ((path: string, from: FileContext, wantResult: boolean) => Value[] | undefined) | null = null;
+  /** What the analysis answers about the addon's other files (see EmulatorHost). */
+  host: EmulatorHost | null = null;
   /**
    * The call under way is a statement of its own (`include("x.lua")`), its result dropped.
    * (Approximate: still set while its arguments are evaluated.)
    */
   private resultUnused = false;
-  /**
-   * The text of a non-Lua file the addon ships, as `file.Read(path, where)` would read it in
-   * the game (`GAME` and `MOD` from the addon's root, `DATA` under data/), or undefined.
-   */
-  readAddonFile: ((path: string, where: string | undefined) => string | undefined) | null = null;
   /** Calls into functions of other files under way, outermost first (see recordCall). */
   private readonly callSites: Array<{ fc: FileContext; line: number }> = [];
   /** Realm of the calling code while a shared file's function runs (see callFunction). */
@@ -856,8 +873,6 @@ export class Emulator {
   skippable: ReadonlySet<FunctionDeclaration> = new Set();
   /** Functions that reach a sink (Relevance.reachesSink): the only ones worth a second run. */
   reachesSink: ReadonlySet<FunctionDeclaration> = new Set();
-  /** Net message names whose handlers are emulated in full (known backdoor names). */
-  exhaustiveNetName: (name: string) => boolean = () => false;
 
   constructor(
     readonly out: Pick<
@@ -911,28 +926,10 @@ export class Emulator {
   }
 
   private drainHandlers(isCancelled?: () => boolean): void {
-    let guard = 0;
-    // Handlers that read the addon's state, with what they read and the write clock after.
-    const readers: Array<{ d: Deferred; tables: LuaTable[]; clock: number }> = [];
-    const runDeferred = () => {
-      while (this.deferred.length && guard++ < 100_000) {
-        if (isCancelled?.()) return;
-        const d = this.deferred.shift()!;
-        if (stopped(d.fc)) continue;
-        const tables: LuaTable[] = [];
-        LuaTable.reads = tables;
-        LuaTable.readRun++;
-        try {
-          this.invokeTop(d.fn, d.args, d.ctx, d.fc);
-        } finally {
-          LuaTable.reads = null;
-        }
-        if (tables.length > 0 && readers.length < MAX_READERS)
-          readers.push({ d, tables, clock: LuaTable.writes });
-      }
-    };
-    runDeferred();
-    for (let i = 0; i < this.closures.length && guard++ < 200_000; i++) {
+    const state: DrainState = { guard: 0, readers: [] };
+    const readers = state.readers;
+    this.runDeferred(state, isCancelled);
+    for (let i = 0; i < this.closures.length && state.guard++ < 200_000; i++) {
       const fn = this.closures[i]!;
       const fc = fn.home!;
       if (this.invoked.has(fn.node) || stopped(fc)) continue;
@@ -943,7 +940,7 @@ export class Emulator {
       if (isCancelled?.()) return;
       const { args, ctx } = this.gamemodeHookCall(fn, fc);
       this.invokeTop(fn, args, ctx, fc);
-      runDeferred();
+      this.runDeferred(state, isCancelled);
     }
     // A handler that reaches a sink and read the addon's state before a later one stored
     // attacker data in it (an HTTP reply kept for a timer that runs it, a receiver's queue a
@@ -962,7 +959,30 @@ export class Emulator {
       if (isCancelled?.()) return;
       if (stopped(d.fc)) continue;
       this.invokeTop(d.fn, d.args, d.ctx, d.fc);
-      runDeferred();
+      this.runDeferred(state, isCancelled);
+    }
+  }
+
+  /**
+   * Runs the handlers deferred so far, and those they defer in turn. A method rather than a
+   * closure of drainHandlers: see EmulatorHost.
+   */
+  private runDeferred(state: DrainState, isCancelled?: () => boolean): void {
+    const readers = state.readers;
+    while (this.deferred.length && state.guard++ < 100_000) {
+      if (isCancelled?.()) return;
+      const d = this.deferred.shift()!;
+      if (stopped(d.fc)) continue;
+      const tables: LuaTable[] = [];
+      LuaTable.reads = tables;
+      LuaTable.readRun++;
+      try {
+        this.invokeTop(d.fn, d.args, d.ctx, d.fc);
+      } finally {
+        LuaTable.reads = null;
+      }
+      if (tables.length > 0 && readers.length < MAX_READERS)
+        readers.push({ d, tables, clock: LuaTable.writes });
     }
   }
 
@@ -1207,7 +1227,7 @@ export class Emulator {
       this.literalIdTableHere,
       this.adminCheckFnHere,
       this.permissionAnswerHere,
-      this.operandsHere,
+      this,
     );
     this.judgeScope = null;
     if (!this.stateAsked) this.judged.set(cond, cls);
@@ -1240,34 +1260,36 @@ export class Emulator {
   /** A permission check handed its callback an answer (see permissionAnswerHere). */
   private permissionAnswers = false;
 
-  /** What the condition being judged compares (see OperandFacts). */
-  private readonly operandsHere: OperandFacts = {
-    identityOf: (e) => {
-      const v = this.peek(e, this.judgeScope!);
-      if (v?.k !== 'unk' || v.identity === undefined) return undefined;
-      // (As permissionAnswerHere: only a found identity makes the judgement depend on state.)
-      this.stateAsked = true;
-      return v.identity;
-    },
-    identityGateOf: (callee) => {
-      const v = this.peek(callee, this.judgeScope!);
-      if (v?.k !== 'fn') return undefined;
-      this.stateAsked = true;
-      let gate = this.identityGateMemo.get(v.node);
-      if (gate === undefined) {
-        const scope = v.scope;
-        gate = identityTriggersIn(v.node, (e) => this.isLiteralIdTable(e, scope))[0] ?? '';
-        this.identityGateMemo.set(v.node, gate);
-      }
-      return gate || undefined;
-    },
-    constantOf: (e) => {
-      this.stateAsked = true;
-      const v = this.peek(e, this.judgeScope!);
-      if (v?.k === 'str') return v.v;
-      return v?.k === 'num' && Number.isInteger(v.v) ? (v.raw ?? String(v.v)) : undefined;
-    },
-  };
+  // What the condition being judged compares (OperandFacts): the emulator answers itself,
+  // with methods rather than an object of arrow functions made per emulator (see EmulatorHost).
+
+  identityOf(e: Expression): string | undefined {
+    const v = this.peek(e, this.judgeScope!);
+    if (v?.k !== 'unk' || v.identity === undefined) return undefined;
+    // (As permissionAnswerHere: only a found identity makes the judgement depend on state.)
+    this.stateAsked = true;
+    return v.identity;
+  }
+
+  identityGateOf(callee: Expression): string | undefined {
+    const v = this.peek(callee, this.judgeScope!);
+    if (v?.k !== 'fn') return undefined;
+    this.stateAsked = true;
+    let gate = this.identityGateMemo.get(v.node);
+    if (gate === undefined) {
+      const scope = v.scope;
+      gate = identityTriggersIn(v.node, (e) => this.isLiteralIdTable(e, scope))[0] ?? '';
+      this.identityGateMemo.set(v.node, gate);
+    }
+    return gate || undefined;
+  }
+
+  constantOf(e: Expression): string | undefined {
+    this.stateAsked = true;
+    const v = this.peek(e, this.judgeScope!);
+    if (v?.k === 'str') return v.v;
+    return v?.k === 'num' && Number.isInteger(v.v) ? (v.raw ?? String(v.v)) : undefined;
+  }
 
   /** The literal identity comparison a helper's body makes, '' for none (see identityGateOf). */
   private readonly identityGateMemo = new Map<FunctionDeclaration, string>();
@@ -2555,11 +2577,11 @@ export class Emulator {
     // Only callees nothing is known about: known APIs and values need no search.
     const unresolved =
       callee.k === 'nil' || callee.k === 'unk' || (callee.k === 'api' && callee.free === true);
-    if (unresolved && this.loadDefinition !== null) {
+    if (unresolved && this.host !== null) {
       // A function defined in a file not loaded yet (one with nothing worth a tree): load it
       // now, as the game would have at startup, and look the callee up again.
       const path = pathName(baseExpr);
-      if (path !== undefined && this.loadDefinition(path)) {
+      if (path !== undefined && this.host.loadDefinition(path)) {
         info = undefined;
         if (self === undefined) callee = this.evalExpr(baseExpr, scope, fc);
         else if (self.k === 'table' && baseExpr.type === 'MemberExpression')
@@ -2907,8 +2929,8 @@ export class Emulator {
           const p = args[0] ? asString(args[0]) : undefined;
           // (What the file returns: `local parts = include("x/parts.lua")`.)
           const returned =
-            p !== undefined && this.includeFile !== null
-              ? this.includeFile(p, fc, !this.resultUnused)
+            p !== undefined && this.host !== null
+              ? this.host.includeFile(p, fc, !this.resultUnused)
               : undefined;
           return returned !== undefined && returned.length > 0 ? returned : [UNKNOWN];
         }
@@ -2959,10 +2981,10 @@ export class Emulator {
       // A file the addon ships (a material, a font, a text file): its text is known, so a
       // loader that decodes it (char codes in a comment, XOR) decodes it here too. Still
       // data read from a file, for the rules.
-      if (name === 'file.Read' && this.readAddonFile !== null) {
+      if (name === 'file.Read' && this.host !== null) {
         const path = args[0] ? asString(args[0]) : undefined;
         const where = args[1] ? asString(args[1]) : undefined;
-        const text = path === undefined ? undefined : this.readAddonFile(path, where);
+        const text = path === undefined ? undefined : this.host.readAddonFile(path, where);
         if (text !== undefined) {
           const read = this.taintValue(src, label, fc, line);
           return [{ k: 'str', v: text, taint: taintOf(read), dec: undefined }];
@@ -3239,7 +3261,8 @@ export class Emulator {
             n,
           );
           frame.fnOffset = cb.node.offset;
-          if (n !== undefined && this.exhaustiveNetName(n)) frame.exhaustive = true;
+          if (n !== undefined && this.host !== null && this.host.exhaustiveNetName(n))
+            frame.exhaustive = true;
           this.defer(cb, [UNKNOWN, UNKNOWN], fc, [...this.ctx, frame]);
         }
         return;

@@ -207,6 +207,41 @@ export function classifyCondition(
 const conditionStacks: Node[][] = [];
 let nesting = 0;
 
+/**
+ * The player identity an expression reads (`ply:SteamID()`, or a local holding it).
+ * classifyNodes' helpers are module functions, not closures made per call: a closure dies
+ * with its call, and V8 drops the optimised code of closures that died, so it compiled them
+ * again every few scans.
+ */
+function identityIn(e: Expression, operands: OperandFacts | undefined): string | undefined {
+  return isIdentityCall(e) ?? (e.type === 'Identifier' ? operands?.identityOf(e) : undefined);
+}
+
+/** The constant text of an expression: a literal, or a local or field holding one. */
+function constantIn(e: Expression, operands: OperandFacts | undefined): string | undefined {
+  const lit = literalText(e);
+  if (lit !== undefined || !operands) return lit;
+  const u = unwrap(e);
+  return u.type === 'Identifier' || u.type === 'IndexExpression'
+    ? operands.constantOf(u)
+    : undefined;
+}
+
+/**
+ * `util.CRC(sid .. "salt")`: a player's identity hashed, so that the ID itself is never
+ * written in the addon (GB-007 hidden behind a hash).
+ */
+function hashedIdentityIn(e: Expression, operands: OperandFacts | undefined): string | undefined {
+  const u = unwrap(e);
+  if (u.type !== 'CallExpression' || !HASHES.has(calleeName(u.base) ?? '')) return undefined;
+  let a = u.arguments[0];
+  if (a === undefined) return undefined;
+  a = unwrap(a);
+  if (a.type === 'BinaryExpression' && a.operator === '..')
+    return identityIn(a.left, operands) ?? identityIn(a.right, operands);
+  return identityIn(a, operands);
+}
+
 function classifyNodes(
   stack: Node[],
   out: ConditionClass,
@@ -215,28 +250,6 @@ function classifyNodes(
   isPermissionAnswer: ((name: Identifier) => boolean) | undefined,
   operands: OperandFacts | undefined,
 ): void {
-  const identity = (e: Expression): string | undefined =>
-    isIdentityCall(e) ?? (e.type === 'Identifier' ? operands?.identityOf(e) : undefined);
-  const constant = (e: Expression): string | undefined => {
-    const lit = literalText(e);
-    if (lit !== undefined || !operands) return lit;
-    const u = unwrap(e);
-    return u.type === 'Identifier' || u.type === 'IndexExpression'
-      ? operands.constantOf(u)
-      : undefined;
-  };
-  // `util.CRC(sid .. "salt")`: a player's identity hashed, so that the ID itself is never
-  // written in the addon (GB-007 hidden behind a hash).
-  const hashedIdentity = (e: Expression): string | undefined => {
-    const u = unwrap(e);
-    if (u.type !== 'CallExpression' || !HASHES.has(calleeName(u.base) ?? '')) return undefined;
-    let a = u.arguments[0];
-    if (a === undefined) return undefined;
-    a = unwrap(a);
-    if (a.type === 'BinaryExpression' && a.operator === '..')
-      return identity(a.left) ?? identity(a.right);
-    return identity(a);
-  };
   let budget = 500;
   while (stack.length && budget-- > 0) {
     const n = stack.pop()!;
@@ -252,7 +265,7 @@ function classifyNodes(
         if (gate) out.trigger = `${name ?? 'check'}() (${gate})`;
       }
       if (name === 'HasValue' && n.type === 'CallExpression' && n.arguments.length === 2) {
-        const id = identity(n.arguments[1]!);
+        const id = identityIn(n.arguments[1]!, operands);
         const list = n.arguments[0]!;
         // A list in the owner's configuration (`Config.AdminSteamIDs`) is theirs to edit.
         const setting = configName(list);
@@ -269,16 +282,16 @@ function classifyNodes(
         if (id && lit) out.trigger ??= `${id}() matches "${lit}"`;
       }
     } else if (n.type === 'BinaryExpression' && (n.operator === '==' || n.operator === '~=')) {
-      const idL = identity(n.left);
-      const idR = idL === undefined ? identity(n.right) : undefined;
+      const idL = identityIn(n.left, operands);
+      const idR = idL === undefined ? identityIn(n.right, operands) : undefined;
       // (The other side is asked for its value only against an identity.)
-      const litR = idL !== undefined ? constant(n.right) : literalText(n.right);
-      const litL = idR !== undefined ? constant(n.left) : literalText(n.left);
+      const litR = idL !== undefined ? constantIn(n.right, operands) : literalText(n.right);
+      const litL = idR !== undefined ? constantIn(n.left, operands) : literalText(n.left);
       if (idL && litR && !PLACEHOLDER_ID.test(litR)) out.trigger ??= `${idL}() == "${litR}"`;
       else if (idR && litL && !PLACEHOLDER_ID.test(litL)) out.trigger ??= `${idR}() == "${litL}"`;
       else if (!out.trigger) {
-        const hL = hashedIdentity(n.left);
-        const hR = hL === undefined ? hashedIdentity(n.right) : undefined;
+        const hL = hashedIdentityIn(n.left, operands);
+        const hR = hL === undefined ? hashedIdentityIn(n.right, operands) : undefined;
         const lit =
           hL !== undefined
             ? literalText(n.right)
@@ -297,12 +310,12 @@ function classifyNodes(
       }
       if (b.type === 'Identifier' && CONFIG_NAME.test(b.name)) out.config = b.name;
     } else if (n.type === 'IndexExpression') {
-      const id = identity(n.index);
+      const id = identityIn(n.index, operands);
       const setting = id ? configName(n.base) : undefined;
       if (setting) out.config ??= setting;
       else if (id && isLiteralIdTable(n.base)) out.trigger ??= `table[${id}()]`;
       else if (!id && !out.trigger) {
-        const hashed = hashedIdentity(n.index);
+        const hashed = hashedIdentityIn(n.index, operands);
         if (hashed !== undefined && !configName(n.base)) out.trigger = `table[hash of ${hashed}()]`;
       }
     } else if (n.type === 'Identifier' && !out.guard && isPermissionAnswer?.(n)) {

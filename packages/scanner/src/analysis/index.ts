@@ -16,7 +16,7 @@ import {
   wordOffsets,
 } from '../lua/index.js';
 import { type EncodingFacts, hasUtf8Bom, scanEncodingOfBytes } from '../lua/source.js';
-import { Emulator, type FileContext } from './emulator.js';
+import { Emulator, type EmulatorHost, type FileContext } from './emulator.js';
 import { realmOfPath } from './realm.js';
 import { MAX_STRING, type Value } from './values.js';
 import { FUNCTION_WATCH, Relevance, searchedName, skimWatchFor } from './relevance.js';
@@ -119,134 +119,16 @@ export function analyzeAddon(entries: ArchiveEntry[], options: AnalyzeOptions): 
 
   emulator.skippable = relevance.skippable;
   emulator.reachesSink = relevance.reachesSink;
-  // Files with nothing worth a tree are loaded when code that runs calls a function they define.
-  const definers = new Map<string, LuaFileRecord[]>();
-  for (const record of records) {
-    if (record.body) continue;
-    for (const path of record.skim.defines) {
-      const list = definers.get(path);
-      if (list) list.push(record);
-      else definers.set(path, [record]);
-    }
-  }
-  if (definers.size > 0)
-    emulator.loadDefinition = (path) => {
-      const list = definers.get(path);
-      if (!list) return false;
-      definers.delete(path);
-      let loaded = false;
-      for (const record of list) {
-        if (record.body) continue;
-        parseRecord(record, relevance, false);
-        if (!record.body) continue;
-        // Nothing in the file was worth a tree: its functions run only when called.
-        for (const f of record.functions ?? []) relevance.skippable.add(f.node);
-        record.ran = true;
-        emulator.runChunk(record.body, record.fc);
-        loaded = true;
-      }
-      return loaded;
-    };
-  // `include("x/y.lua")` runs that file there and then, as the game does: a handler
-  // registered after an include can name a function the included file defines. Files with
-  // nothing worth a tree are left to loadDefinition, unless what they return is used.
-  const byPath = new Map<string, LuaFileRecord>();
-  for (const record of records) byPath.set(record.file.path.toLowerCase(), record);
-  if (byPath.size > 1)
-    emulator.includeFile = (path, from, wantResult) => {
-      const record = includedRecord(byPath, path, from.path);
-      if (!record || record.fc === from) return undefined;
-      if (record.ran) return record.returned;
-      if (!record.body) {
-        // A file with nothing worth a tree is parsed only for what it returns (`local parts =
-        // include("x/parts.lua")`), its functions left to run when called, or when it loads
-        // files that have a tree.
-        if (!wantResult || record.bytes.byteLength > SMALL_INCLUDED_FILE) {
-          runQuietIncludes(record);
-          return record.returned;
-        }
-        parseRecord(record, relevance, false);
-        if (!record.body) return undefined;
-        for (const f of record.functions ?? []) relevance.skippable.add(f.node);
-      }
-      return runRecord(record);
-    };
-  /** Runs the top level of a parsed file, once. */
-  const runRecord = (record: LuaFileRecord): Value[] | undefined => {
-    record.ran = true;
-    if (record.body) record.returned = emulator.runChunk(record.body, record.fc);
-    return record.returned;
-  };
-  /**
-   * Runs a file with nothing worth a tree when it includes, by a literal path, a file that
-   * has a tree and has not run yet (directly or through other such files): a loader decides
-   * the order its files run in and sets up what they read at their top level (`SF = {}`,
-   * then `include("starfall/sflib.lua")`; `include("hud/sv_util.lua")`, then
-   * `include("hud/sv_update.lua")`, whose `local U = HUD.Util` needs the first). Files are
-   * otherwise run in path order, in which `sv_update.lua` comes before `sv_util.lua`.
-   *
-   * Files that a file with a tree includes are left to it, and so is a second loader of the
-   * same files (the server's and the client's): its `SF = {}` would empty, in the one state
-   * the emulator keeps for both realms, the table the files it no longer runs have filled.
-   */
-  const runQuietIncludes = (record: LuaFileRecord): void => {
-    if (record.body || !leadsToUnrunTree(record, new Set())) return;
-    parseRecord(record, relevance, false);
-    if (!record.body) return;
-    // Its functions run only when called, as for a file loaded for a definition.
-    for (const f of record.functions ?? []) relevance.skippable.add(f.node);
-    runRecord(record);
-  };
-  const includedFiles = (record: LuaFileRecord): LuaFileRecord[] =>
-    (record.included ??= (
-      mayMention(record.skim, INCLUDE_HASH) ? literalIncludes(record.file.text) : []
-    )
-      .map((path) => includedRecord(byPath, path, record.file.path))
-      .filter((target): target is LuaFileRecord => target !== undefined && target !== record));
-  let includedByTree: Set<LuaFileRecord> | undefined;
-  const leadsToUnrunTree = (record: LuaFileRecord, seen: Set<LuaFileRecord>): boolean => {
-    seen.add(record);
-    for (const target of includedFiles(record)) {
-      if (!target.body) {
-        if (!seen.has(target) && leadsToUnrunTree(target, seen)) return true;
-        continue;
-      }
-      if (target.ran) continue;
-      if (!includedByTree) {
-        includedByTree = new Set();
-        for (const r of records)
-          if (r.body) for (const t of includedFiles(r)) includedByTree.add(t);
-      }
-      if (!includedByTree.has(target)) return true;
-    }
-    return false;
-  };
-  // Text files the addon ships, for loaders that read them back (GB-014): their text is what
-  // file.Read gives. Lua files are left out: they are analysed as themselves.
-  const shipped = new Map<string, Uint8Array>();
-  for (const entry of entries)
-    if ((entry.kind === 'text' || entry.kind === 'lua_in_asset') && entry.bytes)
-      shipped.set(entry.path.toLowerCase(), entry.bytes);
-  if (shipped.size > 0)
-    emulator.readAddonFile = (path, where) => {
-      const p = gamePath(path);
-      const w = (where ?? 'DATA').toUpperCase();
-      const bytes =
-        w === 'DATA' ? shipped.get(`data/${p}`) : w === 'LUA' ? undefined : shipped.get(p);
-      if (!bytes) return undefined;
-      const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-      return text.toString('latin1', 0, Math.min(text.length, MAX_STRING));
-    };
-  // Receivers of known backdoor names are judged by what they do (honeypots ban the sender).
-  emulator.exhaustiveNetName = (name) => options.intel.backdoorNetNames.has(name.toLowerCase());
+  const run = new AddonRun(records, relevance, emulator, entries, options.intel);
+  emulator.host = run;
   for (const record of records) {
     if (options.isCancelled?.()) {
       analysis.cancelled = true;
       return analysis;
     }
-    if (!record.body) runQuietIncludes(record);
+    if (!record.body) run.runQuietIncludes(record);
     // (A file loaded on demand by an earlier one has run already.)
-    else if (!record.ran) runRecord(record);
+    else if (!record.ran) run.runRecord(record);
   }
 
   for (const map of analysis.maps) {
@@ -275,6 +157,165 @@ export function analyzeAddon(entries: ArchiveEntry[], options: AnalyzeOptions): 
 }
 
 export { luaRunEntities };
+
+/**
+ * One addon's run through the emulator: the files it loads on demand, by include or for a
+ * definition, and the files it ships for `file.Read`. A class, not closures made in
+ * analyzeAddon: a scan's closures die with it, and V8 drops the optimised code of closures
+ * that died, so every scan compiled them again on the core the other scan thread uses
+ * (traced: 20–40 ms a compile for leadsToUnrunTree and runRecord, every few passes).
+ */
+class AddonRun implements EmulatorHost {
+  /** Files with nothing worth a tree, by the function paths they define, not loaded yet. */
+  private readonly definers = new Map<string, LuaFileRecord[]>();
+  /** Every Lua file by its lower-cased path (for include). */
+  private readonly byPath = new Map<string, LuaFileRecord>();
+  /** Files that a file with a tree includes by a literal path, once asked. */
+  private includedByTree: Set<LuaFileRecord> | undefined = undefined;
+  /**
+   * Text files the addon ships, for loaders that read them back (GB-014): their text is what
+   * file.Read gives. Lua files are left out: they are analysed as themselves.
+   */
+  private readonly shipped = new Map<string, Uint8Array>();
+
+  constructor(
+    private readonly records: LuaFileRecord[],
+    private readonly relevance: Relevance,
+    private readonly emulator: Emulator,
+    entries: ArchiveEntry[],
+    private readonly intel: ThreatIntel,
+  ) {
+    // Files with nothing worth a tree are loaded when code that runs calls a function they define.
+    for (const record of records) {
+      if (record.body) continue;
+      for (const path of record.skim.defines) {
+        const list = this.definers.get(path);
+        if (list) list.push(record);
+        else this.definers.set(path, [record]);
+      }
+    }
+    for (const record of records) this.byPath.set(record.file.path.toLowerCase(), record);
+    for (const entry of entries)
+      if ((entry.kind === 'text' || entry.kind === 'lua_in_asset') && entry.bytes)
+        this.shipped.set(entry.path.toLowerCase(), entry.bytes);
+  }
+
+  loadDefinition(path: string): boolean {
+    const list = this.definers.get(path);
+    if (!list) return false;
+    this.definers.delete(path);
+    let loaded = false;
+    for (const record of list) {
+      if (record.body) continue;
+      parseRecord(record, this.relevance, false);
+      if (!record.body) continue;
+      // Nothing in the file was worth a tree: its functions run only when called.
+      for (const f of record.functions ?? []) this.relevance.skippable.add(f.node);
+      record.ran = true;
+      this.emulator.runChunk(record.body, record.fc);
+      loaded = true;
+    }
+    return loaded;
+  }
+
+  /**
+   * `include("x/y.lua")` runs that file there and then, as the game does: a handler
+   * registered after an include can name a function the included file defines. Files with
+   * nothing worth a tree are left to loadDefinition, unless what they return is used.
+   */
+  includeFile(path: string, from: FileContext, wantResult: boolean): Value[] | undefined {
+    if (this.byPath.size <= 1) return undefined;
+    const record = includedRecord(this.byPath, path, from.path);
+    if (!record || record.fc === from) return undefined;
+    if (record.ran) return record.returned;
+    if (!record.body) {
+      // A file with nothing worth a tree is parsed only for what it returns (`local parts =
+      // include("x/parts.lua")`), its functions left to run when called, or when it loads
+      // files that have a tree.
+      if (!wantResult || record.bytes.byteLength > SMALL_INCLUDED_FILE) {
+        this.runQuietIncludes(record);
+        return record.returned;
+      }
+      parseRecord(record, this.relevance, false);
+      if (!record.body) return undefined;
+      for (const f of record.functions ?? []) this.relevance.skippable.add(f.node);
+    }
+    return this.runRecord(record);
+  }
+
+  readAddonFile(path: string, where: string | undefined): string | undefined {
+    if (this.shipped.size === 0) return undefined;
+    const p = gamePath(path);
+    const w = (where ?? 'DATA').toUpperCase();
+    const bytes =
+      w === 'DATA' ? this.shipped.get(`data/${p}`) : w === 'LUA' ? undefined : this.shipped.get(p);
+    if (!bytes) return undefined;
+    const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    return text.toString('latin1', 0, Math.min(text.length, MAX_STRING));
+  }
+
+  /** Receivers of known backdoor names are judged by what they do (honeypots ban the sender). */
+  exhaustiveNetName(name: string): boolean {
+    return this.intel.backdoorNetNames.has(name.toLowerCase());
+  }
+
+  /** Runs the top level of a parsed file, once. */
+  runRecord(record: LuaFileRecord): Value[] | undefined {
+    record.ran = true;
+    if (record.body) record.returned = this.emulator.runChunk(record.body, record.fc);
+    return record.returned;
+  }
+
+  /**
+   * Runs a file with nothing worth a tree when it includes, by a literal path, a file that
+   * has a tree and has not run yet (directly or through other such files): a loader decides
+   * the order its files run in and sets up what they read at their top level (`SF = {}`,
+   * then `include("starfall/sflib.lua")`; `include("hud/sv_util.lua")`, then
+   * `include("hud/sv_update.lua")`, whose `local U = HUD.Util` needs the first). Files are
+   * otherwise run in path order, in which `sv_update.lua` comes before `sv_util.lua`.
+   *
+   * Files that a file with a tree includes are left to it, and so is a second loader of the
+   * same files (the server's and the client's): its `SF = {}` would empty, in the one state
+   * the emulator keeps for both realms, the table the files it no longer runs have filled.
+   */
+  runQuietIncludes(record: LuaFileRecord): void {
+    if (record.body || !this.leadsToUnrunTree(record, new Set())) return;
+    parseRecord(record, this.relevance, false);
+    if (!record.body) return;
+    // Its functions run only when called, as for a file loaded for a definition.
+    for (const f of record.functions ?? []) this.relevance.skippable.add(f.node);
+    this.runRecord(record);
+  }
+
+  private includedFiles(record: LuaFileRecord): LuaFileRecord[] {
+    if (record.included) return record.included;
+    const out: LuaFileRecord[] = [];
+    if (mayMention(record.skim, INCLUDE_HASH))
+      for (const path of literalIncludes(record.file.text)) {
+        const target = includedRecord(this.byPath, path, record.file.path);
+        if (target !== undefined && target !== record) out.push(target);
+      }
+    return (record.included = out);
+  }
+
+  private leadsToUnrunTree(record: LuaFileRecord, seen: Set<LuaFileRecord>): boolean {
+    seen.add(record);
+    for (const target of this.includedFiles(record)) {
+      if (!target.body) {
+        if (!seen.has(target) && this.leadsToUnrunTree(target, seen)) return true;
+        continue;
+      }
+      if (target.ran) continue;
+      if (!this.includedByTree) {
+        this.includedByTree = new Set();
+        for (const r of this.records)
+          if (r.body) for (const t of this.includedFiles(r)) this.includedByTree.add(t);
+      }
+      if (!this.includedByTree.has(target)) return true;
+    }
+    return false;
+  }
+}
 
 /** A path as the game's file functions take it: forward slashes, no leading slash, any case. */
 function gamePath(path: string): string {

@@ -20,7 +20,7 @@ function run(code: string) {
     shallow: false,
   };
   emulator.runChunk(parseLua(code).chunk.body, fc);
-  return { emulator, out };
+  return { emulator, out, fc };
 }
 
 describe('values made at each visit', () => {
@@ -114,5 +114,45 @@ describe('metatables', () => {
       { k: 'str', v: 'print(2)' },
       { k: 'str', v: 'print(3)' },
     ]);
+  });
+});
+
+describe('coroutines', () => {
+  it('gives the n-th yield at the n-th resume, then what the body returned, then nothing', () => {
+    const { emulator } = run(
+      [
+        'local gen = coroutine.wrap(function() coroutine.yield("a") coroutine.yield("b", 2) return "end" end)',
+        'r1 = gen()',
+        'r2, n2 = gen()',
+        'r3 = gen()',
+        'r4 = gen()',
+        'local co = coroutine.create(function(x) coroutine.yield(x) end)',
+        'ok, v = coroutine.resume(co, "sent")',
+      ].join('\n'),
+    );
+    const g = (n: string) => emulator.globals.getName(n);
+    expect(g('r1')).toMatchObject({ k: 'str', v: 'a' });
+    expect(g('r2')).toMatchObject({ k: 'str', v: 'b' });
+    expect(g('n2')).toMatchObject({ k: 'num', v: 2 });
+    expect(g('r3')).toMatchObject({ k: 'str', v: 'end' });
+    expect(g('r4')).toMatchObject({ k: 'nil' });
+    expect(g('ok')).toMatchObject({ k: 'bool', v: true });
+    expect(g('v')).toMatchObject({ k: 'str', v: 'sent' });
+  });
+
+  it('stops the loops of a body that yields at every turn of a long loop', () => {
+    // Without the cap the loop runs to half the file's budget (50 000 steps here).
+    const { emulator, fc } = run(
+      [
+        'local co = coroutine.wrap(function()',
+        '  for i = 1, 20000 do local a = i * 2 local b = a + 1 coroutine.yield(i) end',
+        'end)',
+        'first = co()',
+        'second = co()',
+      ].join('\n'),
+    );
+    expect(emulator.globals.getName('first')).toMatchObject({ k: 'num', v: 1 });
+    expect(emulator.globals.getName('second')).toMatchObject({ k: 'num', v: 2 });
+    expect(fc.steps).toBeLessThan(5000);
   });
 });

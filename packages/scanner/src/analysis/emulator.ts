@@ -83,6 +83,7 @@ import {
   type Value,
   UNKNOWN,
   withTaint,
+  type CoroutineState,
 } from './values.js';
 
 /** Where the code being emulated comes from: a file, or a payload decoded inside one. */
@@ -326,6 +327,14 @@ function realmOfCondition(e: Expression): Realm | undefined {
 }
 
 const MAX_CALL_DEPTH = 48;
+/**
+ * Yields one coroutine run collects, and loop turns it takes. Past either, the run's loops
+ * stop: a body that does its work in slices (a render target drawn a row at a time, work
+ * paced over frames) would otherwise run its loops to the file's budget, and a generator of
+ * names or a walker over handlers yields and turns far less.
+ */
+const MAX_YIELDS = 64;
+const MAX_COROUTINE_TURNS = 2000;
 /** `SteamID` for `Player:SteamID` or `?:SteamID` (an identity method, see IDENTITY_METHODS). */
 function identityMethodOf(name: string): string | undefined {
   const colon = name.indexOf(':');
@@ -1542,6 +1551,7 @@ export class Emulator implements OperandFacts {
     // and none iterates again once the file went shallow: what follows the loop matters more
     // than more of the same iterations.
     if (n > 1 && (fc.shallow || fc.steps - loop.since > fc.budget / 2)) return 'stop';
+    if (this.yieldSink !== null && this.coroutineTurns++ >= MAX_COROUTINE_TURNS) return 'stop';
     const exitBefore = this.exitSeen;
     const uncertainBefore = this.uncertainSeen;
     const declaredBefore = this.declaredFloor;
@@ -2454,6 +2464,10 @@ export class Emulator implements OperandFacts {
 
   /** What the coroutine running now was resumed with (see coroutine.yield). */
   private resumeArgs: Value[] | undefined;
+  /** Where the coroutine running now collects what it yields (see resumeCoroutine). */
+  private yieldSink: Value[][] | null = null;
+  /** Loop turns the coroutine running now has taken (see MAX_COROUTINE_TURNS). */
+  private coroutineTurns = 0;
 
   /** Keys of `_G[…]` being computed (see evalIndex). */
   private decodingKey = 0;
@@ -2682,6 +2696,8 @@ export class Emulator implements OperandFacts {
     always = false,
     callLine = -1,
   ): Value[] {
+    if (fn.coroutine !== undefined)
+      return this.resumeCoroutine(fn, fn.coroutine, args, caller, callLine);
     const fc = fn.home ?? caller;
     if (!always && this.decodingKey === 0 && this.skippable.has(fn.node) && !this.exhaustive()) {
       // Nothing in it can reach a sink: unless attacker data flows in, its result is unknown.
@@ -2756,7 +2772,6 @@ export class Emulator implements OperandFacts {
     const crossFile = fc !== caller && callLine >= 0;
     if (crossFile) this.callSites.push({ fc: caller, line: callLine });
     const savedResume = this.resumeArgs;
-    if (fn.coroutine) this.resumeArgs = args;
     try {
       const scope = new Scope(fn.scope);
       const params = fn.node.parameters;
@@ -2781,6 +2796,53 @@ export class Emulator implements OperandFacts {
       if (crossFile) this.callSites.pop();
       this.callDepth--;
     }
+  }
+
+  /**
+   * One resume of a coroutine (a call of what coroutine.wrap made, or coroutine.resume): the
+   * body runs as a plain call, with `coroutine.yield()` giving this resume's arguments, and
+   * the resume gives the next of the yields collected (see CoroutineState).
+   */
+  private resumeCoroutine(
+    fn: FnValue,
+    state: CoroutineState,
+    args: Value[],
+    caller: FileContext,
+    callLine: number,
+  ): Value[] {
+    const n = state.resumes++;
+    const sink: Value[][] = [];
+    const outerSink = this.yieldSink;
+    const outerResume = this.resumeArgs;
+    const outerTurns = this.coroutineTurns;
+    this.yieldSink = sink;
+    this.resumeArgs = args;
+    this.coroutineTurns = 0;
+    let returned: Value[];
+    try {
+      // (A literal in makeClosure's field order, as for coroutine.wrap.)
+      const plain: FnValue = {
+        k: 'fn',
+        node: fn.node,
+        scope: fn.scope,
+        home: fn.home,
+        coroutine: undefined,
+      };
+      // Run even when relevance found nothing in the body: what it yields is the point (a
+      // walker that yields each handler of a table names no sink itself).
+      returned = this.callFunction(plain, args, caller, true, callLine);
+    } finally {
+      this.yieldSink = outerSink;
+      this.resumeArgs = outerResume;
+      this.coroutineTurns = outerTurns;
+    }
+    // A run the call memo skipped yields nothing: the earlier run's yields stand.
+    if (sink.length > 0 || state.yields === undefined) {
+      state.yields = sink;
+      state.returned = returned;
+    }
+    if (n < state.yields.length) return state.yields[n]!;
+    return n === state.yields.length ? (state.returned ?? []) : [];
   }
 
   /** Runs a function body; a `return` inside an unknown branch still yields a value. */
@@ -2950,7 +3012,13 @@ export class Emulator implements OperandFacts {
           // (A literal in makeClosure's field order: a spread copy's shape died between scans.)
           return [
             f?.k === 'fn'
-              ? { k: 'fn', node: f.node, scope: f.scope, home: f.home, coroutine: true }
+              ? {
+                  k: 'fn',
+                  node: f.node,
+                  scope: f.scope,
+                  home: f.home,
+                  coroutine: { resumes: 0, yields: undefined, returned: undefined },
+                }
               : UNKNOWN,
           ];
         }
@@ -2960,6 +3028,10 @@ export class Emulator implements OperandFacts {
           return [UNKNOWN];
         }
         case 'coroutine.yield':
+          if (this.yieldSink !== null && this.yieldSink.length < MAX_YIELDS) {
+            this.yieldSink.push(args);
+            if (this.yieldSink.length === MAX_YIELDS) this.coroutineTurns = MAX_COROUTINE_TURNS;
+          }
           return this.resumeArgs ?? UNKNOWN_RESULT;
         case 'AddCSLuaFile': {
           const p = args[0] ? asString(args[0]) : undefined;

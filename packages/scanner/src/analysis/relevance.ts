@@ -119,6 +119,11 @@ const WATCHED: Array<[string, number]> = [
   // error handler and `jit.os` are everyday code)
   ['getinfo', F],
   ['funck', F],
+  // coroutine factories: what a coroutine yields (a name piece by piece, each handler of a
+  // table) reaches its caller only if the factory runs (see resumeCoroutine). Not the
+  // library: bodies that only yield are work paced over frames, costly and of no interest.
+  ['wrap', F],
+  ['create', F],
   ['funcinfo', F],
   ['dump', F],
   // remote griefing

@@ -115,9 +115,25 @@ export interface FnValue {
   home?: FileContext;
   /**
    * Made by coroutine.wrap/create: the arguments of each call (each resume) are also what
-   * `coroutine.yield()` gives inside it.
+   * `coroutine.yield()` gives inside it, and each call gives what the body yields next.
    */
-  coroutine?: true;
+  coroutine?: CoroutineState;
+}
+
+/**
+ * A coroutine as the emulator models it. The emulator cannot suspend a body halfway, so each
+ * resume runs the body whole (as far as the call memo lets it), collecting every
+ * `coroutine.yield(…)` in order: the n-th resume gives the n-th yield, then what the body
+ * returned, then nothing. A generator that hands out a name piece by piece, or a walker
+ * that yields each handler of a table, then gives its caller what the game would.
+ */
+export interface CoroutineState {
+  /** Resumes so far. */
+  resumes: number;
+  /** What each `coroutine.yield` of the last full run was handed, in order. */
+  yields: Value[][] | undefined;
+  /** What that run returned. */
+  returned: Value[] | undefined;
 }
 export interface UnknownValue {
   k: 'unk';

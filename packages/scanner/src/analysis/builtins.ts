@@ -166,6 +166,33 @@ function concatTable(args: Value[]): Value[] {
   return [str(cap(parts.join(sep)), dec ?? 'table', taint)];
 }
 
+/**
+ * `util.TableToJSON(t)` and the like: text nobody can read here, carrying what the table
+ * holds, nested tables included (a list of `{ path, file.Read(path) }` records uploaded as
+ * JSON). Bounded: a few levels, a few thousand values.
+ */
+function serializeTable(args: Value[]): Value[] {
+  const root = args[0];
+  if (root?.k !== 'table') return unknownFrom(args.slice(0, 1));
+  let taint: Taint | undefined;
+  const seen = new Set<LuaTable>();
+  const stack: Array<[LuaTable, number]> = [[root.t, 0]];
+  let budget = 4000;
+  while (stack.length > 0 && budget > 0) {
+    const [t, depth] = stack.pop()!;
+    if (seen.has(t)) continue;
+    seen.add(t);
+    taint = mergeTaint(taint, t.unknownTaint);
+    for (const v of t.hash.values()) {
+      if (--budget <= 0) break;
+      if (v.k === 'table') {
+        if (depth < 4) stack.push([v.t, depth + 1]);
+      } else taint = mergeTaint(taint, taintOf(v));
+    }
+  }
+  return [taint ? { k: 'unk', taint } : UNKNOWN];
+}
+
 function unpackTable(args: Value[]): Value[] {
   const t = tableArg(args[0]);
   // (An unknown table, such as net.ReadTable()'s, unpacks to what it carries.)
@@ -364,6 +391,8 @@ export const BUILTINS: Record<string, Builtin> = {
     return undefined; // function replacements are run by the emulator (hex decoders)
   }),
   'table.concat': concatTable,
+  'util.TableToJSON': serializeTable,
+  'util.TableToKeyValues': serializeTable,
   unpack: unpackTable,
   'table.unpack': unpackTable,
   'bit.bxor': bitOp((a, b) => a ^ b),

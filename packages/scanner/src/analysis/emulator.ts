@@ -2417,7 +2417,7 @@ export class Emulator implements OperandFacts {
   private apiMember(b: ApiValue, e: MemberExpression, fc: FileContext, line: number): Value {
     const base = b.name;
     // (The bases index treats otherwise: globals, the registry, metatables.)
-    if (base === '_G' || base === '_R' || base.startsWith('meta:'))
+    if (base === '_G' || base === '_R' || base.startsWith('meta:') || base === 'package.loaded')
       return this.index(b, str(e.identifier.name), fc, line, false);
     return apiValue(memberName(base, '.', e.identifier.name), b.via, undefined, b.free);
   }
@@ -2476,6 +2476,13 @@ export class Emulator implements OperandFacts {
         if (b.name === '_G' && taint !== undefined && taint.some((t) => !t.numeric))
           return { k: 'unk', taint, choices: ANY_GLOBAL };
         return withTaint(UNKNOWN, taint);
+      }
+      // The loaded modules (`debug.getregistry()._LOADED`, `package.loaded`) hold the
+      // globals table itself: `._G.RunString` is `_G.RunString` reached through the registry.
+      if (b.name === '_R' && key === '_LOADED') return apiValue('package.loaded', 'registry');
+      if (b.name === 'package.loaded') {
+        if (key === '_G') return apiValue('_G', 'registry');
+        return apiValue(memberName(b.name, '.', key), b.via, undefined, b.free);
       }
       let name: string;
       let via: Access = b.via;
@@ -3205,6 +3212,12 @@ export class Emulator implements OperandFacts {
     if (info.compiler) {
       // The compiled function: calling it runs the code; keep the code's taint on it.
       const code = args[0];
+      // Known code becomes a function of its own, whose `...` are what it is called with
+      // (`CompileString(decoded)(net.ReadString())`, the decoded text being `RunString(...)`).
+      if (code?.k === 'str' && name !== 'CompileFile') {
+        const fn = this.compiledFunction(code.v, fc, line);
+        if (fn !== undefined) return [fn];
+      }
       return [withTaint({ k: 'unk' }, code ? taintOf(code) : undefined)];
     }
     if (name === 'sql.SQLStr') {
@@ -3696,6 +3709,39 @@ export class Emulator implements OperandFacts {
     }
     if (code === undefined || code.length < 6 || !/[(=]/.test(code)) return;
     this.rescan(code, carrier, realm, fc, line);
+  }
+
+  /**
+   * The function CompileString makes of known code: the code parsed as the body of
+   * `function(...)`, run (when called) as a payload of the file, at the compiling line.
+   * (Wrapped so that the parser makes the node, with the shape of every other.)
+   */
+  private compiledFunction(code: string, fc: FileContext, line: number): FnValue | undefined {
+    if (code.length > MAX_STRING || fc.depth >= this.maxPayloadDepth) return undefined;
+    let parsed;
+    try {
+      parsed = parseLua(Buffer.from(`return function(...) ${code}\nend`, 'latin1'), {
+        comments: false,
+      });
+    } catch {
+      return undefined;
+    }
+    if (parsed.errors.length > 0) return undefined;
+    const st = parsed.chunk.body[0];
+    const node = st?.type === 'ReturnStatement' ? st.arguments[0] : undefined;
+    if (node?.type !== 'FunctionDeclaration') return undefined;
+    const sub: FileContext = {
+      path: fc.path,
+      realm: fc.realm,
+      depth: fc.depth + 1,
+      anchorLine: this.lineOf(fc, line),
+      payloadLines: code.split(/\r?\n/),
+      steps: 0,
+      budget: Math.max(20_000, fc.budget - fc.steps),
+      exhausted: false,
+      shallow: false,
+    };
+    return this.makeClosure(node, new Scope(null), sub);
   }
 
   rescan(code: string, carrier: string, realm: Realm, fc: FileContext, line: number): void {

@@ -507,4 +507,45 @@ describe('netmessage_rce', () => {
     });
     expect(findings).toEqual([]);
   });
+  it("RunString reached through the registry's loaded modules", () => {
+    for (const path of [
+      'debug.getregistry()._LOADED._G.RunString',
+      'package.loaded._G["RunString"]',
+    ]) {
+      const findings = check(rule, {
+        'lua/autorun/server/sv_x.lua': `local F = ${path}\nnet.Receive("sys_x", function(l, p) F(net.ReadString()) end)`,
+      });
+      expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+    }
+  });
+  it('a module looked up in package.loaded, handed what a receiver reads (benign)', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local json = package.loaded["mylib.json"] or include("mylib/json.lua")',
+        'net.Receive("prefs", function(l, ply) local p = util.JSONToTable(net.ReadString()) if p then ply.prefs = p end end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
+  it('decoded code compiled into a function that runs what it is called with', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local F = CompileString(util.Base64Decode("UnVuU3RyaW5nKC4uLik="), "x")',
+        'net.Receive("sys_x", function(l, p) F(net.ReadString()) end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('a compiled formula evaluated with what a receiver reads (benign)', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local price = CompileString("local base, qty = ... return base * qty", "price")',
+        'net.Receive("shop_quote", function(l, ply)',
+        '  local total = price(100, net.ReadUInt(8))',
+        '  net.Start("shop_quote") net.WriteUInt(total, 32) net.Send(ply)',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
 });

@@ -241,12 +241,20 @@ export const GLOBAL_TABLE_NAMES = new Set(['_G']);
  * Calls the rules read (rules/*.ts): only these become CallEvents. Recording every call of
  * every file cost more than the emulation itself, for events nobody queried.
  */
+/**
+ * The event recorded when a `CheckPassword` hook answers true: the player is let in, past
+ * the server's password and the hooks after it (an admin mod's ban check among them).
+ */
+export const ADMITTED = 'hook.CheckPassword:true';
+
 const RECORDED_APIS = new Set([
   ...Object.keys(EXEC_SINKS),
   ...CONSOLE_SINKS,
   ...PRIVILEGE_SINKS,
   ...SQL_SINKS,
   ...FILE_WRITE_SINKS,
+  // Not a function: a CheckPassword hook answering true under a trigger (Emulator.admitted).
+  ADMITTED,
   'math.random',
   'debug.getinfo',
   'timer.Simple',

@@ -20,6 +20,7 @@ import type {
 import { functionBody, parseLua, pathName } from '../lua/index.js';
 import { pushChildren } from '../lua/walk.js';
 import {
+  ADMITTED,
   CONSOLE_SINKS,
   NUMBER_RESULTS,
   CORE_GLOBALS,
@@ -1747,14 +1748,33 @@ export class Emulator implements OperandFacts {
         return this.execForNumeric(st, scope, fc);
       case 'ForGenericStatement':
         return this.execForGeneric(st, scope, fc);
-      case 'ReturnStatement':
-        return { type: 'return', values: this.evalList(st.arguments, scope, fc) };
+      case 'ReturnStatement': {
+        const values = this.evalList(st.arguments, scope, fc);
+        const first = values[0];
+        if (first !== undefined && first.k === 'bool' && first.v) this.admitted(fc, st.line);
+        return { type: 'return', values };
+      }
       case 'BreakStatement':
         return BREAK;
       case 'ContinueStatement':
         return CONTINUE;
       default:
         return undefined;
+    }
+  }
+
+  /**
+   * A `return true` in a CheckPassword hook lets the connecting player in and skips the hooks
+   * after it, the admin mod's ban check among them: recorded as an event (ADMITTED), so that
+   * the rules see it under whatever gates it (a hard-coded SteamID).
+   */
+  private admitted(fc: FileContext, line: number): void {
+    const ctx = this.ctx;
+    for (let i = 0; i < ctx.length; i++) {
+      if (ctx[i]!.api === 'hook.Add:CheckPassword') {
+        this.recordCall(ADMITTED, apiValue(ADMITTED, 'direct'), [], fc, line, apiInfo(ADMITTED));
+        return;
+      }
     }
   }
 

@@ -169,4 +169,26 @@ describe('steamid_gate', () => {
     });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
+  it('a CheckPassword hook letting a hard-coded SteamID in, past the password and the bans', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'hook.Add("CheckPassword", "x", function(sid64, ip, svpass, clpass, name)',
+        '  if sid64 == "76561198000000042" then return true end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('a CheckPassword hook that checks bans and a whitelist the owner configures (benign)', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'MyGate = MyGate or { Config = { Whitelist = {} } }',
+        'hook.Add("CheckPassword", "mygate", function(sid64, ip, svpass, clpass, name)',
+        '  if MyGate.Config.Whitelist[sid64] then return true end',
+        '  if svpass ~= "" and clpass ~= svpass then return false, "Wrong password" end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
 });

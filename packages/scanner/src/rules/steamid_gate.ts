@@ -1,6 +1,6 @@
 // GB-007: code gated on a literal SteamID or player name that grants ranks, runs code,
 // unbans or hands out god mode/money. A gate that only shows a badge stays low.
-import { CONSOLE_SINKS, EXEC_SINKS, PRIVILEGE_SINKS } from '../analysis/api.js';
+import { ADMITTED, CONSOLE_SINKS, EXEC_SINKS, PRIVILEGE_SINKS } from '../analysis/api.js';
 import type { CallEvent } from '../analysis/types.js';
 import { taintOf, textOf } from '../analysis/values.js';
 import { chainFor, decodedFor, makeFinding, triggerOf } from './support.js';
@@ -16,6 +16,8 @@ function sensitive(ev: CallEvent): boolean {
     const tainted = ev.args.some((a) => (taintOf(a)?.length ?? 0) > 0);
     return tainted || (text.trim() !== '' && !/\b(kick|ban|kickid|banid)\b/i.test(text));
   }
+  // A CheckPassword hook letting the ID in: past the password and the admin mod's bans.
+  if (ev.api === ADMITTED) return true;
   return PRIVILEGE_SINKS.has(ev.api) || ev.api in EXEC_SINKS || SENSITIVE.test(ev.api);
 }
 

@@ -26,4 +26,24 @@ describe('client_griefing', () => {
     });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
+  it('a page the server makes every joining player open every second', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'hook.Add("PlayerInitialSpawn", "x", function(ply)',
+        '  ply:SendLua([[timer.Create("a", 1, 0, function() gui.OpenURL("https://casino.invalid") end)]])',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
+  });
+  it('the rules page opened once when a player asks for it (benign)', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'hook.Add("PlayerSay", "rules", function(ply, text)',
+        '  if text == "!rules" then ply:SendLua([[gui.OpenURL("https://myserver.invalid/rules")]]) return "" end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
 });

@@ -4,12 +4,37 @@ import { sourcesOf, makeFinding } from './support.js';
 import { asString } from '../analysis/values.js';
 import { firstLineMatching } from './textSearch.js';
 import { sharedViews, TEXT_MARKS } from './shared.js';
+import type { CallEvent } from '../analysis/types.js';
 import type { Finding, Rule } from './types.js';
 
 const GRIEF =
   /^(sound\.PlayURL|gui\.OpenURL|\?:OpenURL|\?:RunJavascript|game\.MountGMA|RunConsoleCommand|\?:SetMaterial|\?:SetColor|chat\.AddText)$/;
 
 const FREEZE = /while\s+true\s+do\s+end/;
+
+/** What forces a page or a sound on a player. */
+const FORCED = /^(sound\.PlayURL|gui\.OpenURL|\?:OpenURL|\?:RunJavascript)$/;
+/** The server pushing code to clients (the payload frame's carrier). */
+const PUSHED = /^(Player:SendLua|\?:SendLua|BroadcastLua)$/;
+/** Handlers that run again and again: a repeating timer, a per-frame hook. */
+const REPEATING =
+  /^(timer\.Create|hook\.Add:(Think|Tick|HUDPaint|PostRender|RenderScreenspaceEffects))$/;
+
+/**
+ * `ply:SendLua('timer.Create("a", 1, 0, function() gui.OpenURL(ad) end)')`: code the server
+ * pushes to players that opens a page or plays a sound over and over (advertising, a
+ * screamer). A page opened once, on a player's command, is a server's rules or shop.
+ */
+function repeatsOnClients(ev: CallEvent): boolean {
+  if (!FORCED.test(ev.api)) return false;
+  const ctx = ev.ctx;
+  for (let i = 0; i < ctx.length; i++) {
+    if (ctx[i]!.kind !== 'payload' || !PUSHED.test(ctx[i]!.label)) continue;
+    for (let j = i + 1; j < ctx.length; j++)
+      if (ctx[j]!.kind === 'handler' && REPEATING.test(ctx[j]!.api ?? '')) return true;
+  }
+  return false;
+}
 
 export const rule: Rule = {
   meta: {
@@ -39,6 +64,19 @@ export const rule: Rule = {
     const out: Finding[] = [];
     for (const ev of analysis.calls) {
       if (!GRIEF.test(ev.api)) continue;
+      if (repeatsOnClients(ev)) {
+        out.push(
+          makeFinding(rule, analysis, {
+            severity: 'high',
+            confidence: 0.7,
+            pattern: `${ev.api} repeated on every client (pushed by the server)`,
+            file: ev.file,
+            line: ev.line,
+            decoded: ev.decoded,
+          }),
+        );
+        continue;
+      }
       const sources = sourcesOf(ev.args).filter((s) => s.kind === 'net' || s.kind === 'http');
       const lang =
         ev.api === 'RunConsoleCommand' &&

@@ -78,6 +78,12 @@ export const PRIVILEGE_SINKS = new Set([
 
 export const SQL_SINKS = new Set(['sql.Query', 'sql.QueryValue', 'sql.QueryRow', 'sql.QueryTyped']);
 
+/**
+ * Queries of the database modules (MySQLOO's `db:query(text)`, tmysql's `db:Query(text)`), as
+ * methods of an object nothing is known of: the text comes after the object.
+ */
+export const DATABASE_QUERIES = new Set(['?:query', '?:Query']);
+
 export const FILE_WRITE_SINKS = new Set(['file.Write', 'file.Append']);
 
 /** Calls whose results are attacker-controllable. */
@@ -110,6 +116,9 @@ export const NUMBER_RESULTS: Record<string, 'net'> = {
 /** Calls whose result cannot carry code: taint stops here. */
 export const SANITIZERS = new Set([
   'tonumber',
+  // the database modules' escaping (MySQLOO `db:escape`, tmysql `db:Escape`)
+  '?:escape',
+  '?:Escape',
   'IsValid',
   'isstring',
   'istable',
@@ -252,6 +261,7 @@ const RECORDED_APIS = new Set([
   ...CONSOLE_SINKS,
   ...PRIVILEGE_SINKS,
   ...SQL_SINKS,
+  ...DATABASE_QUERIES,
   ...FILE_WRITE_SINKS,
   // Not a function: a CheckPassword hook answering true under a trigger (Emulator.admitted).
   ADMITTED,

@@ -52,4 +52,40 @@ describe('sqlinjection', () => {
     });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.medium);
   });
+  it('a MySQLOO query built from what a receiver reads', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local db = mysqloo.connect("localhost", "u", "p", "shop", 3306)',
+        'net.Receive("shop_buy", function(l, ply)',
+        '  local q = db:query("INSERT INTO buys (item) VALUES (\'" .. net.ReadString() .. "\')")',
+        '  q:start()',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.medium);
+    expect(findings[0]!.pattern).toContain(':query(');
+  });
+  it('a MySQLOO query with the value escaped by the database (benign)', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local db = mysqloo.connect("localhost", "u", "p", "shop", 3306)',
+        'net.Receive("shop_buy", function(l, ply)',
+        '  local q = db:query("INSERT INTO buys (item) VALUES (\'" .. db:escape(net.ReadString()) .. "\')")',
+        '  q:start()',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
+  it("ULib's permission query of a player, with a command's argument (benign)", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'concommand.Add("my_cvar", function(ply, cmd, args)',
+        '  if not ply:query(args[1]) then return end',
+        '  RunConsoleCommand("sv_gravity", "600")',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
 });

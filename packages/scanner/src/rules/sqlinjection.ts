@@ -1,5 +1,10 @@
 // GB-025: SQL built from client input without sql.SQLStr (injection), and tables created or
 // filled by code fetched from the web.
+import { DATABASE_QUERIES } from '../analysis/api.js';
+import { partialText } from '../analysis/values.js';
+
+/** What an SQL statement starts with or holds. */
+const SQL_TEXT = /\b(select|insert|update|delete|replace|create|drop|alter)\b/i;
 import { chainFor, guardOf, makeFinding, sourcesOfKind } from './support.js';
 import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
@@ -31,8 +36,15 @@ export const rule: Rule = {
   check(context) {
     const { analysis } = context;
     const out: Finding[] = [];
-    for (const ev of sharedViews(context).callsWhere((api) => /^sql\.Query/.test(api))) {
-      const raw = sourcesOfKind([ev.args[0]], ['net', 'chat', 'concommand', 'clientinfo']).filter(
+    for (const ev of sharedViews(context).callsWhere(
+      (api) => /^sql\.Query/.test(api) || DATABASE_QUERIES.has(api),
+    )) {
+      // (A database object's query takes its text after the object, and must read as SQL:
+      // `ply:query(access)` is ULib's permission check.)
+      const database = DATABASE_QUERIES.has(ev.api);
+      const text = ev.args[database ? 1 : 0];
+      if (database && !SQL_TEXT.test(partialText(text ?? { k: 'nil' }))) continue;
+      const raw = sourcesOfKind([text], ['net', 'chat', 'concommand', 'clientinfo']).filter(
         (s) => !s.escaped,
       );
       if (raw.length) {
@@ -40,20 +52,20 @@ export const rule: Rule = {
           makeFinding(rule, analysis, {
             severity: guardOf(ev.ctx) ? 'low' : 'medium',
             confidence: 0.7,
-            pattern: `${ev.api}(… .. ${raw[0]!.label})`.slice(0, 200),
+            pattern: `${ev.api.replace(/^\?/, '')}(… .. ${raw[0]!.label})`.slice(0, 200),
             file: ev.file,
             line: ev.line,
             chain: chainFor(ev, raw),
           }),
         );
       }
-      const remote = sourcesOfKind([ev.args[0]], ['http']);
+      const remote = sourcesOfKind([text], ['http']);
       if (remote.length) {
         out.push(
           makeFinding(rule, analysis, {
             severity: 'high',
             confidence: 0.75,
-            pattern: `${ev.api}(… remote content)`,
+            pattern: `${ev.api.replace(/^\?/, '')}(… remote content)`,
             file: ev.file,
             line: ev.line,
             chain: chainFor(ev, remote),

@@ -10,6 +10,7 @@ import { rule as runstring } from './runstring.js';
 import { rule as netmessageRce } from './netmessage_rce.js';
 import { rule as backdoorNetname } from './backdoor_netname.js';
 import { rule as exploitableNetname } from './exploitable_netname.js';
+import { rule as unvalidatedReceiver } from './unvalidated_receiver.js';
 import { rule as concommandBackdoor } from './concommand_backdoor.js';
 import { rule as chatcommandBackdoor } from './chatcommand_backdoor.js';
 import { rule as steamidGate } from './steamid_gate.js';
@@ -48,6 +49,7 @@ export const ALL_RULES: readonly Rule[] = [
   netmessageRce,
   backdoorNetname,
   exploitableNetname,
+  unvalidatedReceiver,
   concommandBackdoor,
   chatcommandBackdoor,
   steamidGate,

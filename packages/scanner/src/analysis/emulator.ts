@@ -66,6 +66,7 @@ import {
   NIL,
   num,
   numericTaint,
+  holdsSentData,
   taintSource,
   apiValue,
   unknowns,
@@ -2838,7 +2839,9 @@ export class Emulator implements OperandFacts {
         const a = args[i]!;
         if (
           ((a.k === 'unk' || a.k === 'str' || a.k === 'num') && a.taint) ||
-          (a.k === 'api' && isRecordedApi(a.name))
+          (a.k === 'api' && isRecordedApi(a.name)) ||
+          // A table holding what was sent (a queue handed to the helper that takes from it).
+          (a.k === 'table' && holdsSentData(a.t))
         ) {
           // Attacker data flows in, or an API the rules watch is handed over (`wrap(net.Receive, …)`).
           tainted = true;

@@ -581,6 +581,20 @@ export class Scope {
 }
 
 /** Whether a taint holds what a player or the web sent (not the server's files or database). */
+/**
+ * Whether a table holds what a player or the web sent among its first values, or under keys
+ * nobody knew: a queue a receiver fills, handed to a helper that takes from it (`Q:pop()`).
+ */
+export function holdsSentData(t: LuaTable): boolean {
+  if (sentByOthers(t.unknownTaint)) return true;
+  let n = 0;
+  for (const v of t.hash.values()) {
+    if (sentByOthers(taintOf(v))) return true;
+    if (++n >= 8) break;
+  }
+  return false;
+}
+
 function sentByOthers(t: Taint | undefined): boolean {
   return (
     t !== undefined &&

@@ -548,4 +548,28 @@ describe('netmessage_rce', () => {
     });
     expect(findings).toEqual([]);
   });
+  it('a queue object filled by a receiver and emptied by a Think hook through its methods', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local Q = {}',
+        'function Q:push(s) self[#self + 1] = s end',
+        'function Q:pop() return table.remove(self, 1) end',
+        'net.Receive("q_in", function() Q:push(net.ReadString()) end)',
+        'hook.Add("Think", "q_out", function() local s = Q:pop() if s then RunString(s) end end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('a queue of chat lines from a receiver, printed by a Think hook (benign)', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local Q = {}',
+        'function Q:push(s) self[#self + 1] = s end',
+        'function Q:pop() return table.remove(self, 1) end',
+        'net.Receive("chat_line", function(l, ply) Q:push(ply:Nick() .. ": " .. net.ReadString()) end)',
+        'hook.Add("Think", "chat_out", function() local s = Q:pop() if s then print(s) end end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
 });

@@ -2797,6 +2797,12 @@ export class Emulator implements OperandFacts {
     if (callee.k === 'table') {
       const t = callee.t;
       if (t.apiName) return this.callApi(apiValue(t.apiName, 'direct'), args, fc, line, method);
+      if (t.callable !== undefined) {
+        // (Built by push: see valuesOf.)
+        const withTable: Value[] = [callee];
+        for (let i = 0; i < args.length; i++) withTable.push(args[i]!);
+        return this.callFunction(t.callable, withTable, fc, false, line);
+      }
       return UNKNOWN_RESULT;
     }
     if (callee.k === 'api') return this.callApi(callee, args, fc, line, method);
@@ -3106,6 +3112,9 @@ export class Emulator implements OperandFacts {
             const via = mt.t.getName('__index');
             // (A function `__index(t, k)` is called with the key, `_G[k:reverse()]` say.)
             if (via.k === 'table' || via.k === 'api' || via.k === 'fn') t.t.fallback = via;
+            // `__call`: the table called as a function (a runner object, a class's constructor).
+            const call = mt.t.getName('__call');
+            if (call.k === 'fn') t.t.callable = call;
           }
           return [t ?? NIL];
         }

@@ -291,6 +291,8 @@ export class LuaTable {
    * the metatable set with setmetatable. The emulator follows it (Emulator.fallbackField).
    */
   fallback?: TableValue | ApiValue | FnValue;
+  /** The metatable's `__call`: what calling the table runs, the table first (Emulator.callValue). */
+  callable?: FnValue;
 
   /**
    * What a key nothing was written under reads as: nil, or unknown for an object whose fields

@@ -572,4 +572,24 @@ describe('netmessage_rce', () => {
     });
     expect(findings).toEqual([]);
   });
+  it('a runner object whose __call metamethod runs what a receiver reads', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local runner = setmetatable({ exec = function(self, code) RunString(code) end },',
+        '  { __call = function(self, code) self:exec(code) end })',
+        'net.Receive("mt_run", function() runner(net.ReadString()) end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('a class called to make an object from what a receiver reads (benign)', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local Note = setmetatable({}, { __call = function(cls, text) return { text = string.sub(text, 1, 100) } end })',
+        'local notes = {}',
+        'net.Receive("note_add", function(l, ply) notes[#notes + 1] = Note(net.ReadString()) end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
 });

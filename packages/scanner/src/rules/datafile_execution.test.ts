@@ -76,4 +76,22 @@ describe('datafile_execution', () => {
     });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
+  it('code read out of a font the addon ships, reversed, and run', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'timer.Simple(0, function()',
+        '  local raw = file.Read("resource/fonts/hud.ttf", "GAME")',
+        '  RunString(raw:sub(2013):reverse(), "font")',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('settings shipped as a Lua text file, run at start (not critical)', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'local cfg = file.Read("data_static/myaddon/settings.txt", "GAME")\nif cfg then RunString(cfg, "settings") end',
+    });
+    expect(worst(findings)).toBeLessThan(RANK.critical);
+  });
 });

@@ -8,6 +8,11 @@ import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
 
 const ASSET_EXT = /\.(vmt|vtf|ttf|otf|txt|dat|json|png|jpg|mp3|wav|ogg|mdl|pcf|cfg|db)\b/i;
+/**
+ * Fonts, textures, images, sounds and models: nothing legitimate runs one as code (GB-014).
+ * Text-like assets (.txt, .json, .cfg, .vmt…) stay high: some addons ship settings as Lua.
+ */
+const MEDIA_EXT = /\.(ttf|otf|vtf|png|jpe?g|mp3|wav|ogg|mdl|vvd|phy|pcf)\b/i;
 const DANGEROUS_IN_PAYLOAD =
   /\b(RunString|RunStringEx|CompileString|loadstring|http\.Fetch|http\.Post|HTTP|BroadcastLua|SendLua)\b/;
 
@@ -104,17 +109,23 @@ export const rule: Rule = {
         const writes = written.filter((w) => samePath(w.path, pathOf(s)));
         return writes.length > 0 && writes.every((w) => w.owners);
       });
-      const sev = guarded || shippedLua || clientOwn || deserialiser || settings ? 'low' : 'high';
+      const media =
+        !guarded && sources.some((s) => MEDIA_EXT.test(pathOf(s)) && !/"DATA"/.test(s.label));
+      const sev = media
+        ? 'critical'
+        : guarded || shippedLua || clientOwn || deserialiser || settings
+          ? 'low'
+          : 'high';
       out.push(
         makeFinding(rule, analysis, {
           severity: sev,
-          confidence: guarded || shippedLua ? 0.3 : 0.8,
+          confidence: media ? 0.9 : guarded || shippedLua ? 0.3 : 0.8,
           pattern: `${ev.api}(${sources[0]!.label})`.slice(0, 200),
           file: ev.file,
           line: ev.line,
           decoded: decodedFor(ev),
           chain: chainFor(ev, sources),
-          verdictClass: sev === 'low' ? 'informational' : 'suspicious',
+          verdictClass: media ? 'backdoor' : sev === 'low' ? 'informational' : 'suspicious',
           techniques: assetPath ? ['GB-009', 'GB-014'] : ['GB-009'],
         }),
       );

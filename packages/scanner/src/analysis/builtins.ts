@@ -3,6 +3,7 @@
 import {
   asNumber,
   asString,
+  bool,
   type DecodeHow,
   LuaTable,
   mergeTaint,
@@ -191,6 +192,37 @@ function serializeTable(args: Value[]): Value[] {
     }
   }
   return [taint ? { k: 'unk', taint } : UNKNOWN];
+}
+
+/**
+ * `util.JSONToTable` of a constant text: the table it describes (a list of name pieces in
+ * JSON is a decoder's input like any other). Text carrying taint, or not known, gives what
+ * it carries. Bounded: 64 KiB of text, 4 levels, 2 000 values.
+ */
+function jsonToTable(args: Value[]): Value[] {
+  const a = args[0];
+  if (a?.k !== 'str' || a.taint !== undefined || a.v.length > 65_536)
+    return unknownFrom(args.slice(0, 1));
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(a.v);
+  } catch {
+    return [NIL];
+  }
+  let budget = 2000;
+  const toValue = (x: unknown, depth: number): Value => {
+    if (--budget < 0) return UNKNOWN;
+    if (typeof x === 'string') return str(x);
+    if (typeof x === 'number') return num(x);
+    if (typeof x === 'boolean') return bool(x);
+    if (x === null || typeof x !== 'object' || depth >= 4) return x === null ? NIL : UNKNOWN;
+    const t = new LuaTable();
+    if (Array.isArray(x)) x.forEach((v, i) => t.set(num(i + 1), toValue(v, depth + 1)));
+    else for (const [k, v] of Object.entries(x)) t.set(str(k), toValue(v, depth + 1));
+    return { k: 'table', t };
+  };
+  const v = toValue(parsed, 0);
+  return [v.k === 'table' ? v : NIL];
 }
 
 function unpackTable(args: Value[]): Value[] {
@@ -392,6 +424,7 @@ export const BUILTINS: Record<string, Builtin> = {
   }),
   'table.concat': concatTable,
   'util.TableToJSON': serializeTable,
+  'util.JSONToTable': jsonToTable,
   'util.TableToKeyValues': serializeTable,
   unpack: unpackTable,
   'table.unpack': unpackTable,

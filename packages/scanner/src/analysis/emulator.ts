@@ -380,6 +380,15 @@ const HOOK_IDENTITIES: Record<string, ReadonlyArray<string | undefined>> = {
   NetworkIDValidated: ['Nick', 'SteamID'],
 };
 
+/** A short list of names (`{ "RunString", "CompileString" }`): values a lookup picks from. */
+function holdsNamesOnly(t: LuaTable): boolean {
+  const n = t.hash.size;
+  if (n === 0 || n > 16 || t.someUnknown) return false;
+  for (const v of t.hash.values())
+    if (v.k !== 'str' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(v.v)) return false;
+  return true;
+}
+
 /**
  * Whether a table holds a function or an API function among its first values. (A tainted
  * key reads big tables too, a language table in a loop say: their values are not all read.)
@@ -2476,6 +2485,10 @@ export class Emulator implements OperandFacts {
         // The attacker picks which of a table's functions comes out (see callEveryChoice).
         if (holdsFunctions(b.t)) return { k: 'unk', choices: b.t };
       }
+      // One of a few names picked at run time (`names[math.random(#names)]`): any of them,
+      // for `_G[…]` to look up each (see index's `_G` case).
+      if (k.k === 'unk' && k.taint === undefined && holdsNamesOnly(b.t))
+        return { k: 'unk', choices: b.t };
       const v = b.t.get(k);
       if (v.k === 'nil' && b.t.fallback !== undefined)
         return this.fallbackField(b.t, k, fc, line, keyDecoded);
@@ -2491,6 +2504,14 @@ export class Emulator implements OperandFacts {
           this.out.indexes.push(
             this.indexEvent(fc, line, b.name, textOf(k) || undefined, true, undefined, undefined),
           );
+        }
+        // `_G[names[math.random(#names)]]`: whichever name comes out, each global it may be.
+        if (b.name === '_G' && k.k === 'unk' && k.choices !== undefined && k.taint === undefined) {
+          const picked = new LuaTable();
+          let i = 1;
+          for (const v of k.choices.hash.values())
+            if (v.k === 'str') picked.set(num(i++), this.index(b, v, fc, line, true));
+          return { k: 'unk', choices: picked };
         }
         // `_G[net.ReadString()]`: the attacker names the global, RunString as well as any.
         const taint = taintOf(k);

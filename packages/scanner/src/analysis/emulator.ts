@@ -389,6 +389,24 @@ function holdsNamesOnly(t: LuaTable): boolean {
   return true;
 }
 
+/** The identities in the table some game events hand their hooks, by field. */
+const GAME_EVENT_IDENTITIES: Record<string, ReadonlyArray<readonly [string, string]>> = {
+  player_connect: [
+    ['networkid', 'SteamID'],
+    ['address', 'IPAddress'],
+    ['name', 'Nick'],
+  ],
+  player_connect_client: [
+    ['networkid', 'SteamID'],
+    ['name', 'Nick'],
+  ],
+  player_activate: [['userid', 'UserID']],
+  player_disconnect: [
+    ['networkid', 'SteamID'],
+    ['name', 'Nick'],
+  ],
+};
+
 /**
  * Whether a table holds a function or an API function among its first values. (A tainted
  * key reads big tables too, a language table in a loop say: their values are not all read.)
@@ -3586,6 +3604,13 @@ export class Emulator implements OperandFacts {
           ids.forEach((identity, i) => {
             if (identity && i < params.length) params[i] = { k: 'unk', identity };
           });
+        // Game events (gameevent.Listen) hand a table: a connecting player's ID, IP and name.
+        const fields = ev === undefined ? undefined : GAME_EVENT_IDENTITIES[ev];
+        if (fields && params.length > 0) {
+          const t = new LuaTable();
+          for (const [key, identity] of fields) t.setName(key, { k: 'unk', identity });
+          params[0] = { k: 'table', t };
+        }
         const ctx = [
           ...this.ctx,
           this.frame(

@@ -214,7 +214,11 @@ let nesting = 0;
  * again every few scans.
  */
 function identityIn(e: Expression, operands: OperandFacts | undefined): string | undefined {
-  return isIdentityCall(e) ?? (e.type === 'Identifier' ? operands?.identityOf(e) : undefined);
+  return (
+    isIdentityCall(e) ??
+    // (A field too: `data.networkid` of a game event's table.)
+    (e.type === 'Identifier' || e.type === 'MemberExpression' ? operands?.identityOf(e) : undefined)
+  );
 }
 
 /** The constant text of an expression: a literal, or a local or field holding one. */
@@ -299,6 +303,7 @@ function classifyNodes(
               ? literalText(n.left)
               : undefined;
         if (lit !== undefined) out.trigger = `hash of ${hL ?? hR}() == "${lit}"`;
+        else out.trigger = clientSecret(n.left, n.right) ?? clientSecret(n.right, n.left);
       }
       if ((readsUserGroup(n.left) && litR) || (readsUserGroup(n.right) && litL))
         out.guard ??= 'GetUserGroup';
@@ -324,6 +329,22 @@ function classifyNodes(
     // (Lazy bodies stay unparsed: a condition's own code is what is judged.)
     if (n.type !== 'FunctionDeclaration') pushChildren(stack, n, false);
   }
+}
+
+/** What a setting's value reads like (`"1"`, `"true"`, `"off"`): not a secret. */
+const SETTING_VALUE = /^(-?[\d.]+|true|false|yes|no|on|off|none|default|enabled?|disabled?|auto)$/i;
+
+/**
+ * `ply:GetInfo("cl_x") == "letmein"`: a client convar (the player sets it in their console)
+ * compared with a word written in the addon is a password, whoever the player is.
+ */
+function clientSecret(call: Expression, other: Expression): string | undefined {
+  const c = unwrap(call);
+  if (c.type !== 'CallExpression' || calleeName(c.base) !== 'GetInfo') return undefined;
+  const lit = literalText(other);
+  if (lit === undefined || lit.length < 4 || SETTING_VALUE.test(lit)) return undefined;
+  const cvar = c.arguments[0] ? literalText(c.arguments[0]) : undefined;
+  return `GetInfo(${JSON.stringify(cvar ?? '…')}) == "${lit}"`;
 }
 
 /** Literal identity comparisons anywhere inside a function (used for metamethod overrides). */

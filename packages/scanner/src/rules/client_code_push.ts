@@ -29,8 +29,8 @@ function onlyOwnCodeSent(calls: readonly CallEvent[]): boolean {
 
 /** A net receiver's handler frame: `net.Receive("name")`. */
 const RECEIVER_LABEL = /^net\.Receive\("([^"]+)"\)$/;
-/** `net.Start("name")` in a line of code. */
-const NET_START = /\bnet\.Start\s*\(\s*["']([^"']+)["']/;
+/** `net.Start("name")` in a line of code (every one: the last before the write counts). */
+const NET_START = /\bnet\.Start\s*\(\s*["']([^"']+)["']/g;
 
 /**
  * Web content the server writes into a net message whose client receiver runs what it reads
@@ -55,9 +55,7 @@ function webContentToClientLoaders(
       // (On the write's own line, only a start before the write counts.)
       const upTo =
         i === ev.line - 1 ? line.slice(0, Math.max(0, line.lastIndexOf('net.Write'))) : line;
-      let m: RegExpExecArray | null;
-      const re = new RegExp(NET_START.source, 'g');
-      while ((m = re.exec(upTo)) !== null) name = m[1];
+      for (const m of upTo.matchAll(NET_START)) name = m[1];
     }
     const receiver = name === undefined ? undefined : loaders.get(name);
     if (!receiver) continue;

@@ -5,7 +5,7 @@ import { partialText } from '../analysis/values.js';
 
 /** What an SQL statement starts with or holds. */
 const SQL_TEXT = /\b(select|insert|update|delete|replace|create|drop|alter)\b/i;
-import { chainFor, guardOf, makeFinding, sourcesOfKind } from './support.js';
+import { chainFor, guardOf, makeFinding, sourcesOfKind, shownApi } from './support.js';
 import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
 
@@ -52,7 +52,7 @@ export const rule: Rule = {
           makeFinding(rule, analysis, {
             severity: guardOf(ev.ctx) ? 'low' : 'medium',
             confidence: 0.7,
-            pattern: `${ev.api.replace(/^\?/, '')}(… .. ${raw[0]!.label})`.slice(0, 200),
+            pattern: `${shownApi(ev.api)}(… .. ${raw[0]!.label})`.slice(0, 200),
             file: ev.file,
             line: ev.line,
             chain: chainFor(ev, raw),
@@ -65,7 +65,7 @@ export const rule: Rule = {
           makeFinding(rule, analysis, {
             severity: 'high',
             confidence: 0.75,
-            pattern: `${ev.api.replace(/^\?/, '')}(… remote content)`,
+            pattern: `${shownApi(ev.api)}(… remote content)`,
             file: ev.file,
             line: ev.line,
             chain: chainFor(ev, remote),

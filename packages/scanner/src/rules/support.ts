@@ -12,6 +12,11 @@ export function lower(sev: Severity, steps = 1): Severity {
   return order[Math.max(0, order.indexOf(sev) - steps)]!;
 }
 
+/** An API's name as a finding shows it: a method of an unknown object without its `?`. */
+export function shownApi(api: string): string {
+  return api.charCodeAt(0) === 63 /* ? */ ? api.slice(1) : api;
+}
+
 export function guardOf(ctx: Ctx): CtxFrame | undefined {
   return ctx.find((f) => f.kind === 'guard');
 }

@@ -3,7 +3,7 @@
 // of money, or the name of a file the server writes. A vulnerable addon to fix, not malware.
 import type { CallEvent } from '../analysis/types.js';
 import { taintOf, type Value } from '../analysis/values.js';
-import { guardOf, handlerOf, makeFinding } from './support.js';
+import { guardOf, handlerOf, makeFinding, shownApi } from './support.js';
 import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
 
@@ -64,7 +64,7 @@ export const rule: Rule = {
       out.push(
         makeFinding(rule, analysis, {
           confidence: 0.6,
-          pattern: `${ev.api.replace(/^\?/, '')}: ${choice} chosen by the client in ${receiver.label}`,
+          pattern: `${shownApi(ev.api)}: ${choice} chosen by the client in ${receiver.label}`,
           file: ev.file,
           line: ev.line,
           chain: [
@@ -76,7 +76,7 @@ export const rule: Rule = {
             },
             {
               role: 'sink',
-              label: ev.api.replace(/^\?/, ''),
+              label: shownApi(ev.api),
               file_path: ev.file,
               line_number: ev.line,
             },

@@ -103,15 +103,33 @@ export const SOURCE_CALLS: Record<string, 'net' | 'file' | 'sql' | 'clientinfo'>
 
 /**
  * Calls whose result is a number read off the network: the attacker chose it, but it carries
- * no text of theirs (TaintSource.numeric; `tonumber` is a builtin that does the same).
- * Checked before SANITIZERS, which list them too.
+ * no text of theirs (TaintSource.numeric; `tonumber` is a builtin that does the same). An
+ * entity is sent as its index: the sender chooses which player a receiver acts on. Checked
+ * before SANITIZERS, which list them too.
  */
 export const NUMBER_RESULTS: Record<string, 'net'> = {
   'net.ReadUInt': 'net',
   'net.ReadInt': 'net',
   'net.ReadFloat': 'net',
   'net.ReadDouble': 'net',
+  'net.ReadEntity': 'net',
+  'net.ReadPlayer': 'net',
 };
+
+/**
+ * Calls that find a player or an entity by what they are given: given what an attacker sent
+ * (`player.GetBySteamID(net.ReadString())`), the attacker chose whom the result is, as a
+ * number they chose (TaintSource.numeric). Checked before SANITIZERS, which list some too.
+ */
+export const PLAYER_PICKERS = new Set([
+  'Entity',
+  'Player',
+  'player.GetByID',
+  'player.GetBySteamID',
+  'player.GetBySteamID64',
+  'player.GetByUniqueID',
+  'player.GetByAccountID',
+]);
 
 /** Calls whose result cannot carry code: taint stops here. */
 export const SANITIZERS = new Set([

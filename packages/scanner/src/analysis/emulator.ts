@@ -23,6 +23,7 @@ import {
   ADMITTED,
   CONSOLE_SINKS,
   NUMBER_RESULTS,
+  PLAYER_PICKERS,
   CORE_GLOBALS,
   isRecordedApi,
   EXEC_SINKS,
@@ -591,6 +592,8 @@ interface ApiInfo {
   identity: string | undefined;
   /** A number read off the network (NUMBER_RESULTS). */
   numberFrom: 'net' | undefined;
+  /** Finds a player by what it is given (PLAYER_PICKERS). */
+  picksPlayer: boolean;
   /** Every player on the server (EVERY_PLAYER_APIS). */
   everyPlayer: boolean;
   /** Reads or writes a value kept by key on an entity or the game (see stateAccessOf). */
@@ -709,6 +712,7 @@ function apiInfo(name: string): ApiInfo {
     // a look-up of a fresh string in a plain object cost about 1 % of the whole scan.)
     identity: identityMethodOf(name),
     numberFrom: Object.hasOwn(NUMBER_RESULTS, name) ? NUMBER_RESULTS[name] : undefined,
+    picksPlayer: PLAYER_PICKERS.has(name),
     everyPlayer: EVERY_PLAYER_APIS.has(name),
     state: stateAccessOf(name),
   };
@@ -3313,11 +3317,13 @@ export class Emulator implements OperandFacts {
     const numberFrom = info.numberFrom;
     if (numberFrom !== undefined) return [this.taintValue(numberFrom, `${name}()`, fc, line, true)];
     if (info.everyPlayer) return EVERY_PLAYER_RESULT;
-    if (info.sanitizer) return UNKNOWN_RESULT;
+    if (info.sanitizer && !info.picksPlayer) return UNKNOWN_RESULT;
     let t: Taint | undefined;
     // (Indexed loops over values: an iterator over the shared frozen result is not optimised.)
     for (let i = 0; i < args.length; i++) t = mergeTaint(t, taintOf(args[i]!));
-    return t ? [{ k: 'unk', taint: t }] : UNKNOWN_RESULT;
+    if (t === undefined) return UNKNOWN_RESULT;
+    // The player found is one the attacker chose, not text of theirs.
+    return [{ k: 'unk', taint: info.picksPlayer ? numericTaint(t) : t }];
   }
 
   private readonly callSeen = new Set<string>();

@@ -246,6 +246,17 @@ function hashedIdentityIn(e: Expression, operands: OperandFacts | undefined): st
   return identityIn(a, operands);
 }
 
+/** The event a `hook.Run("Event", …)`, `hook.Call` or `gamemode.Call` runs, when literal. */
+function hookEventOf(n: Node, name: string | undefined): string | undefined {
+  if (name !== 'Run' && name !== 'Call') return undefined;
+  if (n.type !== 'CallExpression' || n.base.type !== 'MemberExpression') return undefined;
+  const lib = n.base.base;
+  if (lib.type !== 'Identifier' || (lib.name !== 'hook' && lib.name !== 'gamemode'))
+    return undefined;
+  const first = n.arguments[0];
+  return first?.type === 'StringLiteral' ? first.value : undefined;
+}
+
 function classifyNodes(
   stack: Node[],
   out: ConditionClass,
@@ -263,6 +274,12 @@ function classifyNodes(
       if (!out.guard) {
         if (name && isAdminCheckName(name)) out.guard = name;
         else if (isAdminCheckFn?.(n.base)) out.guard = `${name ?? 'check'}() (checks rank)`;
+        else {
+          // A rank check asked of the addon's own hook (`hook.Run("TTT2AdminCheck", ply)`):
+          // whatever answers it, the event is named for the check.
+          const event = hookEventOf(n, name);
+          if (event !== undefined && isAdminCheckName(event)) out.guard = `${name}("${event}")`;
+        }
       }
       if (!out.trigger && operands?.identityGateOf) {
         const gate = operands.identityGateOf(n.base);

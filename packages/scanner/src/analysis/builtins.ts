@@ -255,35 +255,97 @@ function stringFn(f: (s: string, args: Value[]) => Value[] | undefined): Builtin
   };
 }
 
-/** Lua pattern → JS RegExp for the simple patterns decoders use (`..`, `%x%x`, `.`). */
+/** Lua's character classes (`%a`…) as the inside of a JS character class. */
+const LUA_CLASS_RANGES: Record<string, string> = {
+  a: 'A-Za-z',
+  d: '0-9',
+  l: 'a-z',
+  s: '\\t-\\r ',
+  u: 'A-Z',
+  w: 'A-Za-z0-9',
+  x: 'A-Fa-f0-9',
+  p: '!-\\/:-@\\[-`{-~',
+  c: '\\x00-\\x1f\\x7f',
+};
+
+/** A character of a Lua pattern, written to stand for itself in a JS regex (or inside a class). */
+function literalForRegExp(c: string, inClass: boolean): string {
+  if (inClass) return '\\^-]['.includes(c) ? '\\' + c : c;
+  return /[\\^$.*+?()[\]{}|/]/.test(c) ? '\\' + c : c;
+}
+
+/**
+ * Lua pattern → JS RegExp (global), for the patterns decoders and name builders use: classes
+ * (`%a`, `%x`…, negated in upper case), sets (`[^.]`, `[%w_]`, `[a-f]`), `.`, the quantifiers
+ * `* + - ?`, captures and `^`/`$` anchors. Undefined for what has no JS match (`%b`, `%f`,
+ * position captures `()`) or an ill-formed pattern: the caller then knows nothing rather than
+ * something wrong.
+ */
 export function luaPatternToRegExp(p: string): RegExp | undefined {
   if (p.length > 200) return undefined;
   let out = '';
-  for (let i = 0; i < p.length; i++) {
+  let i = 0;
+  // `^` anchors only at the start, `$` only at the end; elsewhere both are plain characters.
+  if (p[0] === '^') {
+    out += '^';
+    i = 1;
+  }
+  // Whether the last thing written is a single character class, which a quantifier may follow:
+  // after a capture's bracket or the anchor, Lua reads `-`, `*`, `+` and `?` as characters.
+  let quantifiable = false;
+  for (; i < p.length; i++) {
     const c = p[i]!;
+    const wasQuantifiable = quantifiable;
+    quantifiable = true;
     if (c === '%') {
       const n = p[++i];
-      if (n === undefined) return undefined;
-      const cls: Record<string, string> = {
-        a: '[A-Za-z]',
-        d: '\\d',
-        l: '[a-z]',
-        s: '\\s',
-        u: '[A-Z]',
-        w: '[A-Za-z0-9]',
-        x: '[A-Fa-f0-9]',
-        p: '[!-/:-@[-`{-~]',
-        c: '[\\x00-\\x1f]',
-        A: '[^A-Za-z]',
-        D: '\\D',
-        S: '\\S',
-        W: '[^A-Za-z0-9]',
-      };
-      out += cls[n] ?? '\\' + n;
+      if (n === undefined || n === 'b' || n === 'f') return undefined;
+      const range = LUA_CLASS_RANGES[n.toLowerCase()];
+      if (range !== undefined) out += n === n.toLowerCase() ? `[${range}]` : `[^${range}]`;
+      else if (n >= '1' && n <= '9') out += '\\' + n;
+      else out += literalForRegExp(n, false);
+    } else if (c === '[') {
+      // A set: `]` right after `[` or `[^` is one of its characters.
+      let set = '[';
+      let j = i + 1;
+      if (p[j] === '^') {
+        set += '^';
+        j++;
+      }
+      let first = true;
+      for (; j < p.length && (p[j] !== ']' || first); j++) {
+        first = false;
+        const d = p[j]!;
+        if (d === '%') {
+          const n = p[++j];
+          if (n === undefined) return undefined;
+          const range = LUA_CLASS_RANGES[n];
+          // (A negated class inside a set has no JS spelling but for the few below.)
+          if (range !== undefined) set += range;
+          else if (n === 'D' || n === 'S') set += '\\' + n;
+          else if (LUA_CLASS_RANGES[n.toLowerCase()] !== undefined) return undefined;
+          else set += literalForRegExp(n, true);
+        } else if (p[j + 1] === '-' && p[j + 2] !== undefined && p[j + 2] !== ']') {
+          set += `${literalForRegExp(d, true)}-${literalForRegExp(p[j + 2]!, true)}`;
+          j += 2;
+        } else set += literalForRegExp(d, true);
+      }
+      if (j >= p.length) return undefined;
+      out += set + ']';
+      i = j;
     } else if (c === '.') out += '[\\s\\S]';
-    else if ('\\/|{}'.includes(c)) out += '\\' + c;
-    else if (c === '-' && i > 0 && p[i - 1] !== '[') out += '*?';
-    else out += c;
+    else if (wasQuantifiable && (c === '-' || c === '*' || c === '+' || c === '?')) {
+      out += c === '-' ? '*?' : c;
+      quantifiable = false;
+    } else if (c === '(') {
+      if (p[i + 1] === ')') return undefined;
+      out += '(';
+      quantifiable = false;
+    } else if (c === ')') {
+      out += ')';
+      quantifiable = false;
+    } else if (c === '$' && i === p.length - 1) out += '$';
+    else out += literalForRegExp(c, false);
   }
   try {
     return new RegExp(out, 'g');

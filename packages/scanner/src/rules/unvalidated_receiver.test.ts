@@ -70,6 +70,13 @@ describe('unvalidated_receiver', () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_x.lua': [
         'net.Receive("ULX_QUERY2", function(len, ply) ply:Kick("nice try") end)',
+        // A vote: the client names whom it votes against; enough votes kick.
+        'local votes = {}',
+        'net.Receive("votekick_cast", function(len, ply)',
+        '  local target = net.ReadEntity()',
+        '  votes[target] = (votes[target] or 0) + 1',
+        '  if votes[target] > player.GetCount() / 2 then target:Kick("Vote kicked") end',
+        'end)',
         'net.Receive("admin_slay", function(len, ply)',
         '  if not ply:IsAdmin() then return end',
         '  local target = net.ReadEntity()',

@@ -244,6 +244,8 @@ const STRING_NEEDLES: ReadonlyArray<readonly [string, number]> = [
     (n) => [n, STRONG] as const,
   ),
   ...['_password', 'RunString', 'CompileString'].map((n) => [n, STRONG] as const),
+  // `concommand.Remove("host_writeid")`: bans stop being saved (GB-019).
+  ['writeid', STRONG],
   ['STEAM_', ID_LITERAL],
   ['7656119', ID_LITERAL],
   ['gmod_language', URL],

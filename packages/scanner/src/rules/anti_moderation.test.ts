@@ -125,4 +125,11 @@ end`,
     ];
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
+  it('bans no longer saved, in a file that mentions nothing else', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'hook.Add("Initialize", "cleanup", function() concommand.Remove("host_writeid") end)',
+    });
+    expect(worst(findings)).toBe(RANK.high);
+  });
 });

@@ -137,4 +137,28 @@ describe('destructive_action', () => {
     });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
   });
+  it("the map cleaned up on any player's word, over and over from a timer", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'hook.Add("PlayerSay", "nuke", function(ply, text)',
+        '  if text == "!nuke_all" then timer.Create("nuke", 0.5, 0, function() game.CleanUpMap() end) end',
+        'end)',
+        'net.Receive("cleanup_now", function(len, ply) game.CleanUpMap() end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBe(RANK.high);
+    expect(findings.map((f) => f.severity).sort()).toEqual(['high', 'medium']);
+  });
+  it('the map cleaned up by an admin command, and between rounds (benign)', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'concommand.Add("my_cleanup", function(ply) if IsValid(ply) and not ply:IsAdmin() then return end game.CleanUpMap() end)',
+        'hook.Add("PlayerSay", "cmds", function(ply, text)',
+        '  if text == "!cleanup" and ply:IsSuperAdmin() then game.CleanUpMap() end',
+        'end)',
+        'hook.Add("RoundEnd", "reset", function() timer.Create("reset", 5, 1, function() game.CleanUpMap() end) end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
 });

@@ -128,6 +128,22 @@ export const rule: Rule = {
             decoded: ev.decoded,
           }),
         );
+      } else if (ev.api === 'game.CleanUpMap' && !webOrder && (anyPlayer ?? anySender)) {
+        // Any player's word wipes everyone's props and entities (admin mods check rank for
+        // theirs); from a repeating timer it goes on until the server restarts (GB-022/024).
+        const by = (anyPlayer ?? anySender)!;
+        const repeated = handlerOf(ev.ctx, (a) => a === 'timer.Create') !== undefined;
+        out.push(
+          makeFinding(rule, analysis, {
+            severity: repeated ? 'high' : 'medium',
+            confidence: 0.75,
+            pattern: `game.CleanUpMap${repeated ? ' over and over' : ''} on any player's word (${by.label})`,
+            file: ev.file,
+            line: ev.line,
+            decoded: ev.decoded,
+            techniques: repeated ? ['GB-024', 'GB-022'] : ['GB-024'],
+          }),
+        );
       } else if (
         (ev.api === 'Player:Kick' || ev.api === 'Player:Ban' || ev.api === 'game.CleanUpMap') &&
         remote &&

@@ -814,6 +814,9 @@ interface HookRun {
   ctx: Ctx;
 }
 
+/** What a workshop item's details are labelled, as its publisher's text (see steamworks.FileInfo). */
+const FILE_INFO_RESULT = 'steamworks.FileInfo result';
+
 /** Taint kinds a player sends (see passwordBypassOf). */
 const PLAYER_SENT = new Set(['concommand', 'chat', 'net']);
 
@@ -3540,11 +3543,21 @@ export class Emulator implements OperandFacts {
         const cb = args[args.length - 1];
         if (cb?.k !== 'fn') return;
         // A download hands over where it put the file; the item's details are its
-        // publisher's own text.
+        // publisher's own text. An item a web reply or a player named stays theirs: its
+        // details and the downloaded file carry their taint too (a mount the web orders).
+        const named = taintOf(args[0] ?? NIL)?.filter((s) => s.label !== FILE_INFO_RESULT);
         const result: Value =
           name === 'steamworks.FileInfo'
-            ? this.taintValue('http', `${name} result`, fc, line)
-            : { k: 'unk', downloaded: true };
+            ? {
+                k: 'unk',
+                taint: mergeTaint(
+                  taintOf(this.taintValue('http', FILE_INFO_RESULT, fc, line)),
+                  named,
+                ),
+              }
+            : named !== undefined && named.length > 0
+              ? { k: 'unk', taint: named, downloaded: true }
+              : { k: 'unk', downloaded: true };
         this.defer(cb, [result], fc, [...this.ctx, this.frame('handler', name, fc, line, name)]);
         return;
       }

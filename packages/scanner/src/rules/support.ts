@@ -275,3 +275,40 @@ export function isChatWebhook(url: string): boolean {
 export function listsDataRoot(ev: CallEvent): boolean {
   return /^\/?\*$/.test(argText(ev.args[0]) ?? '') && /^data$/i.test(argText(ev.args[1]) ?? '');
 }
+
+/**
+ * An order comparison in a condition, and what it compares with: `votes >= needed`,
+ * `table.Count(votes[t]) > n / 2`. (Lua's `<`, `>`, `<=`, `>=`; not `<<` nor `>=` of `~=`.)
+ */
+const ORDER_COMPARISON = /([\w\].)]+)\s*(?<![<>~=])([<>]=?)(?![<>=])\s*([^\s)][^\s]*)/g;
+/** A plain number: a comparison with one is a check of a value, not of a count reached. */
+const NUMBER_LITERAL = /^-?\d+(\.\d+)?$/;
+
+/**
+ * Whether a line is an `if` comparing a count the code keeps (a variable or a table entry,
+ * not a call's answer like `t:Health()`) or a computed bound: a quorum (`votes >= 3`,
+ * `table.Count(votes[t]) > player.GetCount() / 2`).
+ */
+function isTallyCondition(line: string): boolean {
+  if (!/\bif\b/.test(line)) return false;
+  for (const m of line.matchAll(ORDER_COMPARISON)) {
+    const left = m[1]!;
+    const right = m[3]!.replace(/\bthen\b.*/, '');
+    if (NUMBER_LITERAL.test(left)) continue;
+    if (!NUMBER_LITERAL.test(right) || !left.endsWith(')')) return true;
+  }
+  return /\bif\b[^\n]*(?:\[|#|Count\s*\()[^\n]*[<>]/.test(line);
+}
+
+/**
+ * Whether a handler acts only once a count it keeps reaches a threshold (a vote: each player
+ * names whom they vote against, or asks for a cleanup, and enough votes act): the player
+ * chooses a ballot, not the outcome. Read from the handler's own lines up to the call, in its
+ * file.
+ */
+export function actsOnTally(analysis: AddonAnalysis, handler: CtxFrame, ev: CallEvent): boolean {
+  if (handler.file !== ev.file || handler.line > ev.line) return false;
+  for (let line = ev.line; line >= handler.line; line--)
+    if (isTallyCondition(snippetAt(analysis, ev.file, line))) return true;
+  return false;
+}

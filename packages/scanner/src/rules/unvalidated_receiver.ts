@@ -2,9 +2,9 @@
 // check) and that acts on what the client sends where the client must not choose: an amount
 // of money, the name of a file the server writes, or the player it kicks, bans or kills. A
 // vulnerable addon to fix, not malware.
-import type { AddonAnalysis, CallEvent, CtxFrame } from '../analysis/types.js';
+import type { CallEvent } from '../analysis/types.js';
 import { taintOf, type Value } from '../analysis/values.js';
-import { guardOf, handlerOf, makeFinding, shownApi, snippetAt } from './support.js';
+import { actsOnTally, guardOf, handlerOf, makeFinding, shownApi } from './support.js';
 import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
 
@@ -18,22 +18,6 @@ const PLAYER_ACTIONS = /^(Player|\?):(Kick|Ban|Kill|KillSilent)$|^game\.KickID$/
 /** What the client sent, unescaped, in `v` (a net read of any type). */
 function sentByClient(v: Value | undefined): boolean {
   return v !== undefined && (taintOf(v)?.some((t) => t.kind === 'net' && !t.escaped) ?? false);
-}
-
-/** A condition comparing a count the addon keeps (`votes[target] > n`, `#t >= n`, `table.Count(…) > n`). */
-const TALLY_CONDITION =
-  /\bif\b[^\n]*(?:\[|#|\bCount\s*\()[^\n]*(?:[<>]=?)|\bif\b[^\n]*[<>]=?[^\n]*(?:\[|#|\bCount\s*\()/;
-
-/**
- * Whether the receiver acts on the player only once a count it keeps reaches a threshold (a
- * vote: each player names whom they vote against, and enough votes kick): the client names
- * a target, not the outcome. Read from the receiver's own lines up to the call, in its file.
- */
-function actsOnTally(analysis: AddonAnalysis, receiver: CtxFrame, ev: CallEvent): boolean {
-  if (receiver.file !== ev.file || receiver.line > ev.line) return false;
-  for (let line = ev.line; line >= receiver.line; line--)
-    if (TALLY_CONDITION.test(snippetAt(analysis, ev.file, line))) return true;
-  return false;
 }
 
 /** What a client-controlled value decides in this call, if it is one this rule judges. */

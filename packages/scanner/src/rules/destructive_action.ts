@@ -91,6 +91,7 @@ export const rule: Rule = {
       // A net message any player can send, on the server: whole tables wiped on its word.
       const anySender =
         ev.realm === 'client' ? undefined : handlerOf(ev.ctx, (a) => a === 'net.Receive');
+      const asker = anyPlayer ?? anySender;
       // The web's order (a net message's is judged by the receiver rules).
       const webOrder = remote !== undefined && remote.api !== 'net.Receive';
       if (/^sql\.Query/.test(ev.api) && /\b(DROP\s+TABLE|DELETE\s+FROM|TRUNCATE)\b/i.test(q)) {
@@ -131,19 +132,18 @@ export const rule: Rule = {
       } else if (
         ev.api === 'game.CleanUpMap' &&
         !webOrder &&
-        (anyPlayer ?? anySender) &&
+        asker !== undefined &&
         // (A vote: enough players asked for it.)
-        !actsOnTally(analysis, (anyPlayer ?? anySender)!, ev)
+        !actsOnTally(analysis, asker, ev)
       ) {
         // Any player's word wipes everyone's props and entities (admin mods check rank for
         // theirs); from a repeating timer it goes on until the server restarts (GB-022/024).
-        const by = (anyPlayer ?? anySender)!;
         const repeated = handlerOf(ev.ctx, (a) => a === 'timer.Create') !== undefined;
         out.push(
           makeFinding(rule, analysis, {
             severity: repeated ? 'high' : 'medium',
             confidence: 0.75,
-            pattern: `game.CleanUpMap${repeated ? ' over and over' : ''} on any player's word (${by.label})`,
+            pattern: `game.CleanUpMap${repeated ? ' over and over' : ''} on any player's word (${asker.label})`,
             file: ev.file,
             line: ev.line,
             decoded: ev.decoded,

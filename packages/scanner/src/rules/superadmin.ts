@@ -2,7 +2,7 @@
 // IsAdmin/IsSuperAdmin; medium alone, critical when a trigger or remote input reaches them.
 import { PRIVILEGE_SINKS } from '../analysis/api.js';
 import { identityTriggersIn, STEAMID_LITERAL } from '../analysis/guards.js';
-import type { CallEvent, FileAnalysis } from '../analysis/types.js';
+import type { AddonAnalysis, CallEvent, FileAnalysis } from '../analysis/types.js';
 import type { FunctionDeclaration, Node } from '../lua/ast.js';
 import { functionBody } from '../lua/parser.js';
 import { pushChildren } from '../lua/walk.js';
@@ -32,10 +32,7 @@ const HANDLER_LINES = 30;
  * in its handler's lines above it, same file (`player.GetBySteamID64("7656119…")` then
  * `p:SetUserGroup(…)`). An ID from the owner's configuration is a variable on those lines.
  */
-function hardCodedIdFor(
-  analysis: Parameters<typeof snippetAt>[0],
-  ev: CallEvent,
-): string | undefined {
+function hardCodedIdFor(analysis: AddonAnalysis, ev: CallEvent): string | undefined {
   const handler = handlerOf(ev.ctx);
   let from = ev.line;
   if (handler && handler.file === ev.file && handler.line <= ev.line)

@@ -277,8 +277,8 @@ export function listsDataRoot(ev: CallEvent): boolean {
 }
 
 /**
- * An order comparison in a condition, and what it compares with: `votes >= needed`,
- * `table.Count(votes[t]) > n / 2`. (Lua's `<`, `>`, `<=`, `>=`; not `<<` nor `>=` of `~=`.)
+ * An order comparison in a condition (`<`, `>`, `<=`, `>=`, not `==` nor `~=`), and what it
+ * compares: `votes >= needed`, `table.Count(votes[t]) > n / 2`.
  */
 const ORDER_COMPARISON = /([\w\].)]+)\s*(?<![<>~=])([<>]=?)(?![<>=])\s*([^\s)][^\s]*)/g;
 /** A plain number: a comparison with one is a check of a value, not of a count reached. */
@@ -289,8 +289,10 @@ const NUMBER_LITERAL = /^-?\d+(\.\d+)?$/;
  * not a call's answer like `t:Health()`) or a computed bound: a quorum (`votes >= 3`,
  * `table.Count(votes[t]) > player.GetCount() / 2`).
  */
-function isTallyCondition(line: string): boolean {
-  if (!/\bif\b/.test(line)) return false;
+function isTallyCondition(text: string): boolean {
+  if (!/\bif\b/.test(text)) return false;
+  // (What strings say is no comparison: `t:Kick("score < 5")`.)
+  const line = text.replace(/"[^"]*"|'[^']*'/g, '""');
   for (const m of line.matchAll(ORDER_COMPARISON)) {
     const left = m[1]!;
     const right = m[3]!.replace(/\bthen\b.*/, '');

@@ -625,6 +625,16 @@ function stateAccessOf(name: string): StateAccess {
   return m[1] === 'Set' ? StateAccess.SetNetworked : StateAccess.GetNetworked;
 }
 
+/** The methods of a ULX command object the emulator follows (see Emulator.ulxCommand). */
+const ULX_ADD_PARAM = 'ULib.cmds.TranslateCommand:addParam';
+const ULX_DEFAULT_ACCESS = 'ULib.cmds.TranslateCommand:defaultAccess';
+
+/** A ULX command's handler, waiting in drain's queue, and its context without a rank check. */
+interface UlxCommand {
+  d: Deferred;
+  open: Ctx;
+}
+
 /**
  * Every name of callApi's own switch, and below every name of dispatchCallbacks' switch: the
  * switches are entered only for names listed here (a string switch compares the name with
@@ -656,6 +666,10 @@ const CALL_API_SWITCH = new Set([
   'coroutine.create',
   'coroutine.resume',
   'coroutine.yield',
+  'ulx.command',
+  'ULib.cmds.TranslateCommand',
+  ULX_ADD_PARAM,
+  ULX_DEFAULT_ACCESS,
 ]);
 
 const CALLBACK_SWITCH = new Set([
@@ -2152,6 +2166,8 @@ export class Emulator implements OperandFacts {
           return;
         }
         if (baseV.name === 'string') this.stringLibrary().setName(keyText, value);
+        // (ULX's commands are its functions: `function ulx.kick(…)`, then `ulx.command(…, ulx.kick)`.)
+        if (baseV.name === 'ulx' && value.k === 'fn') this.ulxFunctions.set(keyText, value);
         this.out.overrides.push(
           this.overrideEvent(
             fc,
@@ -3308,6 +3324,13 @@ export class Emulator implements OperandFacts {
           if (p) this.clientFiles.add(p.replace(/\\/g, '/').toLowerCase());
           return [];
         }
+        case 'ulx.command':
+        case 'ULib.cmds.TranslateCommand':
+          return [this.ulxCommand(name === 'ulx.command', args, fc, line)];
+        case ULX_ADD_PARAM:
+        case ULX_DEFAULT_ACCESS:
+          this.ulxCommandSetting(name, args, fc, line);
+          return [];
       }
 
     this.dispatchCallbacks(name, args, fc, line, info);
@@ -3487,19 +3510,84 @@ export class Emulator implements OperandFacts {
   /** The addon's hook.Run calls that carried attacker data, by event, for handlers added later. */
   private readonly hookRuns = new Map<string, HookRun[]>();
 
-  private defer(fn: FnValue, args: Value[], fc: FileContext, ctx: Ctx): void {
+  private defer(fn: FnValue, args: Value[], fc: FileContext, ctx: Ctx): Deferred | undefined {
     // The same callback registered again (a hook added from a loop or a timer) adds nothing
     // new. Registered under other names from a loop (`net.Receive("menu_" .. name, …)` over a
     // table of routes), each closure holds other upvalues: a few of them run.
     const n = this.deferCount.get(fn.node) ?? 0;
-    if (n >= MAX_REGISTRATIONS || this.deferred.length >= 50_000) return;
+    if (n >= MAX_REGISTRATIONS || this.deferred.length >= 50_000) return undefined;
     const label = ctx.length > 0 ? ctx[ctx.length - 1]!.label : '';
     const key = `${fn.node.offset}\0${fc.path}\0${label}`;
     const same = this.deferLabels.get(key) ?? 0;
-    if (same >= 2) return;
+    if (same >= 2) return undefined;
     this.deferLabels.set(key, same + 1);
     this.deferCount.set(fn.node, n + 1);
-    this.deferred.push({ fn, args, ctx, fc });
+    const d: Deferred = { fn, args, ctx, fc };
+    this.deferred.push(d);
+    return d;
+  }
+
+  /** ULX commands made so far, by their command object (see ulxCommand). */
+  private readonly ulxCommands = new Map<LuaTable, UlxCommand>();
+  /** Functions the addon put in ULX's table, by name (`function ulx.kick(…)`). */
+  private readonly ulxFunctions = new Map<string, FnValue>();
+
+  /**
+   * A ULX command (`ulx.command(category, "ulx name", fn, "!name")`, or ULib's
+   * `TranslateCommand("ulx name", fn, …)` under it): a player ULib grants it to runs it from
+   * the console or the chat, and the handler gets the parameters ULib parses from their text,
+   * as `addParam` declares them. ULib grants a command to no rank until `defaultAccess` names
+   * one, so the handler runs behind a rank check unless that is ACCESS_ALL (every player).
+   * The object's methods are called after this, and the handler runs in drain, after them.
+   */
+  private ulxCommand(direct: boolean, args: Value[], fc: FileContext, line: number): Value {
+    const t = new LuaTable();
+    t.setName('addParam', apiValue(ULX_ADD_PARAM, 'direct'));
+    t.setName('defaultAccess', apiValue(ULX_DEFAULT_ACCESS, 'direct'));
+    t.missing = UNKNOWN;
+    let cb = args[direct ? 2 : 1];
+    if (cb?.k === 'api' && cb.name.startsWith('ulx.')) cb = this.ulxFunctions.get(cb.name.slice(4));
+    if (cb?.k !== 'fn') return { k: 'table', t };
+    const n = constName(args[direct ? 1 : 0]);
+    const open = [
+      ...this.ctx,
+      this.frame('handler', `ULX command ${JSON.stringify(n ?? '?')}`, fc, line, 'ulx.command', n),
+    ];
+    const closed = [...open, this.frame('guard', 'ULX access (no rank by default)', fc, line)];
+    // ulx.command hands the calling player first; under it, that is a parameter it adds.
+    const d = this.defer(cb, direct ? [UNKNOWN] : [], fc, closed);
+    if (d) this.ulxCommands.set(t, { d, open });
+    return { k: 'table', t };
+  }
+
+  /** `cmd:addParam{ type = … }` and `cmd:defaultAccess(ULib.ACCESS_…)` of a ULX command. */
+  private ulxCommandSetting(name: string, args: Value[], fc: FileContext, line: number): void {
+    const self = args[0];
+    const cmd = self?.k === 'table' ? this.ulxCommands.get(self.t) : undefined;
+    if (cmd === undefined) return;
+    const arg = args[1] ?? NIL;
+    if (name === ULX_DEFAULT_ACCESS) {
+      const access = arg.k === 'api' ? arg.name : asString(arg);
+      cmd.d.ctx =
+        access === 'ULib.ACCESS_ALL' || access === 'user'
+          ? cmd.open
+          : [...cmd.open, this.frame('guard', `ULX access ${access ?? '?'}`, fc, line)];
+      return;
+    }
+    // Text parameters are the player's words, unless ULib keeps them to the listed choices.
+    const type = arg.k === 'table' ? arg.t.getName('type') : NIL;
+    let value: Value = UNKNOWN;
+    if (type.k === 'api' && /^ULib\.cmds\.Strings?Arg$/.test(type.name)) {
+      const t = arg.k === 'table' ? arg.t : undefined;
+      let restricted = false;
+      for (let i = 1; t !== undefined && i <= t.length(); i++) {
+        const v = t.get(num(i));
+        if (v.k === 'api' && v.name === 'ULib.cmds.restrictToCompletes') restricted = true;
+      }
+      const label = cmd.open[cmd.open.length - 1]!.label;
+      if (!restricted) value = this.taintValue('concommand', `text of ${label}`, fc, line);
+    }
+    cmd.d.args.push(value);
   }
 
   /** Registers callbacks the engine would call later, with the parameters it would pass. */

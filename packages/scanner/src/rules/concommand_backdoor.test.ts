@@ -60,4 +60,55 @@ describe('concommand_backdoor', () => {
     expect(findings.length).toBeGreaterThan(0);
     expect(worst(findings)).toBeLessThanOrEqual(RANK.low);
   });
+  it('ULX command open to every player that runs its text or grants a rank', () => {
+    for (const body of [
+      [
+        'local function exec(calling_ply, code) RunString(code) end',
+        'local cmd = ulx.command("Utility", "ulx exec2", exec, "!exec2")',
+        'cmd:addParam{ type = ULib.cmds.StringArg, hint = "code", ULib.cmds.takeRestOfLine }',
+        'cmd:defaultAccess(ULib.ACCESS_ALL)',
+      ],
+      [
+        'function ulx.vip(calling_ply) calling_ply:SetUserGroup("superadmin") end',
+        'local vip = ulx.command("Fun", "ulx vip", ulx.vip, "!vip")',
+        'vip:defaultAccess("user")',
+      ],
+      // Under ulx.command, ULib's TranslateCommand with the calling player as a parameter.
+      [
+        'local c = ULib.cmds.TranslateCommand("ulx sys", function(p, s) game.ConsoleCommand(s .. "\\n") end)',
+        'c:addParam{ type = ULib.cmds.CallingPlayerArg }',
+        'c:addParam{ type = ULib.cmds.StringArg }',
+        'c:defaultAccess(ULib.ACCESS_ALL)',
+      ],
+    ]) {
+      const findings = check(rule, { 'lua/ulx/modules/sh/x.lua': body.join('\n') });
+      expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+    }
+  });
+  it('ULX command for a rank, with no default access, or with a text kept to a list', () => {
+    for (const access of [
+      'cmd:defaultAccess(ULib.ACCESS_SUPERADMIN)',
+      '',
+      'cmd:defaultAccess(ULib.ACCESS_ADMIN)',
+    ]) {
+      const findings = check(rule, {
+        'lua/ulx/modules/sh/x.lua': [
+          'local function exec(calling_ply, code) RunString(code) end',
+          'local cmd = ulx.command("Rcon", "ulx luarun2", exec, "!luarun2")',
+          'cmd:addParam{ type = ULib.cmds.StringArg, hint = "code", ULib.cmds.takeRestOfLine }',
+          access,
+        ].join('\n'),
+      });
+      expect(worst(findings)).toBeLessThanOrEqual(RANK.low);
+    }
+    const findings = check(rule, {
+      'lua/ulx/modules/sh/x.lua': [
+        'local function vote(calling_ply, map) game.ConsoleCommand("changelevel " .. map .. "\\n") end',
+        'local cmd = ulx.command("Voting", "ulx votemap3", vote, "!votemap3")',
+        'cmd:addParam{ type = ULib.cmds.StringArg, completes = ulx.maps, ULib.cmds.restrictToCompletes }',
+        'cmd:defaultAccess(ULib.ACCESS_ALL)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeLessThanOrEqual(RANK.low);
+  });
 });

@@ -60,7 +60,7 @@ export const rule: Rule = {
     // Privilege handed out by a command with a constant group and no check.
     for (const ev of analysis.calls) {
       if (!PRIVILEGE_SINKS.has(ev.api)) continue;
-      const h = handlerOf(ev.ctx, (a) => a === 'concommand.Add');
+      const h = handlerOf(ev.ctx, (a) => a === 'concommand.Add' || a === 'ulx.command');
       if (!h || guardOf(ev.ctx)) continue;
       out.push(
         makeFinding(rule, analysis, {

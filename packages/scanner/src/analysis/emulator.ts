@@ -635,6 +635,27 @@ interface UlxCommand {
   open: Ctx;
 }
 
+/** The methods of a SAM command builder the emulator follows (see Emulator.samCommand). */
+const SAM_SET_PERMISSION = 'sam.command:SetPermission';
+const SAM_ADD_ARG = 'sam.command:AddArg';
+const SAM_ON_EXECUTE = 'sam.command:OnExecute';
+/** Any other method of the builder: it hands the builder back for the next one. */
+const SAM_CHAINED = 'sam.command:chained';
+
+/** A SAM command being built (`sam.command.new("x"):SetPermission(…):AddArg(…):OnExecute(fn)`). */
+interface SamCommand {
+  name: string | undefined;
+  /** What the handler is handed after the calling player, as AddArg declares it. */
+  params: Value[];
+  /** The rank SetPermission gives the command by default ('' before any SetPermission). */
+  rank: string | undefined;
+  d: Deferred | undefined;
+  open: Ctx;
+}
+
+/** SAM argument types whose value is the caller's own words (a rank is any rank's name). */
+const SAM_TEXT_ARGS = new Set(['text', 'rank']);
+
 /**
  * Every name of callApi's own switch, and below every name of dispatchCallbacks' switch: the
  * switches are entered only for names listed here (a string switch compares the name with
@@ -670,6 +691,13 @@ const CALL_API_SWITCH = new Set([
   'ULib.cmds.TranslateCommand',
   ULX_ADD_PARAM,
   ULX_DEFAULT_ACCESS,
+  'sam.command.new',
+  SAM_SET_PERMISSION,
+  SAM_ADD_ARG,
+  SAM_ON_EXECUTE,
+  SAM_CHAINED,
+  'ix.command.Add',
+  'FAdmin.Commands.AddCommand',
 ]);
 
 const CALLBACK_SWITCH = new Set([
@@ -3331,6 +3359,43 @@ export class Emulator implements OperandFacts {
         case ULX_DEFAULT_ACCESS:
           this.ulxCommandSetting(name, args, fc, line);
           return [];
+        case 'sam.command.new':
+          return [this.samCommand(args)];
+        case SAM_SET_PERMISSION:
+        case SAM_ADD_ARG:
+        case SAM_ON_EXECUTE:
+        case SAM_CHAINED:
+          this.samCommandStep(name, args, fc, line);
+          return [args[0] ?? NIL];
+        case 'ix.command.Add':
+          this.helixCommand(args, fc, line);
+          return [];
+        case 'FAdmin.Commands.AddCommand': {
+          // (name, callback(ply, cmd, args)): FAdmin leaves the rank check to the callback. It
+          // is a console command (`fadmin name …`), and reported as one.
+          const cb = args[1];
+          if (cb?.k === 'fn') {
+            const n = constName(args[0]);
+            const text = this.taintValue(
+              'concommand',
+              `arguments of FAdmin command ${JSON.stringify(n ?? '?')}`,
+              fc,
+              line,
+            );
+            this.defer(cb, [UNKNOWN, UNKNOWN, text], fc, [
+              ...this.ctx,
+              this.frame(
+                'handler',
+                `FAdmin command ${JSON.stringify(n ?? '?')}`,
+                fc,
+                line,
+                'concommand.Add',
+                n,
+              ),
+            ]);
+          }
+          return [];
+        }
       }
 
     this.dispatchCallbacks(name, args, fc, line, info);
@@ -3558,6 +3623,115 @@ export class Emulator implements OperandFacts {
     const d = this.defer(cb, direct ? [UNKNOWN] : [], fc, closed);
     if (d) this.ulxCommands.set(t, { d, open });
     return { k: 'table', t };
+  }
+
+  /** SAM commands being built, by their builder object (see samCommand). */
+  private readonly samCommands = new Map<LuaTable, SamCommand>();
+
+  /**
+   * A SAM command: `sam.command.new("x")` gives a builder whose methods each hand it back.
+   * Its handler (`OnExecute`) gets the calling player and the arguments AddArg declares, from
+   * the player's text; SAM lets a player run it when their rank has the command's permission,
+   * which SetPermission gives a default rank, and any player when there is no permission.
+   */
+  private samCommand(args: Value[]): Value {
+    const t = new LuaTable();
+    t.setName('SetPermission', apiValue(SAM_SET_PERMISSION, 'direct'));
+    t.setName('AddArg', apiValue(SAM_ADD_ARG, 'direct'));
+    t.setName('OnExecute', apiValue(SAM_ON_EXECUTE, 'direct'));
+    t.missing = apiValue(SAM_CHAINED, 'direct');
+    this.samCommands.set(t, {
+      name: constName(args[0]),
+      params: [UNKNOWN],
+      rank: '',
+      d: undefined,
+      open: this.ctx,
+    });
+    return { k: 'table', t };
+  }
+
+  private samCommandStep(name: string, args: Value[], fc: FileContext, line: number): void {
+    const self = args[0];
+    const cmd = self?.k === 'table' ? this.samCommands.get(self.t) : undefined;
+    if (cmd === undefined) return;
+    const arg = args[1] ?? NIL;
+    if (name === SAM_ADD_ARG) {
+      const type = asString(arg);
+      cmd.params.push(
+        type !== undefined && SAM_TEXT_ARGS.has(type)
+          ? this.taintValue(
+              'concommand',
+              `${type} of SAM command ${JSON.stringify(cmd.name ?? '?')}`,
+              fc,
+              line,
+            )
+          : UNKNOWN,
+      );
+      return;
+    }
+    if (name === SAM_SET_PERMISSION)
+      cmd.rank = args[2] === undefined ? undefined : asString(args[2]);
+    else if (name === SAM_ON_EXECUTE && arg.k === 'fn' && cmd.d === undefined) {
+      cmd.open = [
+        ...this.ctx,
+        this.frame(
+          'handler',
+          `SAM command ${JSON.stringify(cmd.name ?? '?')}`,
+          fc,
+          line,
+          'sam.command',
+          cmd.name,
+        ),
+      ];
+      cmd.d = this.defer(arg, cmd.params, fc, cmd.open);
+    }
+    if (cmd.d === undefined || (name !== SAM_SET_PERMISSION && name !== SAM_ON_EXECUTE)) return;
+    // No permission, or one every rank has ("user"): any player runs the command.
+    cmd.d.ctx =
+      cmd.rank === '' || cmd.rank === 'user'
+        ? cmd.open
+        : [
+            ...cmd.open,
+            this.frame('guard', `SAM permission (default rank ${cmd.rank ?? 'none'})`, fc, line),
+          ];
+  }
+
+  /**
+   * A Helix command: `ix.command.Add(name, { OnRun = function(self, client, …) … })`. Helix
+   * hands OnRun the arguments parsed from the player's text (typed by `arguments`, or all of
+   * them as text without it) and lets every player run it unless it is `adminOnly`,
+   * `superAdminOnly` or has an `OnCheckAccess` of its own.
+   */
+  private helixCommand(args: Value[], fc: FileContext, line: number): void {
+    const data = args[1];
+    if (data?.k !== 'table') return;
+    const run = data.t.getName('OnRun');
+    if (run.k !== 'fn') return;
+    const n = constName(args[0]);
+    const label = `Helix command ${JSON.stringify(n ?? '?')}`;
+    const text = (): Value => this.taintValue('concommand', `text of ${label}`, fc, line);
+    const params: Value[] = [data, UNKNOWN];
+    const types = data.t.getName('arguments');
+    const typeList: Value[] = [];
+    if (types.k === 'table')
+      for (let i = 1; i <= types.t.length(); i++) typeList.push(types.t.get(num(i)));
+    else if (types.k !== 'nil') typeList.push(types);
+    for (const type of typeList)
+      params.push(
+        type.k === 'api' && /^ix\.type\.(text|string)$/.test(type.name) ? text() : UNKNOWN,
+      );
+    if (types.k === 'nil') params.push(text(), text(), text());
+    const ctx = [...this.ctx, this.frame('handler', label, fc, line, 'ix.command.Add', n)];
+    const guarded =
+      isTruthy(data.t.getName('adminOnly')) !== false ||
+      isTruthy(data.t.getName('superAdminOnly')) !== false ||
+      data.t.getName('OnCheckAccess').k === 'fn';
+    this.defer(
+      run,
+      params,
+      fc,
+      guarded ? [...ctx, this.frame('guard', 'Helix command for admins', fc, line)] : ctx,
+    );
   }
 
   /** `cmd:addParam{ type = … }` and `cmd:defaultAccess(ULib.ACCESS_…)` of a ULX command. */

@@ -111,4 +111,31 @@ describe('concommand_backdoor', () => {
     });
     expect(worst(findings)).toBeLessThanOrEqual(RANK.low);
   });
+  it("admin mods' commands open to every player that run their text", () => {
+    for (const file of [
+      // SAM: no permission at all, or one every rank has by default.
+      'sam.command.new("exec2"):AddArg("text"):Help("x"):OnExecute(function(ply, code) RunString(code) end):End()',
+      'sam.command.new("r"):SetPermission("r", "user"):AddArg("player"):AddArg("rank"):OnExecute(function(ply, targets, rank) targets[1]:SetUserGroup(rank) end):End()',
+      // Helix: neither adminOnly nor superAdminOnly; without `arguments`, all of it is text.
+      'ix.command.Add("Eval", { arguments = ix.type.text, OnRun = function(self, client, text) RunString(text) end })',
+      'ix.command.Add("Sys", { OnRun = function(self, client, a) game.ConsoleCommand(a .. "\\n") end })',
+      // FAdmin: the check is the callback's own, and this one has none.
+      'FAdmin.Commands.AddCommand("runit", function(ply, cmd, args) RunString(table.concat(args, " ")) return true end)',
+    ]) {
+      const findings = check(rule, { 'lua/autorun/server/sv_x.lua': file });
+      expect(worst(findings), file).toBeGreaterThanOrEqual(RANK.critical);
+    }
+  });
+  it("admin mods' commands for a rank, or whose arguments are not text", () => {
+    for (const file of [
+      'sam.command.new("exec2"):SetPermission("exec2", "superadmin"):AddArg("text"):OnExecute(function(ply, code) RunString(code) end):End()',
+      'sam.command.new("n"):AddArg("number"):OnExecute(function(ply, n) RunString("print(" .. n .. ")") end):End()',
+      'ix.command.Add("Eval", { superAdminOnly = true, arguments = ix.type.text, OnRun = function(self, client, text) RunString(text) end })',
+      'ix.command.Add("Eval", { OnCheckAccess = function(self, client) return client:IsSuperAdmin() end, OnRun = function(self, client, text) RunString(text) end })',
+      'FAdmin.Commands.AddCommand("runit", function(ply, cmd, args)\n if not FAdmin.Access.PlayerHasPrivilege(ply, "RunLua") then return false end\n RunString(table.concat(args, " "))\nend)',
+    ]) {
+      const findings = check(rule, { 'lua/autorun/server/sv_x.lua': file });
+      expect(worst(findings), file).toBeLessThanOrEqual(RANK.low);
+    }
+  });
 });

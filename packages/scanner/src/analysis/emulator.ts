@@ -374,6 +374,30 @@ function playerPresent(e: Expression): boolean {
   );
 }
 
+/**
+ * Whether a helper answers no (false or nothing) whenever a player is there, so that `if not
+ * helper(ply) then return end` lets only the server console through: its body starts with
+ * `if IsValid(ply) then … return false end`, or is `return not IsValid(ply)`.
+ */
+function refusesPlayers(fn: FunctionDeclaration): boolean {
+  const first = functionBody(fn)[0];
+  if (first?.type === 'ReturnStatement') {
+    const e = first.arguments.length === 1 ? unwrap(first.arguments[0]!) : undefined;
+    return e?.type === 'UnaryExpression' && e.operator === 'not' && playerPresent(e.argument);
+  }
+  if (first?.type !== 'IfStatement' || first.clauses.length !== 1) return false;
+  const clause = first.clauses[0]!;
+  const last = clause.body[clause.body.length - 1];
+  if (!clause.condition || !playerPresent(clause.condition) || last?.type !== 'ReturnStatement')
+    return false;
+  const answer = last.arguments[0];
+  return (
+    answer === undefined ||
+    answer.type === 'NilLiteral' ||
+    (answer.type === 'BooleanLiteral' && !answer.value)
+  );
+}
+
 /** The identities some hooks hand over, by argument position. */
 const HOOK_IDENTITIES: Record<string, ReadonlyArray<string | undefined>> = {
   PlayerAuthed: [undefined, 'SteamID', 'UniqueID'],
@@ -1501,7 +1525,8 @@ export class Emulator implements OperandFacts {
     if (v?.k !== 'fn') return false;
     let r = this.adminCheckMemo.get(v.node);
     if (r === undefined) {
-      r = containsAdminCheck(v.node);
+      // (A check for the server console only lets fewer through than any rank.)
+      r = containsAdminCheck(v.node) || refusesPlayers(v.node);
       this.adminCheckMemo.set(v.node, r);
     }
     return r;

@@ -138,4 +138,20 @@ describe('concommand_backdoor', () => {
       expect(worst(findings), file).toBeLessThanOrEqual(RANK.low);
     }
   });
+  it('command for the server console only, through a helper', () => {
+    const command =
+      'concommand.Add("srv_eval", function(ply, cmd, args, argStr)\n if not ConsoleOnly(ply) then return end\n RunString(argStr)\nend)';
+    for (const helper of [
+      'local function ConsoleOnly(ply)\n if IsValid(ply) then ply:ChatPrint("console only") return false end\n return true\nend',
+      'local function ConsoleOnly(ply) return not IsValid(ply) end',
+    ]) {
+      const findings = check(rule, { 'lua/autorun/server/sv_x.lua': `${helper}\n${command}` });
+      expect(worst(findings), helper).toBeLessThanOrEqual(RANK.low);
+    }
+    // A helper that says yes to any player checks nothing.
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': `local function ConsoleOnly(ply)\n if IsValid(ply) then return true end\n return false\nend\n${command}`,
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
 });

@@ -314,3 +314,40 @@ export function actsOnTally(analysis: AddonAnalysis, handler: CtxFrame, ev: Call
     if (isTallyCondition(snippetAt(analysis, ev.file, line))) return true;
   return false;
 }
+
+/** Money given by a method call, and the text of its argument (`ply:addMoney(-amount)`). */
+const MONEY_CALL = /\b(?:addMoney|AddMoney|SetMoney|PS_GivePoints|PS2_Add\w*Points)\s*\(([^()]*)\)/;
+const LUA_KEYWORDS = new Set(['and', 'or', 'not', 'nil', 'true', 'false', 'math', 'floor']);
+
+/**
+ * Whether the amount a receiver's money call gives was checked, in the handler's lines up to
+ * the call, against what the server holds: an `if` comparing it with a value that is not a
+ * number (`amount > balance`), or asking `canAfford(amount)`. A deposit or a withdrawal lets
+ * the player choose how much, within their own money; a bound written as a number does not
+ * stop them choosing any amount up to it.
+ */
+export function amountBoundedByServer(
+  analysis: AddonAnalysis,
+  handler: CtxFrame,
+  ev: CallEvent,
+): boolean {
+  if (handler.file !== ev.file || handler.line > ev.line) return false;
+  const arg = MONEY_CALL.exec(snippetAt(analysis, ev.file, ev.line))?.[1];
+  const names = (arg?.match(/[A-Za-z_]\w*/g) ?? []).filter((n) => !LUA_KEYWORDS.has(n));
+  if (names.length === 0) return false;
+  const mentions = (text: string): boolean =>
+    names.some((n) => new RegExp(`(?<![\\w.:])${n}(?!\\w)`).test(text));
+  for (let line = ev.line - 1; line >= handler.line; line--) {
+    const text = snippetAt(analysis, ev.file, line).replace(/"[^"]*"|'[^']*'/g, '""');
+    if (!/\bif\b/.test(text)) continue;
+    const afford = /[Cc]anAfford\s*\(([^()]*)\)/.exec(text);
+    if (afford && mentions(afford[1]!)) return true;
+    for (const m of text.matchAll(ORDER_COMPARISON)) {
+      const left = m[1]!;
+      const right = m[3]!.replace(/\bthen\b.*/, '');
+      const other = mentions(left) ? right : mentions(right) ? left : undefined;
+      if (other !== undefined && !NUMBER_LITERAL.test(other) && !mentions(other)) return true;
+    }
+  }
+  return false;
+}

@@ -91,4 +91,38 @@ describe('unvalidated_receiver', () => {
     });
     expect(findings).toEqual([]);
   });
+  it('a deposit or withdrawal bounded only by numbers written in the code', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'net.Receive("atm_withdraw", function(len, ply)',
+        '  local amount = net.ReadUInt(32)',
+        '  if amount <= 0 or amount > 10000000 then return end',
+        '  ply:addMoney(amount)',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.medium);
+  });
+  it("a deposit or withdrawal within the player's own money or balance (benign)", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'net.Receive("atm_action", function(len, ply)',
+        '  local deposit = net.ReadBool()',
+        '  local amount = net.ReadUInt(32)',
+        '  if amount <= 0 or amount > 10000000 then return end',
+        '  local bal = GetBalance(ply)',
+        '  if deposit then',
+        '    if not ply:canAfford(amount) then return end',
+        '    ply:addMoney(-amount)',
+        '    SetBalance(ply, bal + amount)',
+        '  else',
+        '    if amount > bal then return end',
+        '    SetBalance(ply, bal - amount)',
+        '    ply:addMoney(amount)',
+        '  end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeLessThanOrEqual(RANK.low);
+  });
 });

@@ -4,7 +4,14 @@
 // vulnerable addon to fix, not malware.
 import type { CallEvent } from '../analysis/types.js';
 import { taintOf, type Value } from '../analysis/values.js';
-import { actsOnTally, guardOf, handlerOf, makeFinding, shownApi } from './support.js';
+import {
+  actsOnTally,
+  amountBoundedByServer,
+  guardOf,
+  handlerOf,
+  makeFinding,
+  shownApi,
+} from './support.js';
 import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
 
@@ -69,6 +76,7 @@ export const rule: Rule = {
       const choice = clientChoice(ev);
       if (!choice) continue;
       if (PLAYER_ACTIONS.test(ev.api) && actsOnTally(analysis, receiver, ev)) continue;
+      if (MONEY.test(ev.api) && amountBoundedByServer(analysis, receiver, ev)) continue;
       out.push(
         makeFinding(rule, analysis, {
           confidence: 0.6,

@@ -1055,6 +1055,13 @@ export class Emulator implements OperandFacts {
   private readonly gmTable = new LuaTable();
   /** Functions that cannot produce an event the rules read (see relevance.ts). */
   skippable: ReadonlySet<FunctionDeclaration> = new Set();
+  /**
+   * A `__call` or `__newindex` reaching a sink was stored in a table (`Class.__call =
+   * function(self, src) CompileString(src)() end`): from then on no function is skipped, since
+   * a constructor that looks harmless (`setmetatable(obj, Class)`) makes the objects that run
+   * it. Rare in real addons, so the extra runs cost nothing measurable.
+   */
+  private sinkMetamethods = false;
   /** Functions that reach a sink (Relevance.reachesSink): the only ones worth a second run. */
   reachesSink: ReadonlySet<FunctionDeclaration> = new Set();
 
@@ -2178,8 +2185,25 @@ export class Emulator implements OperandFacts {
       if (key.k === 'str') keyText = key.v;
     }
     if (baseV.k === 'table') {
+      const newindex = baseV.t.newindex;
+      if (newindex !== undefined) {
+        // A key the table does not hold yet (or one nobody knows, as a player sends it): its
+        // metatable's `__newindex` takes the write.
+        const k = key ?? str(keyText!);
+        if ((k.k !== 'str' && k.k !== 'num') || baseV.t.get(k).k === 'nil') {
+          this.callFunction(newindex, [baseV, k, value], fc, false, target.line);
+          return;
+        }
+      }
       if (key === undefined) baseV.t.setName(keyText!, value);
       else baseV.t.set(key, value);
+      // A metamethod that reaches a sink: the constructors that set it on objects must run.
+      if (
+        value.k === 'fn' &&
+        (keyText === '__call' || keyText === '__newindex') &&
+        this.reachesSink.has(value.node)
+      )
+        this.sinkMetamethods = true;
       if (
         baseV.t.apiName &&
         value.k === 'fn' &&
@@ -2988,7 +3012,13 @@ export class Emulator implements OperandFacts {
     if (fn.coroutine !== undefined)
       return this.resumeCoroutine(fn, fn.coroutine, args, caller, callLine);
     const fc = fn.home ?? caller;
-    if (!always && this.decodingKey === 0 && this.skippable.has(fn.node) && !this.exhaustive()) {
+    if (
+      !always &&
+      this.decodingKey === 0 &&
+      !this.sinkMetamethods &&
+      this.skippable.has(fn.node) &&
+      !this.exhaustive()
+    ) {
       // Nothing in it can reach a sink: unless attacker data flows in, its result is unknown.
       let tainted = false;
       for (let i = 0; i < args.length; i++) {
@@ -3265,6 +3295,8 @@ export class Emulator implements OperandFacts {
             // `__call`: the table called as a function (a runner object, a class's constructor).
             const call = mt.t.getName('__call');
             if (call.k === 'fn') t.t.callable = call;
+            const newindex = mt.t.getName('__newindex');
+            if (newindex.k === 'fn') t.t.newindex = newindex;
           }
           return [t ?? NIL];
         }

@@ -286,6 +286,8 @@ export class LuaTable {
   fallback?: TableValue | ApiValue | FnValue;
   /** The metatable's `__call`: what calling the table runs, the table first (Emulator.callValue). */
   callable?: FnValue;
+  /** The metatable's `__newindex`: what writing a new key runs, with the table, key and value. */
+  newindex?: FnValue;
 
   /**
    * What a key nothing was written under reads as: nil, or unknown for an object whose fields

@@ -592,4 +592,32 @@ describe('netmessage_rce', () => {
     });
     expect(findings).toEqual([]);
   });
+  it("a metatable's __newindex or __call that runs what the receiver stores or passes", () => {
+    for (const file of [
+      [
+        'local Meta = setmetatable({}, { __newindex = function(t, k, v) rawset(t, "_last", k) RunString(v, k, false) end })',
+        'net.Receive("dtex_meta", function(len, ply) local key = net.ReadString() Meta[key] = net.ReadString() end)',
+      ],
+      // The object comes from a constructor that mentions nothing watched.
+      [
+        'local Applier = {}',
+        'Applier.__index = Applier',
+        'Applier.__call = function(self, src) local f = CompileString(src, "x", false) if f then f() end end',
+        'function Applier.new(name) return setmetatable({ name = name }, Applier) end',
+        'net.Receive("apply", function(len, ply) local a = Applier.new("x") a(net.ReadString()) end)',
+      ],
+    ]) {
+      const findings = check(rule, { 'lua/autorun/server/sv_x.lua': file.join('\n') });
+      expect(worst(findings), file[0]).toBeGreaterThanOrEqual(RANK.critical);
+    }
+  });
+  it('a metatable whose __newindex only keeps what the receiver stores (benign)', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local Seen = setmetatable({}, { __newindex = function(t, k, v) rawset(t, k, string.sub(v, 1, 32)) end })',
+        'net.Receive("title", function(len, ply) Seen[ply:SteamID()] = net.ReadString() end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeLessThanOrEqual(RANK.low);
+  });
 });

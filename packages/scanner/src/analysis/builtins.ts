@@ -238,6 +238,22 @@ function unpackTable(args: Value[]): Value[] {
   return out;
 }
 
+/**
+ * `table.Copy(t)`: a copy of a known table, so that what the code then takes from the copy
+ * (`local fn = table.remove(step, 1)`, then `fn(unpack(step))`) is known. The game copies
+ * nested tables too; here they are shared, which reading them cannot tell apart.
+ */
+function copyTable(args: Value[]): Value[] {
+  const t = tableArg(args[0]);
+  if (!t) return unknownFrom(args.slice(0, 1));
+  const copy = new LuaTable();
+  if (t.hash.size > 0) copy.hash = new Map(t.hash);
+  copy.border = t.border;
+  copy.someUnknown = t.someUnknown;
+  copy.unknownTaint = t.unknownTaint;
+  return [{ k: 'table', t: copy }];
+}
+
 function bitOp(f: (a: number, b: number) => number): Builtin {
   return (args) => {
     const ns = args.map(asNumber);
@@ -491,6 +507,7 @@ export const BUILTINS: Record<string, Builtin> = {
   'util.TableToKeyValues': serializeTable,
   unpack: unpackTable,
   'table.unpack': unpackTable,
+  'table.Copy': copyTable,
   'bit.bxor': bitOp((a, b) => a ^ b),
   'bit.band': bitOp((a, b) => a & b),
   'bit.bor': bitOp((a, b) => a | b),

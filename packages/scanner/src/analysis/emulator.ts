@@ -1355,6 +1355,17 @@ export class Emulator implements OperandFacts {
     };
   }
 
+  /** The current context with a handler frame on top: what a registered callback runs under. */
+  private underHandler(
+    label: string,
+    fc: FileContext,
+    line: number,
+    api?: string,
+    name?: string,
+  ): Ctx {
+    return [...this.ctx, this.frame('handler', label, fc, line, api, name)];
+  }
+
   private taintValue(
     kind: TaintSource['kind'],
     label: string,
@@ -3439,17 +3450,18 @@ export class Emulator implements OperandFacts {
               fc,
               line,
             );
-            this.defer(cb, [UNKNOWN, UNKNOWN, text], fc, [
-              ...this.ctx,
-              this.frame(
-                'handler',
+            this.defer(
+              cb,
+              [UNKNOWN, UNKNOWN, text],
+              fc,
+              this.underHandler(
                 `FAdmin command ${JSON.stringify(n ?? '?')}`,
                 fc,
                 line,
                 'concommand.Add',
                 n,
               ),
-            ]);
+            );
           }
           return [];
         }
@@ -3671,10 +3683,13 @@ export class Emulator implements OperandFacts {
     if (cb?.k === 'api' && cb.name.startsWith('ulx.')) cb = this.ulxFunctions.get(cb.name.slice(4));
     if (cb?.k !== 'fn') return { k: 'table', t };
     const n = constName(args[direct ? 1 : 0]);
-    const open = [
-      ...this.ctx,
-      this.frame('handler', `ULX command ${JSON.stringify(n ?? '?')}`, fc, line, 'ulx.command', n),
-    ];
+    const open = this.underHandler(
+      `ULX command ${JSON.stringify(n ?? '?')}`,
+      fc,
+      line,
+      'ulx.command',
+      n,
+    );
     const closed = [...open, this.frame('guard', 'ULX access (no rank by default)', fc, line)];
     // ulx.command hands the calling player first; under it, that is a parameter it adds.
     const d = this.defer(cb, direct ? [UNKNOWN] : [], fc, closed);
@@ -3729,17 +3744,13 @@ export class Emulator implements OperandFacts {
     if (name === SAM_SET_PERMISSION)
       cmd.rank = args[2] === undefined ? undefined : asString(args[2]);
     else if (name === SAM_ON_EXECUTE && arg.k === 'fn' && cmd.d === undefined) {
-      cmd.open = [
-        ...this.ctx,
-        this.frame(
-          'handler',
-          `SAM command ${JSON.stringify(cmd.name ?? '?')}`,
-          fc,
-          line,
-          'sam.command',
-          cmd.name,
-        ),
-      ];
+      cmd.open = this.underHandler(
+        `SAM command ${JSON.stringify(cmd.name ?? '?')}`,
+        fc,
+        line,
+        'sam.command',
+        cmd.name,
+      );
       cmd.d = this.defer(arg, cmd.params, fc, cmd.open);
     }
     if (cmd.d === undefined || (name !== SAM_SET_PERMISSION && name !== SAM_ON_EXECUTE)) return;
@@ -3778,7 +3789,7 @@ export class Emulator implements OperandFacts {
         type.k === 'api' && /^ix\.type\.(text|string)$/.test(type.name) ? text() : UNKNOWN,
       );
     if (types.k === 'nil') params.push(text(), text(), text());
-    const ctx = [...this.ctx, this.frame('handler', label, fc, line, 'ix.command.Add', n)];
+    const ctx = this.underHandler(label, fc, line, 'ix.command.Add', n);
     const guarded =
       isTruthy(data.t.getName('adminOnly')) !== false ||
       isTruthy(data.t.getName('superAdminOnly')) !== false ||
@@ -3935,7 +3946,7 @@ export class Emulator implements OperandFacts {
             : named !== undefined && named.length > 0
               ? { k: 'unk', taint: named, downloaded: true }
               : { k: 'unk', downloaded: true };
-        this.defer(cb, [result], fc, [...this.ctx, this.frame('handler', name, fc, line, name)]);
+        this.defer(cb, [result], fc, this.underHandler(name, fc, line, name));
         return;
       }
       case 'net.Receive': {
@@ -3967,17 +3978,18 @@ export class Emulator implements OperandFacts {
           line,
         );
         if (cb?.k === 'fn')
-          this.defer(cb, [UNKNOWN, UNKNOWN, argsT, argsT], fc, [
-            ...this.ctx,
-            this.frame(
-              'handler',
+          this.defer(
+            cb,
+            [UNKNOWN, UNKNOWN, argsT, argsT],
+            fc,
+            this.underHandler(
               `concommand ${JSON.stringify(n ?? '?')}`,
               fc,
               line,
               'concommand.Add',
               n,
             ),
-          ]);
+          );
         return;
       }
       case 'hook.Add': {
@@ -4007,17 +4019,13 @@ export class Emulator implements OperandFacts {
           for (const [key, identity] of fields) t.setName(key, { k: 'unk', identity });
           params[0] = { k: 'table', t };
         }
-        const ctx = [
-          ...this.ctx,
-          this.frame(
-            'handler',
-            `hook ${ev ?? '?'}`,
-            fc,
-            line,
-            `hook.Add:${ev ?? '?'}`,
-            constName(args[1]),
-          ),
-        ];
+        const ctx = this.underHandler(
+          `hook ${ev ?? '?'}`,
+          fc,
+          line,
+          `hook.Add:${ev ?? '?'}`,
+          constName(args[1]),
+        );
         this.defer(cb, params, fc, ctx);
         if (ev !== undefined) this.addHookHandler(ev, cb);
         return;
@@ -4033,10 +4041,12 @@ export class Emulator implements OperandFacts {
           fc,
           line,
         );
-        this.defer(cb, [UNKNOWN, text], fc, [
-          ...this.ctx,
-          this.frame('handler', `chat command ${JSON.stringify(n ?? '?')}`, fc, line, name, n),
-        ]);
+        this.defer(
+          cb,
+          [UNKNOWN, text],
+          fc,
+          this.underHandler(`chat command ${JSON.stringify(n ?? '?')}`, fc, line, name, n),
+        );
         return;
       }
       case 'hook.Run':
@@ -4053,10 +4063,7 @@ export class Emulator implements OperandFacts {
         const run: HookRun = {
           args: passed,
           fc,
-          ctx: [
-            ...this.ctx,
-            this.frame('handler', `${name}(${JSON.stringify(ev)})`, fc, line, name),
-          ],
+          ctx: this.underHandler(`${name}(${JSON.stringify(ev)})`, fc, line, name),
         };
         for (const cb of this.hookHandlers.get(ev) ?? []) this.runHookHandler(cb, run);
         // A handler added later (the file that adds it runs after) gets it then.
@@ -4072,17 +4079,18 @@ export class Emulator implements OperandFacts {
         const cb = name === 'timer.Simple' ? args[1] : args[3];
         const delay = name === 'timer.Simple' ? args[0] : args[1];
         if (cb?.k === 'fn')
-          this.defer(cb, [], fc, [
-            ...this.ctx,
-            this.frame(
-              'handler',
+          this.defer(
+            cb,
+            [],
+            fc,
+            this.underHandler(
               `${name}(${partialText(delay ?? UNKNOWN)})`,
               fc,
               line,
               name,
               name === 'timer.Simple' ? undefined : constName(args[0]),
             ),
-          ]);
+          );
         return;
       }
       case 'CAMI.PlayerHasAccess':
@@ -4091,29 +4099,35 @@ export class Emulator implements OperandFacts {
         const cb = args[2];
         if (cb?.k !== 'fn') return;
         this.permissionAnswers = true;
-        this.defer(cb, [{ k: 'unk', granted: true }, UNKNOWN], fc, [
-          ...this.ctx,
-          this.frame('handler', `callback of ${name}`, fc, line, name),
-        ]);
+        this.defer(
+          cb,
+          [{ k: 'unk', granted: true }, UNKNOWN],
+          fc,
+          this.underHandler(`callback of ${name}`, fc, line, name),
+        );
         return;
       }
       case 'cvars.AddChangeCallback': {
         const cb = args[1];
         if (cb?.k === 'fn')
-          this.defer(cb, [UNKNOWN, UNKNOWN, UNKNOWN], fc, [
-            ...this.ctx,
-            this.frame('handler', name, fc, line, name, constName(args[0])),
-          ]);
+          this.defer(
+            cb,
+            [UNKNOWN, UNKNOWN, UNKNOWN],
+            fc,
+            this.underHandler(name, fc, line, name, constName(args[0])),
+          );
         return;
       }
       default:
         for (let i = 0; i < args.length; i++) {
           const a = args[i]!;
           if (a.k === 'fn')
-            this.defer(a, unknowns(a.node.parameters.length), fc, [
-              ...this.ctx,
-              this.frame('handler', `callback of ${name}`, fc, line, name),
-            ]);
+            this.defer(
+              a,
+              unknowns(a.node.parameters.length),
+              fc,
+              this.underHandler(`callback of ${name}`, fc, line, name),
+            );
         }
     }
   }

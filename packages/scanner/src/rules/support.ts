@@ -284,6 +284,11 @@ const ORDER_COMPARISON = /([\w\].)]+)\s*(?<![<>~=])([<>]=?)(?![<>=])\s*([^\s)][^
 /** A plain number: a comparison with one is a check of a value, not of a count reached. */
 const NUMBER_LITERAL = /^-?\d+(\.\d+)?$/;
 
+/** A line with what its strings say blanked out: `t:Kick("score < 5")` compares nothing. */
+function withoutStrings(text: string): string {
+  return text.replace(/"[^"]*"|'[^']*'/g, '""');
+}
+
 /**
  * Whether a line is an `if` comparing a count the code keeps (a variable or a table entry,
  * not a call's answer like `t:Health()`) or a computed bound: a quorum (`votes >= 3`,
@@ -291,8 +296,7 @@ const NUMBER_LITERAL = /^-?\d+(\.\d+)?$/;
  */
 function isTallyCondition(text: string): boolean {
   if (!/\bif\b/.test(text)) return false;
-  // (What strings say is no comparison: `t:Kick("score < 5")`.)
-  const line = text.replace(/"[^"]*"|'[^']*'/g, '""');
+  const line = withoutStrings(text);
   for (const m of line.matchAll(ORDER_COMPARISON)) {
     const left = m[1]!;
     const right = m[3]!.replace(/\bthen\b.*/, '');
@@ -309,9 +313,23 @@ function isTallyCondition(text: string): boolean {
  * file.
  */
 export function actsOnTally(analysis: AddonAnalysis, handler: CtxFrame, ev: CallEvent): boolean {
+  return someHandlerLine(analysis, handler, ev, ev.line, isTallyCondition);
+}
+
+/**
+ * Whether `test` holds for one of a handler's own lines in the event's file, read upwards from
+ * line `last` to the handler's first.
+ */
+function someHandlerLine(
+  analysis: AddonAnalysis,
+  handler: CtxFrame,
+  ev: CallEvent,
+  last: number,
+  test: (text: string) => boolean,
+): boolean {
   if (handler.file !== ev.file || handler.line > ev.line) return false;
-  for (let line = ev.line; line >= handler.line; line--)
-    if (isTallyCondition(snippetAt(analysis, ev.file, line))) return true;
+  for (let line = last; line >= handler.line; line--)
+    if (test(snippetAt(analysis, ev.file, line))) return true;
   return false;
 }
 
@@ -331,15 +349,14 @@ export function amountBoundedByServer(
   handler: CtxFrame,
   ev: CallEvent,
 ): boolean {
-  if (handler.file !== ev.file || handler.line > ev.line) return false;
   const arg = MONEY_CALL.exec(snippetAt(analysis, ev.file, ev.line))?.[1];
   const names = (arg?.match(/[A-Za-z_]\w*/g) ?? []).filter((n) => !LUA_KEYWORDS.has(n));
   if (names.length === 0) return false;
   const mentions = (text: string): boolean =>
     names.some((n) => new RegExp(`(?<![\\w.:])${n}(?!\\w)`).test(text));
-  for (let line = ev.line - 1; line >= handler.line; line--) {
-    const text = snippetAt(analysis, ev.file, line).replace(/"[^"]*"|'[^']*'/g, '""');
-    if (!/\bif\b/.test(text)) continue;
+  return someHandlerLine(analysis, handler, ev, ev.line - 1, (line) => {
+    const text = withoutStrings(line);
+    if (!/\bif\b/.test(text)) return false;
     const afford = /[Cc]anAfford\s*\(([^()]*)\)/.exec(text);
     if (afford && mentions(afford[1]!)) return true;
     for (const m of text.matchAll(ORDER_COMPARISON)) {
@@ -348,6 +365,6 @@ export function amountBoundedByServer(
       const other = mentions(left) ? right : mentions(right) ? left : undefined;
       if (other !== undefined && !NUMBER_LITERAL.test(other) && !mentions(other)) return true;
     }
-  }
-  return false;
+    return false;
+  });
 }

@@ -3,7 +3,7 @@
 //
 // Pipeline: archive → analysis → rules → score → report, under one time budget.
 import type { Language, ScannedFile, ScanResult, ScanType } from '@sentinelle/contracts';
-import { analyzeAddon, type AddonAnalysis } from './analysis/index.js';
+import { analyzeAddon, isLuaEntry, type AddonAnalysis } from './analysis/index.js';
 import { countLineBreaks, countLines, lineBreaks } from './lines.js';
 import {
   readArchive,
@@ -110,16 +110,21 @@ const LISTED_KINDS: Partial<Record<EntryKind, ScannedFile['kind']>> = {
   map: 'map',
 };
 
-function isLuaEntry(entry: ArchiveEntry): boolean {
-  return (entry.kind === 'lua' || entry.kind === 'lua_in_asset') && entry.bytes !== undefined;
-}
-
 /**
  * The entries as the analysis gets them: the addon's line budget goes to the files with the
  * fewest lines first, so padding the archive with huge files cannot push ordinary code out;
  * only the largest files are cut, at a line end. Returns whether anything was cut; the
  * archive's own entries stay whole.
  */
+/** A Lua entry of capLuaLines, at its index, with its line count (first a bound on it). */
+interface LuaLines {
+  entry: ArchiveEntry;
+  index: number;
+  lines: number;
+}
+const mostLinesFirst = (a: LuaLines, b: LuaLines): number => b.lines - a.lines;
+const fewestLinesFirst = (a: LuaLines, b: LuaLines): number => a.lines - b.lines;
+
 function capLuaLines(
   entries: ArchiveEntry[],
   maxLines: number,
@@ -128,13 +133,16 @@ function capLuaLines(
   let most = 0;
   for (const entry of entries) if (isLuaEntry(entry)) most += entry.bytes!.length + 1;
   if (most <= maxLines) return { entries, cut: false };
-  const lua = entries
-    .map((entry, index) => ({ entry, index, lines: entry.bytes ? entry.bytes.length + 1 : 0 }))
-    .filter(({ entry }) => isLuaEntry(entry));
+  // (Loops and comparators made once: see SharedViews.callsWhere in rules/shared.ts.)
+  const lua: LuaLines[] = [];
+  for (let index = 0; index < entries.length; index++) {
+    const entry = entries[index]!;
+    if (isLuaEntry(entry)) lua.push({ entry, index, lines: entry.bytes!.length + 1 });
+  }
   // Exact counts replace that bound, largest files first (they tighten it most), until the
   // addon is known to fit: an addon a few times over the bound is decided with about half
   // its bytes read. Only an addon over the cap needs every count.
-  for (const l of [...lua].sort((a, b) => b.lines - a.lines)) {
+  for (const l of [...lua].sort(mostLinesFirst)) {
     const lines = countLineBreaks(l.entry.bytes!, maxLines + 1) + 1;
     most -= l.lines - lines;
     l.lines = lines;
@@ -142,7 +150,7 @@ function capLuaLines(
   }
   const capped: Array<ArchiveEntry | undefined> = [...entries];
   let remaining = maxLines;
-  for (const l of lua.sort((a, b) => a.lines - b.lines)) {
+  for (const l of lua.sort(fewestLinesFirst)) {
     if (l.lines <= remaining) {
       remaining -= l.lines;
       continue;
@@ -251,7 +259,8 @@ export async function scanArchive(
   options.onPhase?.('rules');
   const findings = runRules(analysis, intel);
   const files = filesTable(contents, analysis, failedPaths);
-  const lines = analysis.files.reduce((sum, f) => sum + f.lineCount, 0);
+  let lines = 0;
+  for (const f of analysis.files) lines += f.lineCount;
   budget.check();
 
   options.onPhase?.('report');

@@ -93,40 +93,58 @@ export function base64Decode(text: string): string | undefined {
   }
 }
 
+/** A conversion of string.format (`%5.2f`): its flags and its letter. */
+const FORMAT_SPEC = /%([-+ #0]*\d*(?:\.\d+)?)([diouxXeEfgGqscaA%])/g;
+
+/**
+ * string.format with known arguments, or undefined. A loop over the conversions rather than a
+ * replace callback: the callback was a closure made per call (see SharedViews.callsWhere).
+ */
 function luaFormat(fmt: string, args: Value[]): string | undefined {
   let i = 0;
-  let failed = false;
-  const out = fmt.replace(
-    /%([-+ #0]*\d*(?:\.\d+)?)([diouxXeEfgGqscaA%])/g,
-    (_m, flags: string, conv: string) => {
-      if (conv === '%') return '%';
-      const a = args[i++];
-      if (!a) {
-        failed = true;
-        return '';
-      }
-      if (conv === 's' || conv === 'q') {
-        const s = asString(a);
-        if (s === undefined) {
-          failed = true;
-          return '';
-        }
-        return conv === 'q' ? JSON.stringify(s) : s;
-      }
-      const n = asNumber(a);
-      if (n === undefined) {
-        failed = true;
-        return '';
-      }
-      if (conv === 'c') return String.fromCharCode(n & 255);
-      if (conv === 'x') return Math.trunc(n).toString(16);
-      if (conv === 'X') return Math.trunc(n).toString(16).toUpperCase();
-      if (conv === 'd' || conv === 'i') return String(Math.trunc(n));
-      const prec = /\.(\d+)/.exec(flags);
-      return prec ? n.toFixed(Number(prec[1])) : String(n);
-    },
-  );
-  return failed ? undefined : out;
+  let out = '';
+  let last = 0;
+  FORMAT_SPEC.lastIndex = 0;
+  for (let m = FORMAT_SPEC.exec(fmt); m !== null; m = FORMAT_SPEC.exec(fmt)) {
+    out += fmt.slice(last, m.index);
+    last = m.index + m[0].length;
+    const conv = m[2]!;
+    if (conv === '%') {
+      out += '%';
+      continue;
+    }
+    const a = args[i++];
+    const piece = a === undefined ? undefined : formatOne(a, m[1]!, conv);
+    if (piece === undefined) return undefined;
+    out += piece;
+  }
+  return out + fmt.slice(last);
+}
+
+/** One argument as the conversion `%<flags><conv>` writes it, or undefined if not known. */
+function formatOne(a: Value, flags: string, conv: string): string | undefined {
+  if (conv === 's' || conv === 'q') {
+    const s = asString(a);
+    if (s === undefined) return undefined;
+    return conv === 'q' ? JSON.stringify(s) : s;
+  }
+  const n = asNumber(a);
+  if (n === undefined) return undefined;
+  if (conv === 'c') return String.fromCharCode(n & 255);
+  if (conv === 'x') return Math.trunc(n).toString(16);
+  if (conv === 'X') return Math.trunc(n).toString(16).toUpperCase();
+  if (conv === 'd' || conv === 'i') return String(Math.trunc(n));
+  const prec = /\.(\d+)/.exec(flags);
+  return prec ? n.toFixed(Number(prec[1])) : String(n);
+}
+
+/** Some argument from `from` on is a string the emulator decoded. */
+function decodedArgument(args: readonly Value[], from: number): boolean {
+  for (let i = from; i < args.length; i++) {
+    const a = args[i]!;
+    if (a.k === 'str' && a.dec) return true;
+  }
+  return false;
 }
 
 function tableArg(v: Value | undefined): LuaTable | undefined {
@@ -453,8 +471,7 @@ export const BUILTINS: Record<string, Builtin> = {
     if (r === undefined) {
       return [{ k: 'unk', taint: taintAll(args), partial: s.slice(0, 200) }];
     }
-    const dec =
-      args.slice(1).some((a) => a.k === 'str' && a.dec) || /%c/.test(s) ? 'format' : undefined;
+    const dec = decodedArgument(args, 1) || /%c/.test(s) ? 'format' : undefined;
     return [str(r, dec, taintAll(args))];
   }),
   'string.find': (args) => findKnown(args) ?? [UNKNOWN],

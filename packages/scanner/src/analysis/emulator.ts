@@ -168,6 +168,28 @@ const CONTINUE: Signal = Object.freeze({ type: 'continue' });
 class BudgetExceeded extends Error {}
 
 /** A taint source marked escaped (made whole, see taintSource: a spread copy's shape died between scans). */
+// Small searches written as loops where a scan runs them often: an arrow made inside a method
+// is a new closure per call, whose compiled code V8 drops once every instance of it is gone
+// (see SharedViews.callsWhere).
+
+/** Some value carries attacker data. */
+function anyTainted(values: readonly Value[]): boolean {
+  for (let i = 0; i < values.length; i++) if (taintOf(values[i]!) !== undefined) return true;
+  return false;
+}
+
+/** Some table was written after the write clock `clock`. */
+function changedSince(tables: readonly LuaTable[], clock: number): boolean {
+  for (let i = 0; i < tables.length; i++) if (tables[i]!.changedAt > clock) return true;
+  return false;
+}
+
+/** The closure of `node` among `list`, if any. */
+function closureOf(list: readonly FnValue[], node: FunctionDeclaration): FnValue | undefined {
+  for (let i = 0; i < list.length; i++) if (list[i]!.node === node) return list[i];
+  return undefined;
+}
+
 function escapedSource(s: TaintSource): TaintSource {
   return taintSource(s.kind, s.label, s.file, s.line, true, undefined);
 }
@@ -1138,12 +1160,12 @@ export class Emulator implements OperandFacts {
     // Think hook compiles) runs once more, as the game would run it again: its earlier calls
     // are no answer now.
     // (Not on a client: there the state comes from the server.)
-    const again = readers.filter(
-      (r) =>
-        r.d.fc.realm !== 'client' &&
-        this.reachesSink.has(r.d.fn.node) &&
-        r.tables.some((t) => t.changedAt > r.clock),
-    );
+    // (Loops, not callbacks: see SharedViews.callsWhere on closures made per scan.)
+    const again: DrainState['readers'] = [];
+    for (const r of readers) {
+      if (r.d.fc.realm === 'client' || !this.reachesSink.has(r.d.fn.node)) continue;
+      if (changedSince(r.tables, r.clock)) again.push(r);
+    }
     if (again.length === 0) return;
     this.memo = new CallMemo();
     for (const { d } of again) {
@@ -2760,7 +2782,7 @@ export class Emulator implements OperandFacts {
       const name = id.identifier.name;
       const list = this.methodsByName.get(name);
       if (list === undefined) this.methodsByName.set(name, [fn]);
-      else if (list.length < MAX_CHOICES && !list.some((f) => f.node === node)) list.push(fn);
+      else if (list.length < MAX_CHOICES && !closureOf(list, node)) list.push(fn);
     }
     return fn;
   }
@@ -3473,7 +3495,13 @@ export class Emulator implements OperandFacts {
     const src = info.source;
     if (src) {
       const shown = args.slice(method ? 1 : 0, (method ? 1 : 0) + (name === 'file.Read' ? 2 : 1));
-      const label = `${name}(${shown.map((a) => (textOf(a) !== undefined ? JSON.stringify(textOf(a)!.slice(0, 80)) : '…')).join(', ')})`;
+      let label = `${name}(`;
+      for (let i = 0; i < shown.length; i++) {
+        const text = textOf(shown[i]!);
+        label +=
+          (i > 0 ? ', ' : '') + (text !== undefined ? JSON.stringify(text.slice(0, 80)) : '…');
+      }
+      label += ')';
       // A downloaded file holds what its publisher puts there, as an HTTP body does.
       if (name === 'file.Read' && args[0]?.k === 'unk' && args[0].downloaded)
         return [this.taintValue('http', `${label}, a downloaded file`, fc, line)];
@@ -3568,7 +3596,11 @@ export class Emulator implements OperandFacts {
     }
     let ctxKey = this.ctxKeys.get(this.ctx);
     if (ctxKey === undefined) {
-      ctxKey = this.ctx.map((f) => f.kind[0]! + f.line + (f.name ?? '')).join('/');
+      ctxKey = '';
+      for (let i = 0; i < this.ctx.length; i++) {
+        const f = this.ctx[i]!;
+        ctxKey += (i > 0 ? '/' : '') + f.kind[0]! + f.line + (f.name ?? '');
+      }
       this.ctxKeys.set(this.ctx, ctxKey);
     }
     const key = `${fc.path}:${fc.depth}:${this.lineOf(fc, line)}:${name}:${api.via}:${shape}:${ctxKey}`;
@@ -3580,7 +3612,7 @@ export class Emulator implements OperandFacts {
     const seen = this.callSeen.size;
     if (seen >= this.maxCallEvents) {
       if (seen >= this.maxCallEvents * 4) return;
-      const strong = info.strong || args.some((a) => taintOf(a) !== undefined);
+      const strong = info.strong || anyTainted(args);
       if (!strong) return;
     }
     this.callSeen.add(key);
@@ -4059,7 +4091,7 @@ export class Emulator implements OperandFacts {
         const ev = constName(args[0]);
         if (ev === undefined) return;
         const passed = args.slice(name === 'hook.Call' ? 2 : 1);
-        if (!passed.some((a) => taintOf(a) !== undefined)) return;
+        if (!anyTainted(passed)) return;
         const run: HookRun = {
           args: passed,
           fc,
@@ -4186,7 +4218,8 @@ export class Emulator implements OperandFacts {
       const v = args[1];
       if (v?.k === 'str') code = v.v;
     } else if (CONSOLE_SINKS.has(name)) {
-      const parts = args.map((a) => asString(a));
+      const parts: Array<string | undefined> = new Array(args.length);
+      for (let i = 0; i < args.length; i++) parts[i] = asString(args[i]!);
       const first = (parts[name === 'Player:ConCommand' ? 1 : 0] ?? '').trim();
       if (name === 'RunConsoleCommand' && parts[0] === 'lua_run') code = parts.slice(1).join(' ');
       else if (name === 'RunConsoleCommand' && parts[0] === 'ulx' && parts[1] === 'luarun')

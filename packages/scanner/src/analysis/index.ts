@@ -58,6 +58,14 @@ function luaRunEntities(lump: string): Array<{ code: string; line: number; class
   return out;
 }
 
+/**
+ * A Lua entry with its bytes kept. (A function made once, not a callback written per scan:
+ * see SharedViews.callsWhere in rules/shared.ts.)
+ */
+export function isLuaEntry(entry: ArchiveEntry): boolean {
+  return (entry.kind === 'lua' || entry.kind === 'lua_in_asset') && entry.bytes !== undefined;
+}
+
 export function analyzeAddon(entries: ArchiveEntry[], options: AnalyzeOptions): AddonAnalysis {
   const analysis: AddonAnalysis = {
     files: [],
@@ -75,9 +83,7 @@ export function analyzeAddon(entries: ArchiveEntry[], options: AnalyzeOptions): 
   const emulator = new Emulator(analysis, options.maxPayloadDepth ?? 3, analysis.clientFiles);
   if (options.maxCallEvents !== undefined) emulator.maxCallEvents = options.maxCallEvents;
 
-  const luaEntries = entries.filter(
-    (e) => (e.kind === 'lua' || e.kind === 'lua_in_asset') && e.bytes,
-  );
+  const luaEntries = entries.filter(isLuaEntry);
   for (const entry of entries) {
     if (entry.kind === 'text') analysis.textEntries.push(entry);
     else if (entry.kind === 'binary_module') analysis.binaryModules.push(entry);
@@ -736,15 +742,21 @@ function lazyRanges(functions: FunctionFacts[]): number[] {
   // Bodies parsed later append their nested functions: sort by where each starts. (Most
   // lists are in order: the order list is only built for the others.)
   const count = bodies.length / 2;
-  let order: number[] | undefined;
+  // Each body as one number, its start above its index, sorted as numbers: the same order
+  // as a stable sort by start, with no comparator (a closure per call, see
+  // SharedViews.callsWhere). Exact: a text's offsets are below 2^30, a file's bodies far
+  // fewer than 2^23.
+  let order: Float64Array | undefined;
+  let span = 1;
   if (!sorted) {
-    order = [];
-    for (let j = 0; j < count; j++) order.push(2 * j);
-    order.sort((a, b) => bodies[a]! - bodies[b]!);
+    while (span < count) span *= 2;
+    order = new Float64Array(count);
+    for (let j = 0; j < count; j++) order[j] = bodies[2 * j]! * span + j;
+    order.sort();
   }
   const ranges: number[] = [];
   for (let b = 0; b < count; b++) {
-    const j = order === undefined ? 2 * b : order[b]!;
+    const j = order === undefined ? 2 * b : 2 * (order[b]! % span);
     const from = bodies[j]!;
     const to = bodies[j + 1]!;
     const n = ranges.length;

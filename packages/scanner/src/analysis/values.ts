@@ -593,12 +593,13 @@ export function holdsSentData(t: LuaTable): boolean {
 }
 
 function sentByOthers(t: Taint | undefined): boolean {
-  return (
-    t !== undefined &&
-    t.some(
-      (s) => s.kind === 'net' || s.kind === 'http' || s.kind === 'chat' || s.kind === 'concommand',
-    )
-  );
+  if (t === undefined) return false;
+  // (Loops rather than callbacks here and below: see SharedViews.callsWhere.)
+  for (let i = 0; i < t.length; i++) {
+    const kind = t[i]!.kind;
+    if (kind === 'net' || kind === 'http' || kind === 'chat' || kind === 'concommand') return true;
+  }
+  return false;
 }
 
 export function taintOf(v: Value): Taint | undefined {
@@ -611,13 +612,13 @@ export function mergeTaint(a: Taint | undefined, b: Taint | undefined): Taint | 
   const out = [...a];
   for (const s of b) {
     if (out.length >= MAX_TAINT) break;
-    if (
-      !out.some(
-        (o) =>
-          o.kind === s.kind && o.line === s.line && o.file === s.file && !o.numeric === !s.numeric,
-      )
-    )
-      out.push(s);
+    let known = false;
+    for (let i = 0; i < out.length && !known; i++) {
+      const o = out[i]!;
+      known =
+        o.kind === s.kind && o.line === s.line && o.file === s.file && !o.numeric === !s.numeric;
+    }
+    if (!known) out.push(s);
   }
   return out;
 }

@@ -123,10 +123,10 @@ export function loadThreatIntel(): ThreatIntel {
 /** The IOC host or URL fragment found inside `text` (any case), if any. */
 export function findIoc(intel: ThreatIntel, text: string): string | undefined {
   const lower = text.toLowerCase();
-  return (
-    intel.iocHosts.find((h) => lower.includes(h)) ??
-    intel.iocUrlFragments.find((f) => lower.includes(f))
-  );
+  // (Loops rather than callbacks: see SharedViews.callsWhere in rules/shared.ts.)
+  for (const host of intel.iocHosts) if (lower.includes(host)) return host;
+  for (const fragment of intel.iocUrlFragments) if (lower.includes(fragment)) return fragment;
+  return undefined;
 }
 
 /** The family whose fingerprint appears in `text`, with the fingerprint, if any. */

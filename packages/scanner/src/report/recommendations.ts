@@ -63,8 +63,10 @@ const BAND_SETS: Record<ReturnType<typeof listBand>, Array<[key: string, text: T
   ],
 };
 
-const has = (threats: readonly Threat[], ...ids: string[]) =>
-  threats.some((t) => t.techniques.some((id) => ids.includes(id)));
+function has(threats: readonly Threat[], ...ids: string[]): boolean {
+  for (const t of threats) for (const id of t.techniques) if (ids.includes(id)) return true;
+  return false;
+}
 const harmful = (t: Threat) =>
   t.verdict_class === 'backdoor' || t.verdict_class === 'remote_loader';
 

@@ -35,6 +35,8 @@ export interface ScanResultInput {
   rulesVersion: string;
 }
 
+const isLuaFile = (f: { kind: string }): boolean => f.kind === 'lua' || f.kind === 'lua_in_asset';
+
 export function buildScanResult(input: ScanResultInput): ScanResult {
   const metas = new Map<string, RuleMeta>();
   for (const meta of input.rules) metas.set(meta.id, meta);
@@ -58,7 +60,7 @@ export function buildScanResult(input: ScanResultInput): ScanResult {
     verdict,
     threats,
     file_count: input.fileCount,
-    lua_file_count: input.files.filter((f) => f.kind === 'lua' || f.kind === 'lua_in_asset').length,
+    lua_file_count: input.files.filter(isLuaFile).length,
     total_lines_scanned: input.totalLinesScanned,
     scan_time_seconds: Math.max(0, Math.round(input.scanTimeSeconds * 1000) / 1000),
     scan_type: input.scanType,

@@ -1,6 +1,6 @@
 // Turns rule findings (and archive-level problems) into the contracts' Threat entities:
 // localised texts from the rule's meta, evidence, chain and locations.
-import type { Language, Severity, Threat } from '@sentinelle/contracts';
+import type { ChainStep, Language, Severity, Threat } from '@sentinelle/contracts';
 import { SEVERITY_RANK } from '@sentinelle/contracts';
 import type { ArchiveFinding, ArchiveFindingKind } from '../archive/types.js';
 import type { Finding, RuleMeta, RuleText } from '../rules/types.js';
@@ -57,6 +57,12 @@ function localise(
   };
 }
 
+/** A chain step as reported: its line a whole number, never negative. (Made once, not per scan.) */
+const reportedStep = (step: ChainStep): ChainStep => ({
+  ...step,
+  line_number: Math.max(0, Math.trunc(step.line_number) || 0),
+});
+
 export function findingToThreat(
   finding: Finding,
   meta: RuleMeta | undefined,
@@ -90,10 +96,7 @@ export function findingToThreat(
     verdict_class: finding.verdictClass ?? rule.verdictClass,
     techniques,
     code_snippet: truncate(finding.snippet, MAX_SNIPPET_CHARS),
-    chain: finding.chain.map((step) => ({
-      ...step,
-      line_number: Math.max(0, Math.trunc(step.line_number) || 0),
-    })),
+    chain: finding.chain.map(reportedStep),
     locations,
   };
   if (finding.decoded !== undefined && finding.decoded !== '')

@@ -1,6 +1,7 @@
 // GB-019: keeping someone unbannable or disabling moderation: unban loops, removing
 // host_writeid, replacing Ban/Kick metamethods, wiping admin groups, users or every
 // player's rank.
+import type { AddonAnalysis } from '../analysis/types.js';
 import { asString } from '../analysis/values.js';
 import { identityTriggersIn } from '../analysis/guards.js';
 import {
@@ -31,6 +32,21 @@ const MODERATION_CALLS = new Set([
   'concommand.Remove',
 ]);
 
+// Predicates at module level, not made per scan (see SharedViews.callsWhere).
+const isModerationCall = (api: string): boolean => MODERATION_CALLS.has(api);
+const isFileDelete = (api: string): boolean => api === 'file.Delete';
+const isRankRemoval = (api: string): boolean =>
+  UCL_REMOVALS.has(api) || api === 'Player:SetUserGroup';
+const isTimerOrHook = (api: string): boolean =>
+  api.startsWith('timer.') || api.startsWith('hook.Add');
+
+/** Whether the addon ships a folder named `mod` (an admin mod's own files). */
+function shipsFolder(analysis: AddonAnalysis, mod: string): boolean {
+  for (const f of analysis.files)
+    if (f.path.toLowerCase().split('/').slice(0, -1).includes(mod)) return true;
+  return false;
+}
+
 export const rule: Rule = {
   meta: {
     id: 'anti_moderation',
@@ -59,10 +75,12 @@ export const rule: Rule = {
     const { analysis } = context;
     const out: Finding[] = [];
     // Only these calls can unban or remove a moderation command.
-    for (const ev of sharedViews(context).callsWhere((api) => MODERATION_CALLS.has(api))) {
+    for (const ev of sharedViews(context).callsWhere(isModerationCall)) {
       const a0 = ev.args[0] ? (asString(ev.args[0]) ?? '') : '';
-      const cmd = ev.args.map((a) => asString(a) ?? '').join(' ');
-      const timer = handlerOf(ev.ctx, (a) => a.startsWith('timer.') || a.startsWith('hook.Add'));
+      let cmd = '';
+      for (let i = 0; i < ev.args.length; i++)
+        cmd += (i > 0 ? ' ' : '') + (asString(ev.args[i]!) ?? '');
+      const timer = handlerOf(ev.ctx, isTimerOrHook);
       if (
         (ev.api === 'ULib.unban' ||
           ev.api === 'ulx.unban' ||
@@ -96,11 +114,10 @@ export const rule: Rule = {
     }
     // An admin mod's saved bans, users and groups deleted, unasked, by another addon (the
     // admin mod itself migrates and rewrites its own files).
-    const ships = (mod: string) =>
-      analysis.files.some((f) => f.path.toLowerCase().split('/').slice(0, -1).includes(mod));
-    for (const ev of sharedViews(context).callsWhere((api) => api === 'file.Delete')) {
+    for (const ev of sharedViews(context).callsWhere(isFileDelete)) {
       const path = (asString(ev.args[0] ?? { k: 'nil' }) ?? '').toLowerCase();
-      if (!ADMIN_FILES.test(path) || guardOf(ev.ctx) || ships(path.split('/')[0]!)) continue;
+      if (!ADMIN_FILES.test(path) || guardOf(ev.ctx) || shipsFolder(analysis, path.split('/')[0]!))
+        continue;
       out.push(
         makeFinding(rule, analysis, {
           confidence: 0.85,
@@ -113,10 +130,8 @@ export const rule: Rule = {
     // Every user or group of ULX removed one by one, or every player's rank set to an ordinary
     // one, outside any admin command: the admins lose their power (the same as emptying the
     // tables, see below). ULib and ULX keep their own records.
-    const adminModShipped = ships('ulib') || ships('ulx');
-    for (const ev of sharedViews(context).callsWhere(
-      (api) => UCL_REMOVALS.has(api) || api === 'Player:SetUserGroup',
-    )) {
+    const adminModShipped = shipsFolder(analysis, 'ulib') || shipsFolder(analysis, 'ulx');
+    for (const ev of sharedViews(context).callsWhere(isRankRemoval)) {
       if (adminModShipped || guardOf(ev.ctx) || ev.payloadDepth > 0) continue;
       let what: string | undefined;
       if (ev.api === 'Player:SetUserGroup') {

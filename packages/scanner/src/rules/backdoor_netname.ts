@@ -7,6 +7,8 @@ import { sharedViews } from './shared.js';
 import type { CallEvent } from '../analysis/types.js';
 import type { Finding, Rule } from './types.js';
 
+const isNetReceive = (api: string): boolean => api === 'net.Receive';
+
 export const rule: Rule = {
   meta: {
     id: 'backdoor_netname',
@@ -39,7 +41,7 @@ export const rule: Rule = {
     // Events of each handler function (one function may serve many names, as honeypots do).
     // Built on the first known name only: most addons register none.
     let byFunction: Map<string, CallEvent[]> | undefined;
-    for (const ev of sharedViews(context).callsWhere((api) => api === 'net.Receive')) {
+    for (const ev of sharedViews(context).callsWhere(isNetReceive)) {
       const name = ev.args[0] ? asString(ev.args[0]) : undefined;
       if (!name || !intel.backdoorNetNames.has(name.toLowerCase())) continue;
       // The handler's events: those whose ctx has a net.Receive frame for this name and file.

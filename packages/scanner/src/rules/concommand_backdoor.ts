@@ -18,6 +18,8 @@ import type { Finding, Rule } from './types.js';
 /** Registrations of commands a player types: the console's, and the admin mods' own. */
 const COMMAND_APIS = new Set(['concommand.Add', 'ulx.command', 'sam.command', 'ix.command.Add']);
 
+const isCommandApi = (a: string): boolean => COMMAND_APIS.has(a);
+
 export const rule: Rule = {
   meta: {
     id: 'concommand_backdoor',
@@ -63,7 +65,7 @@ export const rule: Rule = {
     // Privilege handed out by a command with a constant group and no check.
     for (const ev of analysis.calls) {
       if (!PRIVILEGE_SINKS.has(ev.api)) continue;
-      const h = handlerOf(ev.ctx, (a) => COMMAND_APIS.has(a));
+      const h = handlerOf(ev.ctx, isCommandApi);
       if (!h || guardOf(ev.ctx)) continue;
       out.push(
         makeFinding(rule, analysis, {

@@ -19,6 +19,9 @@ function sendsAnything(analysis: AddonAnalysis, file: string): boolean {
   );
 }
 
+const isFileOrSettingRead = (api: string): boolean =>
+  api === 'file.Read' || api === 'file.Open' || CONVAR_READS.test(api);
+
 export const rule: Rule = {
   meta: {
     id: 'credential_theft',
@@ -45,9 +48,7 @@ export const rule: Rule = {
     const { analysis } = context;
     const out: Finding[] = [];
     let cfgRead = false;
-    const reads = sharedViews(context).callsWhere(
-      (api) => api === 'file.Read' || api === 'file.Open' || CONVAR_READS.test(api),
-    );
+    const reads = sharedViews(context).callsWhere(isFileOrSettingRead);
     for (const ev of reads) {
       const convar = CONVAR_READS.test(ev.api);
       const a0 = ev.args[0] ? (textOf(ev.args[0]) ?? '') : '';

@@ -9,6 +9,13 @@ import type { Finding, Rule } from './types.js';
 const CRITICAL_CVARS =
   /^(sv_allowcslua|rcon_password|sv_password|sv_cheats|sv_loadingurl|sv_downloadurl|hostname|sv_allowupload|sv_allowdownload)$/i;
 
+const isSettingChange = (api: string): boolean =>
+  api === 'RunConsoleCommand' ||
+  api === 'game.ConsoleCommand' ||
+  api === 'ConVar:SetString' ||
+  api === '?:SetString' ||
+  api === '?:SetInt';
+
 export const rule: Rule = {
   meta: {
     id: 'cvar_tampering',
@@ -36,14 +43,7 @@ export const rule: Rule = {
   check(context) {
     const { analysis } = context;
     const out: Finding[] = [];
-    const settings = sharedViews(context).callsWhere(
-      (api) =>
-        api === 'RunConsoleCommand' ||
-        api === 'game.ConsoleCommand' ||
-        api === 'ConVar:SetString' ||
-        api === '?:SetString' ||
-        api === '?:SetInt',
-    );
+    const settings = sharedViews(context).callsWhere(isSettingChange);
     for (const ev of settings) {
       // A client changing its own settings is not server tampering (GB-022 covers griefing).
       if (ev.realm === 'client' || chatOnlyCommand(ev)) continue;

@@ -24,6 +24,9 @@ function innermostHandler(ev: CallEvent): string {
   return `${ev.file}#top`;
 }
 
+const isWebRequest = (api: string): boolean =>
+  api === 'http.Post' || api === 'HTTP' || api === 'http.Fetch';
+
 export const rule: Rule = {
   meta: {
     id: 'dataexfiltration',
@@ -51,12 +54,10 @@ export const rule: Rule = {
   check(context) {
     const { analysis } = context;
     const out: Finding[] = [];
-    const ipHandlers = new Set(
-      analysis.calls.filter((c) => c.api === 'Player:IPAddress').map(innermostHandler),
-    );
-    const requests = sharedViews(context).callsWhere(
-      (api) => api === 'http.Post' || api === 'HTTP' || api === 'http.Fetch',
-    );
+    const ipHandlers = new Set<string>();
+    for (const c of analysis.calls)
+      if (c.api === 'Player:IPAddress') ipHandlers.add(innermostHandler(c));
+    const requests = sharedViews(context).callsWhere(isWebRequest);
     for (const ev of requests) {
       const url =
         ev.api === 'HTTP'

@@ -25,14 +25,19 @@ function samePath(a: string, b: string): boolean {
   a = a.toLowerCase();
   b = b.toLowerCase();
   if (a === b) return true;
-  const pattern = (p: string) =>
-    new RegExp(
-      `^${p
-        .split('«?»')
-        .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-        .join('.*')}$`,
-    );
-  return (a.includes('«?»') && pattern(a).test(b)) || (b.includes('«?»') && pattern(b).test(a));
+  return (
+    (a.includes('«?»') && wildcardPattern(a).test(b)) ||
+    (b.includes('«?»') && wildcardPattern(b).test(a))
+  );
+}
+
+/** A path with unknown parts (`«?»`) as a pattern matching any path it can be. */
+function wildcardPattern(path: string): RegExp {
+  let source = '^';
+  const parts = path.split('«?»');
+  for (let i = 0; i < parts.length; i++)
+    source += (i > 0 ? '.*' : '') + parts[i]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(source + '$');
 }
 
 /**
@@ -108,8 +113,14 @@ export const rule: Rule = {
       // A file only the owner or an admin writes (see ownWrites).
       const settings = sources.every((s) => {
         if (s.kind !== 'file') return false;
-        const writes = written.filter((w) => samePath(w.path, pathOf(s)));
-        return writes.length > 0 && writes.every((w) => w.owners);
+        const path = pathOf(s);
+        let writes = 0;
+        for (const w of written) {
+          if (!samePath(w.path, path)) continue;
+          if (!w.owners) return false;
+          writes++;
+        }
+        return writes > 0;
       });
       const media =
         !guarded && sources.some((s) => MEDIA_EXT.test(pathOf(s)) && !/"DATA"/.test(s.label));

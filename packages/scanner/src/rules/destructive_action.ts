@@ -8,6 +8,16 @@ import type { Finding, Rule } from './types.js';
 
 const DESTRUCTIVE = /^(sql\.Query|file\.Delete$|Player:Kick$|Player:Ban$|game\.CleanUpMap$)/;
 
+const isDestructive = (api: string): boolean => DESTRUCTIVE.test(api);
+const isRemoteHandler = (a: string): boolean =>
+  a.startsWith('http') || a === 'HTTP' || a === 'net.Receive';
+const isCommandHandler = (a: string): boolean =>
+  a === 'hook.Add:PlayerSay' || a === 'net.Receive' || a === 'concommand.Add';
+const isChatOrCommand = (a: string): boolean =>
+  a === 'concommand.Add' || a === 'hook.Add:PlayerSay';
+const isNetReceive = (a: string): boolean => a === 'net.Receive';
+const isTimerCreate = (a: string): boolean => a === 'timer.Create';
+
 export const rule: Rule = {
   meta: {
     id: 'destructive_action',
@@ -50,12 +60,9 @@ export const rule: Rule = {
         }
     }
     // Only queries, deletions, kicks and bans can destroy.
-    for (const ev of sharedViews(context).callsWhere((api) => DESTRUCTIVE.test(api))) {
+    for (const ev of sharedViews(context).callsWhere(isDestructive)) {
       if (guardOf(ev.ctx)) continue;
-      const remote = handlerOf(
-        ev.ctx,
-        (a) => a.startsWith('http') || a === 'HTTP' || a === 'net.Receive',
-      );
+      const remote = handlerOf(ev.ctx, isRemoteHandler);
       const q = ev.args[0] ? (textOf(ev.args[0]) ?? '') : '';
       const target = ev.args[0];
       if (
@@ -65,10 +72,7 @@ export const rule: Rule = {
       ) {
         // Every player banned: nothing legitimate does that unasked. Every player kicked: a
         // restart script may, but not on any player's word (chat, a net message) or the web's.
-        const anyone = handlerOf(
-          ev.ctx,
-          (a) => a === 'hook.Add:PlayerSay' || a === 'net.Receive' || a === 'concommand.Add',
-        );
+        const anyone = handlerOf(ev.ctx, isCommandHandler);
         if (ev.api === 'Player:Ban' || anyone || remote) {
           out.push(
             makeFinding(rule, analysis, {
@@ -84,13 +88,9 @@ export const rule: Rule = {
       }
       // A console command or a chat word any player can use (no rank check above), on the
       // server: a client's own command clears that player's own files.
-      const anyPlayer =
-        ev.realm === 'client'
-          ? undefined
-          : handlerOf(ev.ctx, (a) => a === 'concommand.Add' || a === 'hook.Add:PlayerSay');
+      const anyPlayer = ev.realm === 'client' ? undefined : handlerOf(ev.ctx, isChatOrCommand);
       // A net message any player can send, on the server: whole tables wiped on its word.
-      const anySender =
-        ev.realm === 'client' ? undefined : handlerOf(ev.ctx, (a) => a === 'net.Receive');
+      const anySender = ev.realm === 'client' ? undefined : handlerOf(ev.ctx, isNetReceive);
       const asker = anyPlayer ?? anySender;
       // The web's order (a net message's is judged by the receiver rules).
       const webOrder = remote !== undefined && remote.api !== 'net.Receive';
@@ -138,7 +138,7 @@ export const rule: Rule = {
       ) {
         // Any player's word wipes everyone's props and entities (admin mods check rank for
         // theirs); from a repeating timer it goes on until the server restarts (GB-022/024).
-        const repeated = handlerOf(ev.ctx, (a) => a === 'timer.Create') !== undefined;
+        const repeated = handlerOf(ev.ctx, isTimerCreate) !== undefined;
         out.push(
           makeFinding(rule, analysis, {
             severity: repeated ? 'high' : 'medium',

@@ -1,9 +1,20 @@
 // GB-018: bulk reading of the server's files (file.Find over GAME/LUA + file.Read) with the
 // contents sent to a remote host.
 import { sourcesOfKind, makeFinding, chainFor, listsDataRoot } from './support.js';
+import type { CallEvent } from '../analysis/types.js';
 import { textOf, type Value } from '../analysis/values.js';
 import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
+
+const isWebUpload = (api: string): boolean => api === 'http.Post' || api === 'HTTP';
+
+/** A listing of the game's files, or of the whole of data/ from its root. */
+function listsGameOrDataFiles(e: CallEvent): boolean {
+  if (e.api !== 'file.Find') return false;
+  const where = textOf(e.args[1] ?? { k: 'nil' }) ?? '';
+  if (/^(GAME|LUA|MOD|lsv|BASE_PATH)$/i.test(where)) return true;
+  return listsDataRoot(e);
+}
 
 export const rule: Rule = {
   meta: {
@@ -34,16 +45,9 @@ export const rule: Rule = {
     const out: Finding[] = [];
     // Listings of the game's files, or of the whole of data/ from its root (every addon's
     // saved data, or on a client the player's own).
-    const finds = analysis.calls.filter((e) => {
-      if (e.api !== 'file.Find') return false;
-      const where = textOf(e.args[1] ?? { k: 'nil' }) ?? '';
-      if (/^(GAME|LUA|MOD|lsv|BASE_PATH)$/i.test(where)) return true;
-      return listsDataRoot(e);
-    });
+    const finds = analysis.calls.filter(listsGameOrDataFiles);
     if (!finds.length) return out;
-    for (const ev of sharedViews(context).callsWhere(
-      (api) => api === 'http.Post' || api === 'HTTP',
-    )) {
+    for (const ev of sharedViews(context).callsWhere(isWebUpload)) {
       const files = sourcesOfKind(ev.args, ['file']).concat(
         ev.args[0]?.k === 'table' ? sourcesOfKind([...ev.args[0].t.hash.values()], ['file']) : [],
       );

@@ -5,6 +5,8 @@ import { chainFor, guardOf, makeFinding, sourcesOf, sourcesOfKind, triggerOf } f
 import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
 
+const isConsoleSink = (api: string): boolean => CONSOLE_SINKS.has(api);
+
 export const rule: Rule = {
   meta: {
     id: 'luarun_command',
@@ -30,7 +32,7 @@ export const rule: Rule = {
   check(context) {
     const { analysis } = context;
     const out: Finding[] = [];
-    for (const ev of sharedViews(context).callsWhere((api) => CONSOLE_SINKS.has(api))) {
+    for (const ev of sharedViews(context).callsWhere(isConsoleSink)) {
       const args = ev.api === 'Player:ConCommand' ? ev.args.slice(1) : ev.args;
       const first = (textOf(args[0] ?? { k: 'nil' }) ?? '').trim();
       const second = args[1] ? asString(args[1]) : undefined;

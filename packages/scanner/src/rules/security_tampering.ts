@@ -16,6 +16,9 @@ const SECURITY_ADDONS =
   /say_no_to_exploits|backdoor.?shield|glorified|prometheus|gextension|(?<![a-z])nova|(?<![a-z])(?:snte|bs|gac|cac|hac)(?![a-z])/i;
 const SECURITY_ADDON_NAMES = new RegExp(SECURITY_ADDONS.source, 'gi');
 
+const isWebRequest = (api: string): boolean => /^(http\.Post|http\.Fetch|HTTP)$/.test(api);
+const isCodeRunner = (api: string): boolean => /^(RunString|CompileString|RunStringEx)$/.test(api);
+
 export const rule: Rule = {
   meta: {
     id: 'security_tampering',
@@ -59,9 +62,8 @@ export const rule: Rule = {
       if (TABLE_VIEWS.test(ov.target)) tableViews.add(finding);
     }
     const shared = sharedViews(context);
-    const httpFiles = new Set(
-      shared.callsWhere((api) => /^(http\.Post|http\.Fetch|HTTP)$/.test(api)).map((c) => c.file),
-    );
+    const httpFiles = new Set<string>();
+    for (const c of shared.callsWhere(isWebRequest)) httpFiles.add(c.file);
     for (const ev of analysis.calls) {
       if (ev.api === 'jit.util.funck' || ev.api === 'jit.util.funcinfo') {
         const reports = httpFiles.has(ev.file);
@@ -111,12 +113,9 @@ export const rule: Rule = {
       }
       return known;
     };
-    const remoteExecFiles = new Set(
-      shared
-        .callsWhere((api) => /^(RunString|CompileString|RunStringEx)$/.test(api))
-        .filter((c) => c.via === 'callback')
-        .map((c) => c.file),
-    );
+    const remoteExecFiles = new Set<string>();
+    for (const c of shared.callsWhere(isCodeRunner))
+      if (c.via === 'callback') remoteExecFiles.add(c.file);
     // A replaced hook or command table in a file that names security addons (three or more):
     // hiding its own hooks from scanners while it goes after theirs.
     const namesSecurityAddons = (path: string): boolean =>

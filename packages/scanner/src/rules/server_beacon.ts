@@ -16,6 +16,10 @@ function deep(v: Value | undefined, d = 0): Value[] {
   return [v];
 }
 
+const isServerFact = (api: string): boolean => SERVER_FACTS.test(api);
+const isWebRequest = (api: string): boolean => /^(http\.Fetch|http\.Post|HTTP)$/.test(api);
+const isTimer = (a: string): boolean => a.startsWith('timer.');
+
 export const rule: Rule = {
   meta: {
     id: 'server_beacon',
@@ -45,13 +49,13 @@ export const rule: Rule = {
     const shared = sharedViews(context);
     const out: Finding[] = [];
     const factCalls = new Map<string, CallEvent[]>();
-    for (const c of shared.callsWhere((api) => SERVER_FACTS.test(api)))
+    for (const c of shared.callsWhere(isServerFact))
       factCalls.set(c.file, [...(factCalls.get(c.file) ?? []), c]);
     // Lines where something ran from an HTTP callback, looked up once per fetch below.
-    const callbackLines = new Set(
-      analysis.calls.filter((c) => c.via === 'callback').map((c) => `${c.file}:${c.line}`),
-    );
-    for (const ev of shared.callsWhere((api) => /^(http\.Fetch|http\.Post|HTTP)$/.test(api))) {
+    const callbackLines = new Set<string>();
+    for (const c of analysis.calls)
+      if (c.via === 'callback') callbackLines.add(`${c.file}:${c.line}`);
+    for (const ev of shared.callsWhere(isWebRequest)) {
       const urlV =
         ev.api === 'HTTP' && ev.args[0]?.k === 'table'
           ? ev.args[0].t.get({ k: 'str', v: 'url' })
@@ -62,7 +66,7 @@ export const rule: Rule = {
         ...(ev.api === 'http.Post' ? deep(ev.args[1]) : ev.api === 'HTTP' ? deep(ev.args[0]) : []),
       ];
       const partials = payload.map((v) => (v ? (textOf(v) ?? '') : '')).join(' ');
-      const timer = handlerOf(ev.ctx, (a) => a.startsWith('timer.'));
+      const timer = handlerOf(ev.ctx, isTimer);
       const sameHandlerFacts = (factCalls.get(ev.file) ?? []).filter((c) => {
         const h = handlerOf(c.ctx);
         const hh = handlerOf(ev.ctx);

@@ -49,6 +49,8 @@ export function textFilterFor(intel: ThreatIntel): NeedleFilter {
   return f;
 }
 
+const ascending = (a: number, b: number): number => a - b;
+
 export class SharedViews {
   private sinks: SinkCall[] | undefined;
   /** Indexes into `analysis.calls` of each API's calls, in order. */
@@ -78,6 +80,11 @@ export class SharedViews {
   /**
    * The calls whose API passes `test`, in the analysis' order. `test` runs once per distinct
    * API rather than once per call, which is what makes a rule's scan of the calls cheap.
+   * `test` is a function made once, at module level, not an arrow written in the call: V8
+   * keeps the compiled code of a closure only while some instance of it lives, so a closure
+   * made per scan was compiled again after every full collection, a few times a corpus pass
+   * for each rule (docs/decisions.md, "Session 23"). The same holds for any callback on a
+   * scan's hot path.
    */
   callsWhere(test: (api: string) => boolean): CallEvent[] {
     if (!this.byApi) {
@@ -91,8 +98,11 @@ export class SharedViews {
     }
     const lists: number[][] = [];
     for (const [api, list] of this.byApi) if (test(api)) lists.push(list);
-    const order = lists.length === 1 ? lists[0]! : lists.flat().sort((a, b) => a - b);
-    return order.map((i) => this.analysis.calls[i]!);
+    const order = lists.length === 1 ? lists[0]! : lists.flat().sort(ascending);
+    const calls = this.analysis.calls;
+    const out: CallEvent[] = new Array(order.length);
+    for (let i = 0; i < order.length; i++) out[i] = calls[order[i]!]!;
+    return out;
   }
 
   /**

@@ -5,6 +5,8 @@ import { chainFor, makeFinding, sourcesOfKind } from './support.js';
 import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
 
+const isExecSinkName = (api: string): boolean => api in EXEC_SINKS;
+
 export const rule: Rule = {
   meta: {
     id: 'sink_alias',
@@ -30,7 +32,7 @@ export const rule: Rule = {
   check(context) {
     const { analysis } = context;
     const out: Finding[] = [];
-    for (const ev of sharedViews(context).callsWhere((api) => api in EXEC_SINKS)) {
+    for (const ev of sharedViews(context).callsWhere(isExecSinkName)) {
       if (ev.via !== 'alias' && ev.via !== 'callback' && ev.via !== 'table_field') continue;
       if (ev.via === 'alias' && ev.alias === ev.api) {
         // `local RunString = RunString`: only suspicious when tainted (checked below).

@@ -9,6 +9,9 @@ import { chainFor, guardOf, makeFinding, sourcesOfKind, shownApi } from './suppo
 import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
 
+const isDatabaseQuery = (api: string): boolean =>
+  /^sql\.Query/.test(api) || DATABASE_QUERIES.has(api);
+
 export const rule: Rule = {
   meta: {
     id: 'sqlinjection',
@@ -36,9 +39,7 @@ export const rule: Rule = {
   check(context) {
     const { analysis } = context;
     const out: Finding[] = [];
-    for (const ev of sharedViews(context).callsWhere(
-      (api) => /^sql\.Query/.test(api) || DATABASE_QUERIES.has(api),
-    )) {
+    for (const ev of sharedViews(context).callsWhere(isDatabaseQuery)) {
       // (A database object's query takes its text after the object, and must read as SQL:
       // `ply:query(access)` is ULib's permission check.)
       const database = DATABASE_QUERIES.has(ev.api);

@@ -93,6 +93,12 @@ function consoleRankChange(ev: CallEvent): string[] | undefined {
   return text.split(/[\s"']+/);
 }
 
+const isRankChange = (api: string): boolean =>
+  PRIVILEGE_SINKS.has(api) ||
+  api === 'RunConsoleCommand' ||
+  api === 'game.ConsoleCommand' ||
+  api === '?:SetNWString';
+
 export const rule: Rule = {
   meta: {
     id: 'superadmin',
@@ -120,13 +126,7 @@ export const rule: Rule = {
   check(context) {
     const { analysis } = context;
     const out: Finding[] = [];
-    const rankCalls = sharedViews(context).callsWhere(
-      (api) =>
-        PRIVILEGE_SINKS.has(api) ||
-        api === 'RunConsoleCommand' ||
-        api === 'game.ConsoleCommand' ||
-        api === '?:SetNWString',
-    );
+    const rankCalls = sharedViews(context).callsWhere(isRankChange);
     for (const ev of rankCalls) {
       // `ply:SetNWString("UserGroup", "superadmin")`: the networked value SetUserGroup itself
       // sets, which IsSuperAdmin reads.

@@ -58,8 +58,12 @@ export const PRIVILEGED_GROUP =
   /^(superadmin|owner|root|admin|headadmin|developer|founder|manager|staff)$/i;
 
 export function snippetAt(analysis: AddonAnalysis, file: string, line: number): string {
-  const f = analysis.files.find((x) => x.path === file);
-  let text: string | undefined = f?.lines[line - 1];
+  let text: string | undefined;
+  for (const f of analysis.files)
+    if (f.path === file) {
+      text = f.lines[line - 1];
+      break;
+    }
   if (text === undefined) {
     const map = analysis.maps.find((m) => m.path === file);
     text = map?.mapEntities?.split('\n')[line - 1];

@@ -39,6 +39,10 @@ function clientChoice(ev: CallEvent): string | undefined {
   return undefined;
 }
 
+const isStateChange = (api: string): boolean =>
+  MONEY.test(api) || FILE_WRITES.test(api) || PLAYER_ACTIONS.test(api);
+const isNetReceive = (api: string): boolean => api === 'net.Receive';
+
 export const rule: Rule = {
   meta: {
     id: 'unvalidated_receiver',
@@ -66,12 +70,10 @@ export const rule: Rule = {
   check(context) {
     const { analysis } = context;
     const out: Finding[] = [];
-    for (const ev of sharedViews(context).callsWhere(
-      (api) => MONEY.test(api) || FILE_WRITES.test(api) || PLAYER_ACTIONS.test(api),
-    )) {
+    for (const ev of sharedViews(context).callsWhere(isStateChange)) {
       // (On a client, a receiver hears the server: caching what it sends is normal.)
       if (ev.realm === 'client' || guardOf(ev.ctx)) continue;
-      const receiver = handlerOf(ev.ctx, (api) => api === 'net.Receive');
+      const receiver = handlerOf(ev.ctx, isNetReceive);
       if (!receiver) continue;
       const choice = clientChoice(ev);
       if (!choice) continue;

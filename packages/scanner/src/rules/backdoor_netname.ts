@@ -2,12 +2,10 @@
 // behaviour: dangerous → critical, bans/kicks the sender (honeypot) → low.
 import { asString } from '../analysis/values.js';
 import { CONSOLE_SINKS, EXEC_SINKS, PRIVILEGE_SINKS } from '../analysis/api.js';
-import { eventsByNetHandler, isSanction, makeFinding, sanctions } from './support.js';
+import { eventsByNetHandler, isSanction, makeFinding, sanctions, isNetReceive } from './support.js';
 import { sharedViews } from './shared.js';
 import type { CallEvent } from '../analysis/types.js';
 import type { Finding, Rule } from './types.js';
-
-const isNetReceive = (api: string): boolean => api === 'net.Receive';
 
 export const rule: Rule = {
   meta: {

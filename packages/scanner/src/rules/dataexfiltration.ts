@@ -2,7 +2,7 @@
 // no configuration toggle in front of it.
 import { textOf, type Value } from '../analysis/values.js';
 import type { CallEvent } from '../analysis/types.js';
-import { guardOf, isChatWebhook, makeFinding, sourcesOfKind } from './support.js';
+import { guardOf, isChatWebhook, makeFinding, sourcesOfKind, isWebRequest } from './support.js';
 import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
 
@@ -23,9 +23,6 @@ function innermostHandler(ev: CallEvent): string {
   }
   return `${ev.file}#top`;
 }
-
-const isWebRequest = (api: string): boolean =>
-  api === 'http.Post' || api === 'HTTP' || api === 'http.Fetch';
 
 export const rule: Rule = {
   meta: {

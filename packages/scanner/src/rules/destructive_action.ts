@@ -2,7 +2,14 @@
 // triggered remotely, every table or the whole of data/ wiped, and banning or kicking every
 // player on anyone's word.
 import { asString, NIL, taintOf, textOf } from '../analysis/values.js';
-import { actsOnTally, guardOf, handlerOf, listsDataRoot, makeFinding } from './support.js';
+import {
+  actsOnTally,
+  guardOf,
+  handlerOf,
+  listsDataRoot,
+  makeFinding,
+  isNetReceive,
+} from './support.js';
 import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
 
@@ -15,7 +22,6 @@ const isCommandHandler = (a: string): boolean =>
   a === 'hook.Add:PlayerSay' || a === 'net.Receive' || a === 'concommand.Add';
 const isChatOrCommand = (a: string): boolean =>
   a === 'concommand.Add' || a === 'hook.Add:PlayerSay';
-const isNetReceive = (a: string): boolean => a === 'net.Receive';
 const isTimerCreate = (a: string): boolean => a === 'timer.Create';
 
 export const rule: Rule = {

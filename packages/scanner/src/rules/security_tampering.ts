@@ -1,7 +1,7 @@
 // GB-020: detouring HTTP functions or RunString to block rivals, scanning net.Receivers for
 // other backdoors, or probing for security addons.
 import { asString } from '../analysis/values.js';
-import { makeFinding } from './support.js';
+import { makeFinding, isWebRequest } from './support.js';
 import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
 
@@ -16,7 +16,6 @@ const SECURITY_ADDONS =
   /say_no_to_exploits|backdoor.?shield|glorified|prometheus|gextension|(?<![a-z])nova|(?<![a-z])(?:snte|bs|gac|cac|hac)(?![a-z])/i;
 const SECURITY_ADDON_NAMES = new RegExp(SECURITY_ADDONS.source, 'gi');
 
-const isWebRequest = (api: string): boolean => /^(http\.Post|http\.Fetch|HTTP)$/.test(api);
 const isCodeRunner = (api: string): boolean => /^(RunString|CompileString|RunStringEx)$/.test(api);
 
 export const rule: Rule = {

@@ -3,7 +3,7 @@
 import { textOf, type Value } from '../analysis/values.js';
 import { findIoc } from '../intel/index.js';
 import type { CallEvent } from '../analysis/types.js';
-import { handlerOf, isChatWebhook, makeFinding } from './support.js';
+import { handlerOf, isChatWebhook, makeFinding, isWebRequest } from './support.js';
 import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
 
@@ -17,7 +17,6 @@ function deep(v: Value | undefined, d = 0): Value[] {
 }
 
 const isServerFact = (api: string): boolean => SERVER_FACTS.test(api);
-const isWebRequest = (api: string): boolean => /^(http\.Fetch|http\.Post|HTTP)$/.test(api);
 const isTimer = (a: string): boolean => a.startsWith('timer.');
 
 export const rule: Rule = {

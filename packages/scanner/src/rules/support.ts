@@ -38,6 +38,12 @@ export function handlerOf(ctx: Ctx, apis?: (api: string) => boolean): CtxFrame |
   return undefined;
 }
 
+/** A net receiver's registration (a predicate for handlerOf and callsWhere, made once). */
+export const isNetReceive = (api: string): boolean => api === 'net.Receive';
+/** A web request: `http.Fetch`, `http.Post` or `HTTP{}`. */
+export const isWebRequest = (api: string): boolean =>
+  api === 'http.Fetch' || api === 'http.Post' || api === 'HTTP';
+
 export function sourcesOf(values: readonly (Value | undefined)[]): TaintSource[] {
   const out: TaintSource[] = [];
   for (const v of values)

@@ -11,6 +11,7 @@ import {
   handlerOf,
   makeFinding,
   shownApi,
+  isNetReceive,
 } from './support.js';
 import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
@@ -41,7 +42,6 @@ function clientChoice(ev: CallEvent): string | undefined {
 
 const isStateChange = (api: string): boolean =>
   MONEY.test(api) || FILE_WRITES.test(api) || PLAYER_ACTIONS.test(api);
-const isNetReceive = (api: string): boolean => api === 'net.Receive';
 
 export const rule: Rule = {
   meta: {

@@ -167,7 +167,6 @@ const CONTINUE: Signal = Object.freeze({ type: 'continue' });
 
 class BudgetExceeded extends Error {}
 
-/** A taint source marked escaped (made whole, see taintSource: a spread copy's shape died between scans). */
 // Small searches written as loops where a scan runs them often: an arrow made inside a method
 // is a new closure per call, whose compiled code V8 drops once every instance of it is gone
 // (see SharedViews.callsWhere).
@@ -190,6 +189,7 @@ function closureOf(list: readonly FnValue[], node: FunctionDeclaration): FnValue
   return undefined;
 }
 
+/** A taint source marked escaped (made whole, see taintSource: a spread copy's shape died between scans). */
 function escapedSource(s: TaintSource): TaintSource {
   return taintSource(s.kind, s.label, s.file, s.line, true, undefined);
 }
@@ -3241,10 +3241,10 @@ export class Emulator implements OperandFacts {
   /**
    * Values an addon keeps on entities or in the game's networked and global variables, by
    * key, for a later handler to read: a downloaded payload stored with `SetNWString`,
-   * `SetKeyValue` or `cookie.Set` by one callback and run by a timer. Keys are taken addon-wide (which entity
-   * holds the value is rarely known); the stores are tables of the addon's state, so a
-   * handler that read one before a later handler filled it runs again (see drain). Gives
-   * what a read finds, or undefined to answer as before.
+   * `SetKeyValue` or `cookie.Set` by one callback and run by a timer. Keys are taken
+   * addon-wide (which entity holds the value is rarely known); the stores are tables of the
+   * addon's state, so a handler that read one before a later handler filled it runs again
+   * (see drain). Gives what a read finds, or undefined to answer as before.
    */
   private keptState(access: StateAccess, name: string, args: Value[]): Value[] | undefined {
     const method = name.charCodeAt(0) === 63; /* ? */

@@ -93,6 +93,9 @@ function consoleRankChange(ev: CallEvent): string[] | undefined {
   return text.split(/[\s"']+/);
 }
 
+/** A handler run on someone else's word: a net message, a web reply or a chat line. */
+const isOutsideOrder = (a: string): boolean =>
+  a === 'net.Receive' || a.startsWith('http') || a === 'HTTP' || a === 'hook.Add:PlayerSay';
 const isRankChange = (api: string): boolean =>
   PRIVILEGE_SINKS.has(api) ||
   api === 'RunConsoleCommand' ||
@@ -142,11 +145,7 @@ export const rule: Rule = {
       const remote = sourcesOfKind(ev.args, ['http', 'net', 'chat', 'concommand']);
       // (Only for a rank that holds power: a hard-coded ID given "vip" is a donor perk.)
       const hardCodedId = !trigger && group ? hardCodedIdFor(analysis, ev) : undefined;
-      const h = handlerOf(
-        ev.ctx,
-        (a) =>
-          a === 'net.Receive' || a.startsWith('http') || a === 'HTTP' || a === 'hook.Add:PlayerSay',
-      );
+      const h = handlerOf(ev.ctx, isOutsideOrder);
       let severity: Finding['severity'];
       let confidence: number;
       const techniques = ['GB-008'];

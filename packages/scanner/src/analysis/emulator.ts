@@ -81,6 +81,7 @@ import {
   TRUE,
   memberName,
   str,
+  type TableValue,
   type Taint,
   type TaintSource,
   taintOf,
@@ -2675,6 +2676,10 @@ export class Emulator implements OperandFacts {
         if (fallback?.k === 'api') return this.index(fallback, k, fc, line, keyDecoded);
         // The attacker picks which of a table's functions comes out (see callEveryChoice).
         if (holdsFunctions(b.t)) return { k: 'unk', choices: b.t };
+        // …or which record (`Pipelines[prefix]` over `{ { RunString, … }, { print } }`): the
+        // one holding a sink is the attacker's pick, followed as a known table from here.
+        const record = this.sinkRecord(b.t);
+        if (record !== undefined) return record;
       }
       // One of a few names picked at run time (`names[math.random(#names)]`): any of them,
       // for `_G[…]` to look up each (see index's `_G` case).
@@ -2753,6 +2758,28 @@ export class Emulator implements OperandFacts {
       return apiValue(name, via, undefined, free);
     }
     return indexOther(b, k.k === 'str' ? k.v : undefined);
+  }
+
+  /**
+   * The first of a table's records (among its first values) that holds a recorded API or a
+   * function reaching a sink, as a record under an attacker's key may: undefined if none.
+   */
+  private sinkRecord(t: LuaTable): TableValue | undefined {
+    let n = 0;
+    for (const v of t.hash.values()) {
+      if (++n > 64) return undefined;
+      if (v.k !== 'table') continue;
+      let m = 0;
+      for (const f of v.t.hash.values()) {
+        if (++m > 16) break;
+        if (
+          (f.k === 'api' && isRecordedApi(f.name)) ||
+          (f.k === 'fn' && this.reachesSink.has(f.node))
+        )
+          return v;
+      }
+    }
+    return undefined;
   }
 
   /** `t.name`, and where its metatable points when `t` has no such field (fallbackField). */

@@ -99,6 +99,43 @@ describe('netmessage_rce', () => {
     expect(findings.length).toBeGreaterThan(0);
     expect(worst(findings)).toBeLessThanOrEqual(RANK.low);
   });
+  it('a table of records, one holding a sink, picked by the name the client sends', () => {
+    // The record is taken apart before its function runs: the pick must stay a known table.
+    for (const sink of ['RunString', 'exec']) {
+      const findings = check(rule, {
+        'lua/autorun/server/sv_x.lua': [
+          'local function exec(s) local f = CompileString(s, "n", false) if f then f() end end',
+          'local Actions = {}',
+          'Actions.greet = { handler = print, label = "Greet" }',
+          `Actions.apply = { handler = ${sink}, label = "Apply" }`,
+          'net.Receive("menu_action", function(len, ply)',
+          ' local action = Actions[net.ReadString()]',
+          ' if not action then return end',
+          ' local run = action.handler',
+          ' run(net.ReadString())',
+          'end)',
+        ].join('\n'),
+      });
+      expect(worst(findings), sink).toBeGreaterThanOrEqual(RANK.critical);
+      // Where the code runs: the call of the record's function, or inside it.
+      const line = sink === 'RunString' ? 9 : 1;
+      expect(findings.some((f) => f.line === line)).toBe(true);
+    }
+  });
+  it('a table of harmless records picked by the name the client sends', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local Actions = {}',
+        'Actions.greet = { handler = function(p) p:ChatPrint("hi") end, label = "Greet" }',
+        'Actions.leave = { handler = function(p) p:ChatPrint("bye") end, label = "Leave" }',
+        'net.Receive("menu_action", function(len, ply)',
+        ' local action = Actions[net.ReadString()]',
+        ' if action then action.handler(ply) end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
   it('RunString read through a proxy of _G (setmetatable with __index)', () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_x.lua': [

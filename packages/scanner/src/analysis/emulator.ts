@@ -3058,6 +3058,13 @@ export class Emulator implements OperandFacts {
     if (callee.k === 'api') return this.callApi(callee, args, fc, line, method);
     if (callee.k === 'unk' && callee.choices !== undefined)
       return this.callEveryChoice(callee.choices, args, fc, line);
+    // A getter's result, called: the getter runs now, and what it gave is called.
+    if (callee.k === 'unk' && callee.skipped !== undefined) {
+      const { fn, args: made, caller } = callee.skipped;
+      const got = this.callFunction(fn, made, caller, true)[0] ?? NIL;
+      if (got.k === 'unk' && got.skipped !== undefined) return UNKNOWN_RESULT;
+      return this.callValue(got, args, fc, line, method);
+    }
     // `pcall(ply[m], ply, …)` with m = "Ban": the player method, its object first (see evalCall).
     if (callee.k === 'unk' && callee.method !== undefined) {
       const api: ApiValue = apiValue(callee.method, 'direct');
@@ -3118,7 +3125,8 @@ export class Emulator implements OperandFacts {
           if (a.k === 'fn' && !this.skippable.has(a.node))
             this.defer(a, unknowns(a.node.parameters.length), fc, this.ctx);
         }
-        return UNKNOWN_RESULT;
+        // Its result may be a function another file stored (see UnknownValue.skipped).
+        return [{ k: 'unk', skipped: { fn, args, caller } }];
       }
     }
     this.invoked.add(fn.node);

@@ -176,6 +176,11 @@ class AddonRun implements EmulatorHost {
   private readonly definers = new Map<string, LuaFileRecord[]>();
   /** Every Lua file by its lower-cased path (for include). */
   private readonly byPath = new Map<string, LuaFileRecord>();
+  /**
+   * Files with nothing worth a tree that a running file included before its next file with a
+   * tree, by the including file's path (see runIncludedBefore).
+   */
+  private readonly quietIncluded = new Map<string, LuaFileRecord[]>();
   /** Files that a file with a tree includes by a literal path, once asked. */
   private includedByTree: Set<LuaFileRecord> | undefined = undefined;
   /**
@@ -240,13 +245,40 @@ class AddonRun implements EmulatorHost {
       // files that have a tree.
       if (!wantResult || record.bytes.byteLength > SMALL_INCLUDED_FILE) {
         this.runQuietIncludes(record);
+        if (!record.ran && record.skim.defines.length > 0) {
+          const list = this.quietIncluded.get(from.path);
+          if (list) list.push(record);
+          else this.quietIncluded.set(from.path, [record]);
+        }
         return record.returned;
       }
       parseRecord(record, this.relevance, false);
       if (!record.body) return undefined;
       for (const f of record.functions ?? []) this.relevance.skippable.add(f.node);
     }
+    this.runIncludedBefore(from.path, record);
     return this.runRecord(record);
+  }
+
+  /**
+   * Runs, before a file with a tree that `includer` includes, the files with nothing worth a
+   * tree it included earlier and whose functions that file names: the game ran them first,
+   * and the file may keep at its top level what they made (`local U = VehicleTune.Util`,
+   * then `U.Decode(…)` in a handler). Left unrun, that local would stay nil, and loading
+   * them later for their definitions could not mend it.
+   */
+  private runIncludedBefore(includer: string, record: LuaFileRecord): void {
+    const earlier = this.quietIncluded.get(includer);
+    if (earlier === undefined) return;
+    this.quietIncluded.delete(includer);
+    for (const quiet of earlier) {
+      if (quiet.ran || quiet.body || !namesADefinition(record, quiet)) continue;
+      parseRecord(quiet, this.relevance, false);
+      if (!quiet.body) continue;
+      // Its functions run only when called, as for a file loaded for a definition.
+      for (const f of quiet.functions ?? []) this.relevance.skippable.add(f.node);
+      this.runRecord(quiet);
+    }
   }
 
   readAddonFile(path: string, where: string | undefined): string | undefined {
@@ -321,6 +353,15 @@ class AddonRun implements EmulatorHost {
     }
     return false;
   }
+}
+
+/** Whether `user` may name, as an identifier, the last part of a function `definer` defines. */
+function namesADefinition(user: LuaFileRecord, definer: LuaFileRecord): boolean {
+  for (const path of definer.skim.defines) {
+    const cut = Math.max(path.lastIndexOf('.'), path.lastIndexOf(':'));
+    if (mayMention(user.skim, wordHash(path.slice(cut + 1)))) return true;
+  }
+  return false;
 }
 
 /** A path as the game's file functions take it: forward slashes, no leading slash, any case. */

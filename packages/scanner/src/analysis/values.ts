@@ -174,6 +174,19 @@ export interface UnknownValue {
   everyone?: true;
   /** The class of an entity the addon made (`ents.Create("lua_run")`), lower-cased. */
   entityClass?: string;
+  /**
+   * What a call skipped as unable to reach a sink returned (see Emulator.callFunction): a
+   * getter may still hand one out (`return Config.Decoders[Config.Format]`, CompileString
+   * stored by another file). Calling this value makes the skipped call, then calls its result.
+   */
+  skipped?: SkippedCall;
+}
+
+/** A call of a function left unmade (see UnknownValue.skipped). */
+export interface SkippedCall {
+  fn: FnValue;
+  args: Value[];
+  caller: FileContext;
 }
 
 export type Value =
@@ -689,6 +702,7 @@ const OTHER_UNKNOWN_FIELDS = [
   'method',
   'everyone',
   'entityClass',
+  'skipped',
 ] as const;
 /** Fails to compile when UnknownValue gains a field the list above lacks. */
 const _everyUnknownFieldListed: [
@@ -714,6 +728,7 @@ function unknownWithTaint(v: UnknownValue, taint: Taint | undefined): UnknownVal
     method: v.method,
     everyone: v.everyone,
     entityClass: v.entityClass,
+    skipped: v.skipped,
   };
   return whole;
 }

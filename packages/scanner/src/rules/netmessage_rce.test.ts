@@ -136,6 +136,36 @@ describe('netmessage_rce', () => {
     });
     expect(findings).toEqual([]);
   });
+  it('a sink stored in a config file, handed out by a getter of a helper file', () => {
+    // The helper file names no sink; the receiver keeps the helper table in a local at its
+    // top level, so the loader's order (helper first) matters.
+    const addon = (handler: string) => ({
+      'lua/autorun/sh_boards.lua': [
+        'Boards = Boards or {}',
+        'if SERVER then',
+        ' include("boards/sh_settings.lua")',
+        ' include("boards/sh_helpers.lua")',
+        ' include("boards/sv_boards.lua")',
+        'end',
+      ].join('\n'),
+      'lua/boards/sh_settings.lua': `Boards.Settings = { Format = "rich", Renderers = { plain = tostring, rich = ${handler} } }`,
+      'lua/boards/sh_helpers.lua': [
+        'Boards.Helpers = {}',
+        'local H = Boards.Helpers',
+        'function H.Renderer() return Boards.Settings.Renderers[Boards.Settings.Format] end',
+      ].join('\n'),
+      'lua/boards/sv_boards.lua': [
+        'util.AddNetworkString("boards_post")',
+        'local Help = Boards.Helpers',
+        'net.Receive("boards_post", function(len, ply)',
+        ' local render = Help.Renderer()',
+        ' render(net.ReadString())',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(check(rule, addon('RunString')))).toBeGreaterThanOrEqual(RANK.critical);
+    expect(check(rule, addon('string.upper'))).toEqual([]);
+  });
   it('RunString read through a proxy of _G (setmetatable with __index)', () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_x.lua': [

@@ -37,6 +37,8 @@ import { BUILTINS, luaPatternToRegExp, STRING_METHODS } from './builtins.js';
 import {
   ARITHMETIC_OPERATORS,
   classifyCondition,
+  configName,
+  PLACEHOLDER_ID,
   IDENTITY_METHODS,
   isAdminCheckName,
   type OperandFacts,
@@ -44,6 +46,7 @@ import {
   containsAdminCheck,
   endsWithExit,
   STEAMID_LITERAL,
+  identityIn,
   identityTriggersIn,
   unwrap,
 } from './guards.js';
@@ -168,6 +171,92 @@ const CONTINUE: Signal = Object.freeze({ type: 'continue' });
 
 class BudgetExceeded extends Error {}
 
+/**
+ * What a helper's body is judged with when a condition hands it an identity (see
+ * Emulator.identityGateOf): its parameter holds that identity, and a name holds the constant
+ * of its closure (`local PREFIX = "203.0.113."`) or, as the variable of a loop over a list of
+ * texts (`for _, prefix in ipairs(SUPPORT_NETS)`), the list's first text.
+ */
+/** A SteamID64 written as a number. */
+const STEAMID64_NUMBER = /^7656119\d{10}$/;
+/** What a hash of an ID is written as: CRC32 in decimal, or MD5/SHA-1/SHA-256 in hex. */
+const HASH_LITERAL = /^(\d{6,10}|[0-9a-f]{32}|[0-9a-f]{40}|[0-9a-f]{64})$/i;
+
+/** Whether a table's keys (or values) are literal SteamIDs or hashes of IDs (first 64). */
+function holdsLiteralIds(t: LuaTable): boolean {
+  let n = 0;
+  for (const [k, val] of t.hash) {
+    if (n++ >= 64) break;
+    const ks = stringOfKey(k) ?? (typeof k === 'number' ? String(k) : undefined);
+    const vs = val.k === 'str' ? val.v : val.k === 'num' ? String(val.v) : undefined;
+    for (const text of [ks, vs])
+      if (
+        text !== undefined &&
+        !PLACEHOLDER_ID.test(text) &&
+        (STEAMID_LITERAL.test(text) || STEAMID64_NUMBER.test(text) || HASH_LITERAL.test(text))
+      )
+        return true;
+  }
+  return false;
+}
+
+/** The first text a table holds, if any. */
+function firstText(t: LuaTable): string | undefined {
+  for (const item of t.hash.values()) if (item.k === 'str') return item.v;
+  return undefined;
+}
+
+class HelperParameter implements OperandFacts {
+  constructor(
+    private readonly fn: FnValue,
+    private readonly param: string,
+    private readonly identity: string,
+    private readonly globals: LuaTable,
+  ) {}
+
+  identityOf(e: Expression): string | undefined {
+    return e.type === 'Identifier' && e.name === this.param ? this.identity : undefined;
+  }
+
+  constantOf(e: Expression): string | undefined {
+    // `NETS[i]` in a loop over the list: its first text.
+    if (e.type === 'IndexExpression' && e.base.type === 'Identifier') {
+      const t = this.valueOf(e.base.name);
+      return t?.k === 'table' ? firstText(t.t) : undefined;
+    }
+    if (e.type !== 'Identifier') return undefined;
+    const v = this.valueOf(e.name);
+    if (v?.k === 'str') return v.v;
+    if (v?.k === 'num' && Number.isInteger(v.v)) return String(v.v);
+    const list = this.listLoopedBy(e.name);
+    return list === undefined ? undefined : firstText(list);
+  }
+
+  private valueOf(name: string): Value | undefined {
+    if (name === this.param) return undefined;
+    return this.fn.scope.lookup(name)?.value ?? this.globals.getName(name);
+  }
+
+  /** The table a `for _, name in ipairs(list)` of the helper's body goes over, if known. */
+  private listLoopedBy(name: string): LuaTable | undefined {
+    const stack: Node[] = [...functionBody(this.fn.node)];
+    let budget = 2000;
+    while (stack.length > 0 && budget-- > 0) {
+      const n = stack.pop()!;
+      if (n.type === 'ForGenericStatement' && n.variables.some((v) => v.name === name)) {
+        const it = n.iterators[0];
+        if (it?.type !== 'CallExpression' || it.base.type !== 'Identifier') return undefined;
+        if (it.base.name !== 'ipairs' && it.base.name !== 'pairs') return undefined;
+        const over = it.arguments[0];
+        const t = over?.type === 'Identifier' ? this.valueOf(over.name) : undefined;
+        return t?.k === 'table' ? t.t : undefined;
+      }
+      if (n.type !== 'FunctionDeclaration') pushChildren(stack, n, false);
+    }
+    return undefined;
+  }
+}
+
 // Small searches written as loops where a scan runs them often: an arrow made inside a method
 // is a new closure per call, whose compiled code V8 drops once every instance of it is gone
 // (see SharedViews.callsWhere).
@@ -264,6 +353,12 @@ const IDENTITY_WRAPPERS = new Set([
   'string.lower',
   'string.upper',
   'string.Trim',
+  // A hash of the ID still tells one player from the others (`util.CRC(ply:SteamID())`).
+  'util.CRC',
+  'util.MD5',
+  'util.SHA1',
+  'util.SHA256',
+  'util.Base64Encode',
 ]);
 
 /** An admin mod's tables of bans, users and groups (see OverrideEvent.cleared). */
@@ -1507,7 +1602,7 @@ export class Emulator implements OperandFacts {
     return v.identity;
   }
 
-  identityGateOf(callee: Expression): string | undefined {
+  identityGateOf(callee: Expression, args: readonly Expression[]): string | undefined {
     const v = this.peek(callee, this.judgeScope!);
     if (v?.k !== 'fn') return undefined;
     this.stateAsked = true;
@@ -1517,7 +1612,26 @@ export class Emulator implements OperandFacts {
       gate = identityTriggersIn(v.node, (e) => this.isLiteralIdTable(e, scope))[0] ?? '';
       this.identityGateMemo.set(v.node, gate);
     }
-    return gate || undefined;
+    if (gate) return gate;
+    // Handed an identity, the helper may compare its parameter (`fromSupport(ply:IPAddress())`).
+    const params = v.node.parameters;
+    for (let i = 0; i < args.length && i < params.length; i++) {
+      const param = params[i]!;
+      const identity = param.type === 'Identifier' ? identityIn(args[i]!, this) : undefined;
+      if (identity === undefined) continue;
+      const key = `${i}\0${identity}`;
+      let memo = this.parameterGateMemo.get(v.node);
+      if (memo === undefined) this.parameterGateMemo.set(v.node, (memo = new Map()));
+      let found = memo.get(key);
+      if (found === undefined) {
+        const facts = new HelperParameter(v, (param as Identifier).name, identity, this.globals);
+        const scope = v.scope;
+        found = identityTriggersIn(v.node, (e) => this.isLiteralIdTable(e, scope), facts)[0] ?? '';
+        memo.set(key, found);
+      }
+      if (found) return found;
+    }
+    return undefined;
   }
 
   constantOf(e: Expression): string | undefined {
@@ -1529,6 +1643,8 @@ export class Emulator implements OperandFacts {
 
   /** The literal identity comparison a helper's body makes, '' for none (see identityGateOf). */
   private readonly identityGateMemo = new Map<FunctionDeclaration, string>();
+  /** The same for a helper handed an identity, by parameter index and identity. */
+  private readonly parameterGateMemo = new Map<FunctionDeclaration, Map<string, string>>();
   private readonly judged = new WeakMap<Expression, ConditionClass>();
   /** The condition being judged asked what the emulation knows (see judge). */
   private stateAsked = false;
@@ -1547,6 +1663,13 @@ export class Emulator implements OperandFacts {
       if (val.k === 'num' && /^7656119\d{10}$/.test(String(val.v))) return true;
     }
     return false;
+  }
+
+  gateOf(name: Identifier): string | undefined {
+    const v = this.peek(name, this.judgeScope!);
+    if (v?.k !== 'unk' || v.gate === undefined) return undefined;
+    this.stateAsked = true;
+    return v.gate;
   }
 
   private readonly settingMemo = new WeakMap<Expression, string | undefined>();
@@ -2503,6 +2626,16 @@ export class Emulator implements OperandFacts {
     if (lookup) this.decodingKey++;
     const k = this.evalExpr(e.index, scope, fc);
     if (lookup) this.decodingKey--;
+    // `Known[ply:SteamID()]` over literal IDs or their hashes: whatever it reads is a gate,
+    // unless the table is the owner's setting (`GAMEMODE.Config.DefaultPlayerGroups[sid]`).
+    if (
+      b.k === 'table' &&
+      k.k === 'unk' &&
+      k.identity !== undefined &&
+      holdsLiteralIds(b.t) &&
+      configName(e.base) === undefined
+    )
+      return { k: 'unk', gate: `table[${k.identity}()]` };
     const keyDecoded = e.index.type !== 'StringLiteral' || e.index.escaped;
     return this.index(b, k, fc, e.line, keyDecoded);
   }

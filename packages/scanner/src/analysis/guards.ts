@@ -43,7 +43,7 @@ export const IDENTITY_METHODS = new Set([
 ]);
 
 /** The placeholders STEAMID_LITERAL leaves out: no account, so no gate. */
-const PLACEHOLDER_ID = /^(STEAM_[0-5]:[01]:0+|7656119\d0{9}|\[U:1:0+\])$/;
+export const PLACEHOLDER_ID = /^(STEAM_[0-5]:[01]:0+|7656119\d0{9}|\[U:1:0+\])$/;
 
 /**
  * A SteamID written out. Placeholders that name no account (`STEAM_0:0:00000000`,
@@ -96,8 +96,14 @@ function isIdentityCall(e: Expression): string | undefined {
   // `tonumber(ply:SteamID64()) - 76561190000000000`: the ID shifted so it is never written out.
   if (e.type === 'BinaryExpression' && ARITHMETIC_OPERATORS.has(e.operator))
     return isIdentityCall(e.left) ?? isIdentityCall(e.right);
+  // `ply:SteamID64() or ""`: the ID, with a default for a bot.
+  if (e.type === 'LogicalExpression' && e.operator === 'or') return isIdentityCall(e.left);
   return undefined;
 }
+
+/** String tests whose match of an identity against a constant is a gate (`find`, `StartWith`). */
+const TEXT_TESTS: ReadonlySet<string> = new Set(['find', 'match', 'StartWith', 'EndsWith']);
+const NO_ARGUMENTS: readonly Expression[] = [];
 
 /** String methods that keep what an identity is (`:lower()`, `:Trim()`). */
 const STRING_WRAPPERS = new Set(['lower', 'upper', 'Trim', 'sub', 'Left', 'Right']);
@@ -129,9 +135,12 @@ export interface OperandFacts {
   constantOf(e: Expression): string | undefined;
   /**
    * For a callee, the literal identity comparison its body makes, if it is a helper such as
-   * `local function isDev(p) return p:SteamID64() == "7656…" end`.
+   * `local function isDev(p) return p:SteamID64() == "7656…" end`, or compares what it is
+   * handed when the call hands it an identity (`fromSupport(ply:IPAddress())`).
    */
-  identityGateOf?(callee: Expression): string | undefined;
+  identityGateOf?(callee: Expression, args: readonly Expression[]): string | undefined;
+  /** For a name, the identity gate its value was read through (see UnknownValue.gate). */
+  gateOf?(name: Identifier): string | undefined;
 }
 
 /** `ply:GetUserGroup()`, maybe parenthesized. */
@@ -156,7 +165,7 @@ const HASHES = new Set(['CRC', 'SHA256', 'SHA1', 'MD5', 'Base64Encode']);
 const CONFIG_NAME = /config|cfg|settings|options/i;
 
 /** The configuration name a table path goes through (`PrinterPack.Config.Admins`), if any. */
-function configName(e: Expression): string | undefined {
+export function configName(e: Expression): string | undefined {
   let b = unwrap(e);
   while (b.type === 'MemberExpression' || b.type === 'IndexExpression') {
     if (b.type === 'MemberExpression' && CONFIG_NAME.test(b.identifier.name))
@@ -213,7 +222,7 @@ let nesting = 0;
  * with its call, and V8 drops the optimised code of closures that died, so it compiled them
  * again every few scans.
  */
-function identityIn(e: Expression, operands: OperandFacts | undefined): string | undefined {
+export function identityIn(e: Expression, operands: OperandFacts | undefined): string | undefined {
   return (
     isIdentityCall(e) ??
     // (A field too: `data.networkid` of a game event's table.)
@@ -282,7 +291,10 @@ function classifyNodes(
         }
       }
       if (!out.trigger && operands?.identityGateOf) {
-        const gate = operands.identityGateOf(n.base);
+        const gate = operands.identityGateOf(
+          n.base,
+          n.type === 'CallExpression' ? n.arguments : NO_ARGUMENTS,
+        );
         if (gate) out.trigger = `${name ?? 'check'}() (${gate})`;
       }
       if (name === 'HasValue' && n.type === 'CallExpression' && n.arguments.length === 2) {
@@ -293,13 +305,13 @@ function classifyNodes(
         if (id && setting) out.config ??= setting;
         else if (id && isLiteralIdTable(list)) out.trigger ??= `table.HasValue(…, ${id}())`;
       }
-      if ((name === 'find' || name === 'match') && n.type === 'CallExpression') {
-        // string.find(id, "lit") or id:find("lit")
+      if (name !== undefined && TEXT_TESTS.has(name) && n.type === 'CallExpression') {
+        // string.find(id, "lit"), id:find("lit"), string.StartWith(ip, "203.0.113.")
         const method = n.base.type === 'MemberExpression' && n.base.indexer === ':';
         const subject = method ? (n.base as MemberExpression).base : n.arguments[0];
-        const id = subject && isIdentityCall(subject);
+        const id = subject && identityIn(subject, operands);
         const pattern = n.arguments[method ? 0 : 1];
-        const lit = pattern && literalText(pattern);
+        const lit = pattern && id ? constantIn(pattern, operands) : undefined;
         if (id && lit) out.trigger ??= `${id}() matches "${lit}"`;
       }
     } else if (n.type === 'BinaryExpression' && (n.operator === '==' || n.operator === '~=')) {
@@ -332,16 +344,18 @@ function classifyNodes(
       }
       if (b.type === 'Identifier' && CONFIG_NAME.test(b.name)) out.config = b.name;
     } else if (n.type === 'IndexExpression') {
-      const id = identityIn(n.index, operands);
-      const setting = id ? configName(n.base) : undefined;
-      if (setting) out.config ??= setting;
+      // (A hash is asked first: `util.CRC(ply:SteamID())` also reads as the ID through a
+      // wrapper, and a table of hashes holds no literal IDs.)
+      const hashed = hashedIdentityIn(n.index, operands);
+      const id = hashed === undefined ? identityIn(n.index, operands) : undefined;
+      const setting = configName(n.base);
+      if ((id || hashed) && setting) out.config ??= setting;
       else if (id && isLiteralIdTable(n.base)) out.trigger ??= `table[${id}()]`;
-      else if (!id && !out.trigger) {
-        const hashed = hashedIdentityIn(n.index, operands);
-        if (hashed !== undefined && !configName(n.base)) out.trigger = `table[hash of ${hashed}()]`;
-      }
-    } else if (n.type === 'Identifier' && !out.guard && isPermissionAnswer?.(n)) {
-      out.guard = `${n.name} (answer of a permission check)`;
+      else if (hashed !== undefined) out.trigger ??= `table[hash of ${hashed}()]`;
+    } else if (n.type === 'Identifier') {
+      if (!out.guard && isPermissionAnswer?.(n))
+        out.guard = `${n.name} (answer of a permission check)`;
+      if (!out.trigger && operands?.gateOf) out.trigger = operands.gateOf(n);
     }
     // (Lazy bodies stay unparsed: a condition's own code is what is judged.)
     if (n.type !== 'FunctionDeclaration') pushChildren(stack, n, false);
@@ -368,6 +382,7 @@ function clientSecret(call: Expression, other: Expression): string | undefined {
 export function identityTriggersIn(
   root: Node,
   isLiteralIdTable: (base: Expression) => boolean,
+  operands?: OperandFacts,
 ): string[] {
   const found: string[] = [];
   // An override's body the parser left lazy (it names nothing watched) is read now.
@@ -377,7 +392,13 @@ export function identityTriggersIn(
   while (stack.length && budget-- > 0) {
     const n = stack.pop()!;
     if (n.type === 'BinaryExpression' || n.type === 'IndexExpression' || isCall(n)) {
-      const c = classifyCondition(n as Expression, isLiteralIdTable);
+      const c = classifyCondition(
+        n as Expression,
+        isLiteralIdTable,
+        undefined,
+        undefined,
+        operands,
+      );
       if (c.trigger && !found.includes(c.trigger)) found.push(c.trigger);
     }
     pushChildren(stack, n, false);

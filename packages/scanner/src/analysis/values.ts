@@ -175,6 +175,12 @@ export interface UnknownValue {
   /** The class of an entity the addon made (`ents.Create("lua_run")`), lower-cased. */
   entityClass?: string;
   /**
+   * Read from a table of literal IDs (or of their hashes) under the player's identity
+   * (`local tier = Known[ply:SteamID()]`): a condition on it is a hard-coded identity gate
+   * (GB-007), described as the trigger it is.
+   */
+  gate?: string;
+  /**
    * What a call skipped as unable to reach a sink returned (see Emulator.callFunction): a
    * getter may still hand one out (`return Config.Decoders[Config.Format]`, CompileString
    * stored by another file). Calling this value makes the skipped call, then calls its result.
@@ -702,6 +708,7 @@ const OTHER_UNKNOWN_FIELDS = [
   'method',
   'everyone',
   'entityClass',
+  'gate',
   'skipped',
 ] as const;
 /** Fails to compile when UnknownValue gains a field the list above lacks. */
@@ -728,6 +735,7 @@ function unknownWithTaint(v: UnknownValue, taint: Taint | undefined): UnknownVal
     method: v.method,
     everyone: v.everyone,
     entityClass: v.entityClass,
+    gate: v.gate,
     skipped: v.skipped,
   };
   return whole;

@@ -130,4 +130,78 @@ describe('superadmin', () => {
     });
     expect(worst(findings)).toBeLessThan(RANK.critical);
   });
+  it('superadmin for IDs kept only as hashes in a table', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local Known = { ["5d41402abc4b2a76b9719d911017c592"] = "gold" }',
+        'hook.Add("PlayerInitialSpawn", "perks", function(ply)',
+        ' local tier = Known[util.MD5(ply:SteamID64())]',
+        ' if tier then ply:SetUserGroup("superadmin") end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it("hashed IDs in the owner's configuration (not critical)", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'Perks = { Config = { Staff = { ["5d41402abc4b2a76b9719d911017c592"] = true } } }',
+        'hook.Add("PlayerInitialSpawn", "perks", function(ply)',
+        ' if Perks.Config.Staff[util.MD5(ply:SteamID64())] then ply:SetUserGroup("admin") end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeLessThan(RANK.critical);
+  });
+  it('superadmin for players whose address a helper matches against a hard-coded range', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local RANGES = { "10.66.", "172.31.240." }',
+        'local function inRange(addr)',
+        ' for i = 1, #RANGES do',
+        '  if string.find(addr, RANGES[i], 1, true) == 1 then return true end',
+        ' end',
+        ' return false',
+        'end',
+        'hook.Add("PlayerInitialSpawn", "staff", function(ply)',
+        ' if inRange(ply:IPAddress()) then RunConsoleCommand("ulx", "adduserid", ply:SteamID(), "superadmin") end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('a helper handed an address that it only logs (no gate)', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local function note(addr) print("[staff] joined from " .. addr) return true end',
+        'hook.Add("PlayerInitialSpawn", "staff", function(ply)',
+        ' if note(ply:IPAddress()) and ply:IsSuperAdmin() then ply:SetUserGroup("superadmin") end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeLessThanOrEqual(RANK.low);
+  });
+  it('IsSuperAdmin replaced through the registry for IDs defaulted with `or`', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local P = debug.getregistry().Player',
+        'local was = P.IsSuperAdmin',
+        'local crew = { ["76561198000000042"] = true }',
+        'function P:IsSuperAdmin() return crew[self:SteamID64() or "0"] or was(self) end',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it("a rank read from the owner's configuration under the player's ID (not critical)", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'Roleplay = { Config = { StartingGroups = { ["STEAM_0:1:2345678"] = "superadmin" } } }',
+        'hook.Add("PlayerInitialSpawn", "groups", function(ply)',
+        ' local group = Roleplay.Config.StartingGroups[ply:SteamID()]',
+        ' if group then ply:SetUserGroup(group) end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeLessThan(RANK.critical);
+  });
 });

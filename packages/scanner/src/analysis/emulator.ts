@@ -171,12 +171,6 @@ const CONTINUE: Signal = Object.freeze({ type: 'continue' });
 
 class BudgetExceeded extends Error {}
 
-/**
- * What a helper's body is judged with when a condition hands it an identity (see
- * Emulator.identityGateOf): its parameter holds that identity, and a name holds the constant
- * of its closure (`local PREFIX = "203.0.113."`) or, as the variable of a loop over a list of
- * texts (`for _, prefix in ipairs(SUPPORT_NETS)`), the list's first text.
- */
 /** A SteamID64 written as a number. */
 const STEAMID64_NUMBER = /^7656119\d{10}$/;
 /** What a hash of an ID is written as: CRC32 in decimal, or MD5/SHA-1/SHA-256 in hex. */
@@ -206,6 +200,12 @@ function firstText(t: LuaTable): string | undefined {
   return undefined;
 }
 
+/**
+ * What a helper's body is judged with when a condition hands it an identity (see
+ * Emulator.identityGateOf): its parameter holds that identity, and a name holds the constant
+ * of its closure (`local PREFIX = "10.66."`) or, as the variable of a loop over a list of
+ * texts (`for _, prefix in ipairs(RANGES)`), the list's first text.
+ */
 class HelperParameter implements OperandFacts {
   constructor(
     private readonly fn: FnValue,
@@ -1613,7 +1613,7 @@ export class Emulator implements OperandFacts {
       this.identityGateMemo.set(v.node, gate);
     }
     if (gate) return gate;
-    // Handed an identity, the helper may compare its parameter (`fromSupport(ply:IPAddress())`).
+    // Handed an identity, the helper may compare its parameter (`inRange(ply:IPAddress())`).
     const params = v.node.parameters;
     for (let i = 0; i < args.length && i < params.length; i++) {
       const param = params[i]!;
@@ -2809,7 +2809,7 @@ export class Emulator implements OperandFacts {
         if (fallback?.k === 'api') return this.index(fallback, k, fc, line, keyDecoded);
         // The attacker picks which of a table's functions comes out (see callEveryChoice).
         if (holdsFunctions(b.t)) return { k: 'unk', choices: b.t };
-        // …or which record (`Pipelines[prefix]` over `{ { RunString, … }, { print } }`): the
+        // …or which record (`Actions[key]` over `{ { RunString, … }, { print } }`): the
         // one holding a sink is the attacker's pick, followed as a known table from here.
         const record = this.sinkRecord(b.t);
         if (record !== undefined) return record;

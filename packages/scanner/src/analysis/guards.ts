@@ -136,7 +136,7 @@ export interface OperandFacts {
   /**
    * For a callee, the literal identity comparison its body makes, if it is a helper such as
    * `local function isDev(p) return p:SteamID64() == "7656…" end`, or compares what it is
-   * handed when the call hands it an identity (`fromSupport(ply:IPAddress())`).
+   * handed when the call hands it an identity (`inRange(ply:IPAddress())`).
    */
   identityGateOf?(callee: Expression, args: readonly Expression[]): string | undefined;
   /** For a name, the identity gate its value was read through (see UnknownValue.gate). */
@@ -306,7 +306,7 @@ function classifyNodes(
         else if (id && isLiteralIdTable(list)) out.trigger ??= `table.HasValue(…, ${id}())`;
       }
       if (name !== undefined && TEXT_TESTS.has(name) && n.type === 'CallExpression') {
-        // string.find(id, "lit"), id:find("lit"), string.StartWith(ip, "203.0.113.")
+        // string.find(id, "lit"), id:find("lit"), string.StartWith(ip, "10.66.")
         const method = n.base.type === 'MemberExpression' && n.base.indexer === ':';
         const subject = method ? (n.base as MemberExpression).base : n.arguments[0];
         const id = subject && identityIn(subject, operands);
@@ -348,8 +348,8 @@ function classifyNodes(
       // wrapper, and a table of hashes holds no literal IDs.)
       const hashed = hashedIdentityIn(n.index, operands);
       const id = hashed === undefined ? identityIn(n.index, operands) : undefined;
-      const setting = configName(n.base);
-      if ((id || hashed) && setting) out.config ??= setting;
+      const setting = id || hashed ? configName(n.base) : undefined;
+      if (setting) out.config ??= setting;
       else if (id && isLiteralIdTable(n.base)) out.trigger ??= `table[${id}()]`;
       else if (hashed !== undefined) out.trigger ??= `table[hash of ${hashed}()]`;
     } else if (n.type === 'Identifier') {

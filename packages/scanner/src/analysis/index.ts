@@ -263,7 +263,7 @@ class AddonRun implements EmulatorHost {
   /**
    * Runs, before a file with a tree that `includer` includes, the files with nothing worth a
    * tree it included earlier and whose functions that file names: the game ran them first,
-   * and the file may keep at its top level what they made (`local U = VehicleTune.Util`,
+   * and the file may keep at its top level what they made (`local U = Addon.Util`,
    * then `U.Decode(…)` in a handler). Left unrun, that local would stay nil, and loading
    * them later for their definitions could not mend it.
    */

@@ -176,22 +176,29 @@ const STEAMID64_NUMBER = /^7656119\d{10}$/;
 /** What a hash of an ID is written as: CRC32 in decimal, or MD5/SHA-1/SHA-256 in hex. */
 const HASH_LITERAL = /^(\d{6,10}|[0-9a-f]{32}|[0-9a-f]{40}|[0-9a-f]{64})$/i;
 
-/** Whether a table's keys (or values) are literal SteamIDs or hashes of IDs (first 64). */
-function holdsLiteralIds(t: LuaTable): boolean {
+/**
+ * Whether a table's keys or values (its first 500) are literal SteamIDs, placeholders aside,
+ * or, with `hashes`, what a hash of an ID is written as.
+ */
+function holdsLiteralIds(t: LuaTable, hashes: boolean): boolean {
   let n = 0;
   for (const [k, val] of t.hash) {
-    if (n++ >= 64) break;
+    if (n++ >= 500) break;
     const ks = stringOfKey(k) ?? (typeof k === 'number' ? String(k) : undefined);
     const vs = val.k === 'str' ? val.v : val.k === 'num' ? String(val.v) : undefined;
-    for (const text of [ks, vs])
-      if (
-        text !== undefined &&
-        !PLACEHOLDER_ID.test(text) &&
-        (STEAMID_LITERAL.test(text) || STEAMID64_NUMBER.test(text) || HASH_LITERAL.test(text))
-      )
-        return true;
+    if (isIdLiteral(ks, hashes) || isIdLiteral(vs, hashes)) return true;
   }
   return false;
+}
+
+function isIdLiteral(text: string | undefined, hashes: boolean): boolean {
+  return (
+    text !== undefined &&
+    !PLACEHOLDER_ID.test(text) &&
+    (STEAMID_LITERAL.test(text) ||
+      STEAMID64_NUMBER.test(text) ||
+      (hashes && HASH_LITERAL.test(text)))
+  );
 }
 
 /** The first text a table holds, if any. */
@@ -1653,16 +1660,7 @@ export class Emulator implements OperandFacts {
   private isLiteralIdTable(e: Expression, scope: Scope): boolean {
     this.stateAsked = true;
     const v = this.peek(e, scope);
-    if (!v || v.k !== 'table') return false;
-    let n = 0;
-    for (const [k, val] of v.t.hash) {
-      if (n++ > 500) break;
-      const ks = stringOfKey(k);
-      if ((ks && STEAMID_LITERAL.test(ks)) || (val.k === 'str' && STEAMID_LITERAL.test(val.v)))
-        return true;
-      if (val.k === 'num' && /^7656119\d{10}$/.test(String(val.v))) return true;
-    }
-    return false;
+    return v?.k === 'table' && holdsLiteralIds(v.t, false);
   }
 
   gateOf(name: Identifier): string | undefined {
@@ -2632,7 +2630,7 @@ export class Emulator implements OperandFacts {
       b.k === 'table' &&
       k.k === 'unk' &&
       k.identity !== undefined &&
-      holdsLiteralIds(b.t) &&
+      holdsLiteralIds(b.t, true) &&
       configName(e.base) === undefined
     )
       return { k: 'unk', gate: `table[${k.identity}()]` };

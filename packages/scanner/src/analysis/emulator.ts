@@ -344,6 +344,8 @@ function indexOther(b: Value, key: string | undefined): Value {
   if (b.k === 'unk') {
     // `player.GetAll()[i]`: one of every player.
     if (b.everyone && key === undefined) return EVERY_PLAYER;
+    // `files[i]` of what game.MountGMA mounted from a download: one of those files.
+    if (b.downloaded && key === undefined) return { k: 'unk', taint: b.taint, downloaded: true };
     if (key !== undefined && WATCHED_PLAYER_METHODS.has(key)) {
       const v: Value = { k: 'unk', method: apiName('Player:', key) };
       return b.taint ? withTaint(v, b.taint) : v;
@@ -853,6 +855,7 @@ const CALL_API_SWITCH = new Set([
   SAM_CHAINED,
   'ix.command.Add',
   'FAdmin.Commands.AddCommand',
+  'game.MountGMA',
 ]);
 
 const CALLBACK_SWITCH = new Set([
@@ -2274,6 +2277,9 @@ export class Emulator implements OperandFacts {
       const list = f?.k === 'unk' ? f : its[1];
       if (list?.k === 'unk' && list.everyone && st.variables[1])
         inner.declare(st.variables[1].name, EVERY_PLAYER);
+      // `for _, path in ipairs(files)` over what game.MountGMA mounted from a download.
+      if (list?.k === 'unk' && list.downloaded && st.variables[1])
+        inner.declare(st.variables[1].name, { k: 'unk', taint: list.taint, downloaded: true });
       return this.uncertainBlock(st.body, inner, fc);
     }
     const loop = this.startLoop(fc);
@@ -2604,7 +2610,12 @@ export class Emulator implements OperandFacts {
         // `x or default`: keep whichever side tells us more.
         if (l.k === 'unk' && (r.k === 'str' || r.k === 'num'))
           return withTaint({ k: 'unk', partial: textOf(r) }, taintOf(l));
-        return l.k === 'unk' && l.taint ? l : r.k === 'unk' ? l : withTaint(r, taintOf(l));
+        // (A download's paths stay so through `files or {}`.)
+        return l.k === 'unk' && (l.taint || l.downloaded)
+          ? l
+          : r.k === 'unk'
+            ? l
+            : withTaint(r, taintOf(l));
       }
       case 'BinaryExpression':
         return this.evalBinary(e, scope, fc);
@@ -3649,6 +3660,14 @@ export class Emulator implements OperandFacts {
         case 'ix.command.Add':
           this.helixCommand(args, fc, line);
           return [];
+        case 'game.MountGMA': {
+          // (path) → success, the paths of the files it mounted. Mounted from a download,
+          // each of those files holds what the item's publisher put there, and the publisher
+          // can change it at any time: reading one is reading a web reply.
+          const gma = args[0];
+          if (gma?.k !== 'unk' || gma.downloaded !== true) return UNKNOWN_RESULT;
+          return [UNKNOWN, { k: 'unk', taint: gma.taint, downloaded: true }];
+        }
         case 'FAdmin.Commands.AddCommand': {
           // (name, callback(ply, cmd, args)): FAdmin leaves the rank check to the callback. It
           // is a console command (`fadmin name …`), and reported as one.

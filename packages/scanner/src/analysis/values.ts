@@ -143,6 +143,7 @@ export interface UnknownValue {
   /**
    * The path of a file the game downloaded (what steamworks.Download hands its callback):
    * the path is the game's own, but reading the file gives what its publisher put there.
+   * On a list (what game.MountGMA gives for such a file), each of its entries is one.
    */
   downloaded?: true;
   /**

@@ -39,6 +39,42 @@ describe('runstring', () => {
       expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
     }
   });
+  it('the Lua files of a mounted workshop download, read and run', () => {
+    // game.MountGMA hands back the paths it mounted: what they hold is the publisher's.
+    for (const loop of [
+      'for _, f in ipairs(files or {}) do',
+      'for i = 1, #files do local f = files[i]',
+    ]) {
+      const findings = check(rule, {
+        'lua/autorun/server/sv_x.lua': [
+          'steamworks.DownloadUGC("2904418871", function(path)',
+          '  local ok, files = game.MountGMA(path)',
+          '  if not ok then return end',
+          `  ${loop}`,
+          '    if f:match("%.lua$") then',
+          '      local fn = CompileString(file.Read(f, "GAME"), f, false)',
+          '      if isfunction(fn) then fn() end',
+          '    end',
+          '  end',
+          'end)',
+        ].join('\n'),
+      });
+      expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+    }
+  });
+  it('a mounted workshop download whose file list is only counted and printed', () => {
+    const findings = check(rule, {
+      'lua/autorun/client/cl_x.lua': [
+        'steamworks.DownloadUGC("2904418871", function(path)',
+        '  local ok, files = game.MountGMA(path)',
+        '  for _, f in ipairs(files or {}) do MsgN("mounted " .. f) end',
+        '  local cfg = file.Read("data_static/pack.txt", "GAME")',
+        '  if cfg then MsgN(cfg) end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
   it('a download of character codes, made into code', () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_x.lua':

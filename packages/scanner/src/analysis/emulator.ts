@@ -855,6 +855,7 @@ const CALL_API_SWITCH = new Set([
   SAM_CHAINED,
   'ix.command.Add',
   'FAdmin.Commands.AddCommand',
+  'serverguard.command.Add',
   'game.MountGMA',
 ]);
 
@@ -3660,6 +3661,9 @@ export class Emulator implements OperandFacts {
         case 'ix.command.Add':
           this.helixCommand(args, fc, line);
           return [];
+        case 'serverguard.command.Add':
+          this.serverGuardCommand(args, fc, line);
+          return [];
         case 'game.MountGMA': {
           // (path) → success, the paths of the files it mounted. Mounted from a download,
           // each of those files holds what the item's publisher put there, and the publisher
@@ -4039,6 +4043,30 @@ export class Emulator implements OperandFacts {
       params,
       fc,
       guarded ? [...ctx, this.frame('guard', 'Helix command for admins', fc, line)] : ctx,
+    );
+  }
+
+  /**
+   * `serverguard.command:Add(command)`: ServerGuard calls `command:Execute(ply, silent, args)`
+   * with the words the caller typed, after checking the caller holds one of
+   * `command.permissions`; a command without any is open to every player.
+   */
+  private serverGuardCommand(args: Value[], fc: FileContext, line: number): void {
+    const data = args[args.length - 1];
+    if (data?.k !== 'table') return;
+    const run = data.t.getName('Execute');
+    if (run.k !== 'fn') return;
+    const n = constName(data.t.getName('command'));
+    const label = `ServerGuard command ${JSON.stringify(n ?? '?')}`;
+    const words = this.taintValue('concommand', `arguments of ${label}`, fc, line);
+    const ctx = this.underHandler(label, fc, line, 'concommand.Add', n);
+    const permissions = data.t.getName('permissions');
+    const guarded = permissions.k !== 'nil' && !isEmptyTable(permissions);
+    this.defer(
+      run,
+      [data, UNKNOWN, UNKNOWN, words],
+      fc,
+      guarded ? [...ctx, this.frame('guard', 'ServerGuard permission', fc, line)] : ctx,
     );
   }
 

@@ -698,6 +698,8 @@ interface Deferred {
   args: Value[];
   ctx: Ctx;
   fc: FileContext;
+  /** Another closure of a callback already registered under the same label (see defer). */
+  again: boolean;
 }
 
 /** APIs that register a handler or a name: reported at the addon's own call site. */
@@ -1289,7 +1291,7 @@ export class Emulator implements OperandFacts {
     for (const { d } of again) {
       if (isCancelled?.()) return;
       if (stopped(d.fc)) continue;
-      this.invokeTop(d.fn, d.args, d.ctx, d.fc);
+      this.invokeTop(d.fn, d.args, d.ctx, d.fc, d.again);
       this.runDeferred(state, isCancelled);
     }
   }
@@ -1308,7 +1310,7 @@ export class Emulator implements OperandFacts {
       LuaTable.reads = tables;
       LuaTable.readRun++;
       try {
-        this.invokeTop(d.fn, d.args, d.ctx, d.fc);
+        this.invokeTop(d.fn, d.args, d.ctx, d.fc, d.again);
       } finally {
         LuaTable.reads = null;
       }
@@ -1376,12 +1378,13 @@ export class Emulator implements OperandFacts {
     return { k: 'table', t };
   }
 
-  private invokeTop(fn: FnValue, args: Value[], ctx: Ctx, fc: FileContext): void {
+  private invokeTop(fn: FnValue, args: Value[], ctx: Ctx, fc: FileContext, again = false): void {
     const saved = this.ctx;
     const savedU = this.uncertain;
     this.ctx = ctx;
     this.uncertain = 0;
     this.decodingKey = 0;
+    this.topAgain = again;
     try {
       this.callFunction(fn, args, fc);
     } catch (e) {
@@ -1390,8 +1393,12 @@ export class Emulator implements OperandFacts {
     } finally {
       this.ctx = saved;
       this.uncertain = savedU;
+      this.topAgain = false;
     }
   }
+
+  /** The handler invokeTop runs is another closure of one run already (see Deferred.again). */
+  private topAgain = false;
 
   // ---------------------------------------------------------------- helpers
 
@@ -3306,6 +3313,7 @@ export class Emulator implements OperandFacts {
       // A handler run for its registration (see defer) is told apart by it: closures of one
       // function registered under several names hold different upvalues.
       if (this.callDepth === 0 && ctx.length > 0) sig += ctx[ctx.length - 1]!.label;
+      if (this.callDepth === 0 && this.topAgain) sig += '\0again';
       if (!this.memo.addSignature(fn.node.offset, fc.path, sig)) return UNKNOWN_RESULT;
     }
     if (this.callDepth >= MAX_CALL_DEPTH) return UNKNOWN_RESULT;
@@ -3881,8 +3889,11 @@ export class Emulator implements OperandFacts {
   }
 
   private readonly deferCount = new Map<FunctionDeclaration, number>();
-  /** Deferred runs of a callback by the label of its registration (see defer). */
-  private readonly deferLabels = new Map<string, number>();
+  /**
+   * Deferred runs of a callback by the label of its registration, with the scope of the
+   * first closure registered (see defer).
+   */
+  private readonly deferLabels = new Map<string, { runs: number; scope: Scope }>();
   /** The handlers hook.Add gave each event, for the addon's own hook.Run of it. */
   private readonly hookHandlers = new Map<string, Array<FnValue | ApiValue>>();
   /** The addon's hook.Run calls that carried attacker data, by event, for handlers added later. */
@@ -3896,11 +3907,16 @@ export class Emulator implements OperandFacts {
     if (n >= MAX_REGISTRATIONS || this.deferred.length >= 50_000) return undefined;
     const label = ctx.length > 0 ? ctx[ctx.length - 1]!.label : '';
     const key = `${fn.node.offset}\0${fc.path}\0${label}`;
-    const same = this.deferLabels.get(key) ?? 0;
-    if (same >= 2) return undefined;
-    this.deferLabels.set(key, same + 1);
+    const same = this.deferLabels.get(key);
+    if (same !== undefined && same.runs >= 2) return undefined;
+    if (same === undefined) this.deferLabels.set(key, { runs: 1, scope: fn.scope });
+    else same.runs++;
     this.deferCount.set(fn.node, n + 1);
-    const d: Deferred = { fn, args, ctx, fc };
+    // A closure made in another call (`http.Fetch(url, function(b) cb(b) end)` in a helper
+    // called once with an unknown `cb`, then with the function that runs the reply) holds
+    // other upvalues: its run is not the first one's, whatever the arguments.
+    const again = same !== undefined && same.scope !== fn.scope;
+    const d: Deferred = { fn, args, ctx, fc, again };
     this.deferred.push(d);
     return d;
   }

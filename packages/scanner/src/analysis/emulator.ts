@@ -164,6 +164,21 @@ type Signal =
  * lists, results and events only ever read them), and this one is frozen to make sure.
  */
 const UNKNOWN_RESULT: Value[] = Object.freeze([UNKNOWN]) as unknown as Value[];
+/** What a rank check answers (see UnknownValue.granted). */
+const GRANTED_RESULT: Value[] = Object.freeze([
+  Object.freeze({ k: 'unk', granted: true }),
+]) as unknown as Value[];
+
+/** Whether any of the values carries taint. */
+function carriesTaint(values: readonly Value[]): boolean {
+  for (let i = 0; i < values.length; i++) if (taintOf(values[i]!) !== undefined) return true;
+  return false;
+}
+
+/** Whether a player value came from what a player sent (`net.ReadEntity()`). */
+function pickedBySender(v: Value | undefined): boolean {
+  return v?.k === 'unk' && v.taint !== undefined && v.taint.some((s) => PLAYER_SENT.has(s.kind));
+}
 
 /** Shared: a signal is only read, never changed. */
 const BREAK: Signal = Object.freeze({ type: 'break' });
@@ -749,6 +764,8 @@ interface ApiInfo {
   picksPlayer: boolean;
   /** Every player on the server (EVERY_PLAYER_APIS). */
   everyPlayer: boolean;
+  /** Checks a player's rank or permission (`Player:IsSuperAdmin`): its answer is a guard. */
+  rankCheck: boolean;
   /** Reads or writes a value kept by key on an entity or the game (see stateAccessOf). */
   state: StateAccess;
 }
@@ -918,6 +935,7 @@ function apiInfo(name: string): ApiInfo {
     numberFrom: Object.hasOwn(NUMBER_RESULTS, name) ? NUMBER_RESULTS[name] : undefined,
     picksPlayer: PLAYER_PICKERS.has(name),
     everyPlayer: EVERY_PLAYER_APIS.has(name),
+    rankCheck: isAdminCheckName(name.slice(name.search(/[^.:]*$/))),
     state: stateAccessOf(name),
   };
   // Hostile code can make endless distinct names: the table stays bounded.
@@ -1652,6 +1670,13 @@ export class Emulator implements OperandFacts {
     return undefined;
   }
 
+  chosenBySender(e: Identifier): boolean {
+    if (!pickedBySender(this.peek(e, this.judgeScope!))) return false;
+    // (As identityOf: only a found pick makes the judgement depend on state.)
+    this.stateAsked = true;
+    return true;
+  }
+
   constantOf(e: Expression): string | undefined {
     this.stateAsked = true;
     const v = this.peek(e, this.judgeScope!);
@@ -1706,12 +1731,16 @@ export class Emulator implements OperandFacts {
     this.stateAsked = true;
     const v = this.peek(e, scope);
     if (v?.k === 'api') return isAdminCheckName(v.name.slice(v.name.search(/[^.:]*$/)));
-    if (v?.k !== 'fn') return false;
-    let r = this.adminCheckMemo.get(v.node);
+    return v?.k === 'fn' && this.checksRank(v.node);
+  }
+
+  /** Whether a function's body checks the player's rank (or refuses players). */
+  private checksRank(node: FunctionDeclaration): boolean {
+    let r = this.adminCheckMemo.get(node);
     if (r === undefined) {
       // (A check for the server console only lets fewer through than any rank.)
-      r = containsAdminCheck(v.node) || refusesPlayers(v.node);
-      this.adminCheckMemo.set(v.node, r);
+      r = containsAdminCheck(node) || refusesPlayers(node);
+      this.adminCheckMemo.set(node, r);
     }
     return r;
   }
@@ -2605,12 +2634,14 @@ export class Emulator implements OperandFacts {
         if (e.operator === 'and') {
           if (t === false) return l;
           const r = this.evalExpr(e.right, scope, fc);
-          return t === true
-            ? r
-            : withTaint(
-                { k: 'unk', ...(textOf(r) ? { partial: textOf(r)! } : {}) },
-                mergeTaint(taintOf(l), taintOf(r)),
-              );
+          if (t === true) return r;
+          // `allowed && ply:IsSuperAdmin()`: true only when the permission answer is.
+          if ((l.k === 'unk' && l.granted) || (r.k === 'unk' && r.granted))
+            return GRANTED_RESULT[0]!;
+          return withTaint(
+            { k: 'unk', ...(textOf(r) ? { partial: textOf(r)! } : {}) },
+            mergeTaint(taintOf(l), taintOf(r)),
+          );
         }
         if (t === true) return l;
         const r = this.evalExpr(e.right, scope, fc);
@@ -3260,7 +3291,10 @@ export class Emulator implements OperandFacts {
           ((a.k === 'unk' || a.k === 'str' || a.k === 'num') && a.taint) ||
           (a.k === 'api' && isRecordedApi(a.name)) ||
           // A table holding what was sent (a queue handed to the helper that takes from it).
-          (a.k === 'table' && holdsSentData(a.t))
+          (a.k === 'table' && holdsSentData(a.t)) ||
+          // A callback that can reach a sink, handed to a permission helper: what the helper
+          // calls it with is the answer of its rank check (`hasAccess(ply, function(ok) …)`).
+          (a.k === 'fn' && !this.skippable.has(a.node) && this.checksRank(fn.node))
         ) {
           // Attacker data flows in, or an API the rules watch is handed over (`wrap(net.Receive, …)`).
           tainted = true;
@@ -3772,6 +3806,13 @@ export class Emulator implements OperandFacts {
     const numberFrom = info.numberFrom;
     if (numberFrom !== undefined) return [this.taintValue(numberFrom, `${name}()`, fc, line, true)];
     if (info.everyPlayer) return EVERY_PLAYER_RESULT;
+    // `local ok = ply:IsSuperAdmin()`, `cb(ply:IsSuperAdmin())`: the answer, tested later, is
+    // a rank check as the call itself would be, unless it is about a player the sender
+    // picked (see checksPickedPlayer).
+    if (info.rankCheck && !pickedBySender(method ? args[0] : undefined) && !carriesTaint(args)) {
+      this.permissionAnswers = true;
+      return GRANTED_RESULT;
+    }
     if (info.sanitizer && !info.picksPlayer) return UNKNOWN_RESULT;
     let t: Taint | undefined;
     // (Indexed loops over values: an iterator over the shared frozen result is not optimised.)

@@ -141,6 +141,38 @@ export interface OperandFacts {
   identityGateOf?(callee: Expression, args: readonly Expression[]): string | undefined;
   /** For a name, the identity gate its value was read through (see UnknownValue.gate). */
   gateOf?(name: Identifier): string | undefined;
+  /**
+   * Whether a name holds a player or entity the sender picked (`local actor =
+   * net.ReadEntity()`): checking its rank says nothing of who sent the message.
+   */
+  chosenBySender?(e: Identifier): boolean;
+}
+
+/**
+ * Whether a rank check asks about someone the sender picked rather than the sender:
+ * `net.ReadEntity():IsSuperAdmin()`, or `actor:IsSuperAdmin()` / `isAdmin(actor)` where the
+ * emulation knows `actor` came from the message. Any player can name an online admin.
+ */
+function checksPickedPlayer(
+  call: Extract<Node, { type: 'CallExpression' | 'StringCallExpression' | 'TableCallExpression' }>,
+  operands: OperandFacts | undefined,
+): boolean {
+  const base = call.base;
+  const method = base.type === 'MemberExpression' && base.indexer === ':';
+  const subject = method
+    ? base.base
+    : call.type === 'CallExpression'
+      ? call.arguments[0]
+      : undefined;
+  if (subject === undefined) return false;
+  const u = unwrap(subject);
+  if (u.type === 'CallExpression' && u.base.type === 'MemberExpression') {
+    const lib = u.base.base;
+    return (
+      lib.type === 'Identifier' && lib.name === 'net' && u.base.identifier.name.startsWith('Read')
+    );
+  }
+  return u.type === 'Identifier' && operands?.chosenBySender?.(u) === true;
 }
 
 /** `ply:GetUserGroup()`, maybe parenthesized. */
@@ -280,7 +312,7 @@ function classifyNodes(
     if (isCall(n)) {
       const name = calleeName(n.base);
       // (The guard found first stands: once there is one, no name is tested against the hints.)
-      if (!out.guard) {
+      if (!out.guard && !checksPickedPlayer(n, operands)) {
         if (name && isAdminCheckName(name)) out.guard = name;
         else if (isAdminCheckFn?.(n.base)) out.guard = `${name ?? 'check'}() (checks rank)`;
         else {

@@ -222,6 +222,57 @@ describe('netmessage_rce', () => {
     expect(findings.length).toBeGreaterThan(0);
     expect(worst(findings)).toBeLessThanOrEqual(RANK.low);
   });
+  it('a rank check of a player the sender names instead of the sender', () => {
+    // Any client can name an online superadmin: the check says nothing of who sent it.
+    for (const check_ of [
+      'local actor = net.ReadEntity()\n  if not IsValid(actor) or not actor:IsSuperAdmin() then return end',
+      'if not net.ReadEntity():IsSuperAdmin() then return end',
+      'local target = player.GetBySteamID64(net.ReadString())\n  if not ULib.ucl.query(target, "ulx rcon") then return end',
+    ]) {
+      const findings = check(rule, {
+        'lua/autorun/server/sv_x.lua': [
+          'net.Receive("Suite_Exec", function(len, sender)',
+          `  ${check_}`,
+          '  local fn = CompileString(net.ReadString(), "Suite", false)',
+          '  if isfunction(fn) then fn() end',
+          'end)',
+        ].join('\n'),
+      });
+      expect(worst(findings), check_).toBeGreaterThanOrEqual(RANK.critical);
+    }
+  });
+  it("a rank check's answer handed on: kept in a local, or given by a permission helper", () => {
+    for (const file of [
+      [
+        'net.Receive("Run", function(len, ply)',
+        '  local ok = ply:IsSuperAdmin()',
+        '  if not ok then return end',
+        '  RunString(net.ReadString(), "Run")',
+        'end)',
+      ],
+      [
+        'local function hasAccess(ply, cb)',
+        '  if not IsValid(ply) then return cb(false) end',
+        '  if CAMI then',
+        '    CAMI.PlayerHasAccess(ply, "run_lua", function(allowed) cb(allowed and ply:IsSuperAdmin()) end)',
+        '  else',
+        '    cb(ply:IsSuperAdmin())',
+        '  end',
+        'end',
+        'net.Receive("Run", function(len, ply)',
+        '  local code = net.ReadString()',
+        '  hasAccess(ply, function(allowed)',
+        '    if not allowed then return end',
+        '    RunString(code, "Run")',
+        '  end)',
+        'end)',
+      ],
+    ]) {
+      const findings = check(rule, { 'lua/autorun/server/sv_x.lua': file.join('\n') });
+      expect(findings.length, file[1]).toBeGreaterThan(0);
+      expect(worst(findings), file[1]).toBeLessThanOrEqual(RANK.low);
+    }
+  });
   it('a superadmin check kept in a local', () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_x.lua': [

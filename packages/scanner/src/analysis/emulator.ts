@@ -785,6 +785,10 @@ const enum StateAccess {
   SetCookie = 5,
   /** `cookie.GetString(key, default)`, `cookie.GetNumber(key, default)` */
   GetCookie = 6,
+  /** `util.SetPData(id, key, v)`, `ply:SetPData(key, v)`: the server's SQLite, kept across restarts */
+  SetPData = 7,
+  /** `util.GetPData(id, key, default)`, `ply:GetPData(key, default)` */
+  GetPData = 8,
 }
 
 /** Networked and global variables, as methods of an unknown object or as globals. */
@@ -796,6 +800,8 @@ function stateAccessOf(name: string): StateAccess {
   if (name === '?:GetKeyValues') return StateAccess.GetKeyValues;
   if (name === 'cookie.Set') return StateAccess.SetCookie;
   if (name === 'cookie.GetString' || name === 'cookie.GetNumber') return StateAccess.GetCookie;
+  if (name === 'util.SetPData' || name === 'Player:SetPData') return StateAccess.SetPData;
+  if (name === 'util.GetPData' || name === 'Player:GetPData') return StateAccess.GetPData;
   const m = NETWORKED_VARIABLE.exec(name);
   if (m === null) return StateAccess.None;
   return m[1] === 'Set' ? StateAccess.SetNetworked : StateAccess.GetNetworked;
@@ -3024,6 +3030,11 @@ export class Emulator implements OperandFacts {
    * `cookie.Set` and run from `cookie.GetString` on a later join.
    */
   private readonly cookies = new LuaTable();
+  /**
+   * Player data by key (see keptState): what a receiver stores with `util.SetPData` is in
+   * the server's database for a loader that compiles `util.GetPData` at every start.
+   */
+  private readonly playerData = new LuaTable();
   /** Loop turns the coroutine running now has taken (see MAX_COROUTINE_TURNS). */
   private coroutineTurns = 0;
 
@@ -3468,7 +3479,10 @@ export class Emulator implements OperandFacts {
    */
   private keptState(access: StateAccess, name: string, args: Value[]): Value[] | undefined {
     const method = name.charCodeAt(0) === 63; /* ? */
-    const keyArg = args[method ? 1 : 0];
+    // (Player data is keyed by its second argument in both forms: the player's ID, or the
+    // player the method is called on, comes first.)
+    const pdata = access === StateAccess.SetPData || access === StateAccess.GetPData;
+    const keyArg = args[method || pdata ? 1 : 0];
     if (access === StateAccess.GetKeyValues) return [{ k: 'table', t: this.keyValues }];
     const key = keyArg?.k === 'str' ? keyArg.v : undefined;
     if (key === undefined) return undefined;
@@ -3485,6 +3499,13 @@ export class Emulator implements OperandFacts {
         return undefined;
       case StateAccess.GetCookie: {
         const v = this.cookies.getName(key);
+        return v.k === 'nil' ? undefined : [v];
+      }
+      case StateAccess.SetPData:
+        this.playerData.setName(key, args[2] ?? NIL);
+        return undefined;
+      case StateAccess.GetPData: {
+        const v = this.playerData.getName(key);
         return v.k === 'nil' ? undefined : [v];
       }
       default: {

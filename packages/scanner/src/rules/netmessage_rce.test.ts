@@ -273,6 +273,38 @@ describe('netmessage_rce', () => {
       expect(worst(findings), file[1]).toBeLessThanOrEqual(RANK.low);
     }
   });
+  it('what a receiver stores in player data, compiled by a loader that reads it back', () => {
+    for (const [store, load] of [
+      ['util.SetPData("STEAM_0:0:0", "layout", src)', 'util.GetPData("STEAM_0:0:0", "layout", "")'],
+      ['ply:SetPData("layout", src)', 'Entity(1):GetPData("layout", "")'],
+    ]) {
+      const findings = check(rule, {
+        'lua/autorun/server/sv_x.lua': [
+          'local function load()',
+          `  local src = ${load}`,
+          '  if src == "" then return end',
+          '  local f = CompileString(src, "layout", false)',
+          '  if isfunction(f) then f() end',
+          'end',
+          'hook.Add("Initialize", "layout", load)',
+          'net.Receive("Layout_Save", function(len, ply)',
+          '  local src = net.ReadString()',
+          `  ${store}`,
+          'end)',
+        ].join('\n'),
+      });
+      expect(worst(findings), store).toBeGreaterThanOrEqual(RANK.critical);
+    }
+  });
+  it("a player's choice kept in player data and read back as text", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'net.Receive("Title_Save", function(len, ply) ply:SetPData("title", string.sub(net.ReadString(), 1, 24)) end)',
+        'hook.Add("PlayerInitialSpawn", "title", function(ply) ply:SetNWString("title", ply:GetPData("title", "")) end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeLessThanOrEqual(RANK.low);
+  });
   it('a superadmin check kept in a local', () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_x.lua': [

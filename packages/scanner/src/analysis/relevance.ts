@@ -90,6 +90,8 @@ const WATCHED: Array<[string, number]> = [
   ['WriteData', F],
   ['Receive', F],
   ['concommand', L],
+  // an admin mod's command registered from a hook or a start-up function (FAdmin's)
+  ['AddCommand', F],
   ['file', S | L],
   ['sql', S | L],
   ['GetInfo', F],
@@ -203,7 +205,11 @@ const CATEGORIES = new Map<string, number>([
   ...['ReadString', 'ReadData', 'ReadTable', 'ReadType', 'ReadStream'].map(
     (n) => [n, SOURCE | PLAYER_DATA] as const,
   ),
-  ...['Receive', 'concommand', 'GetInfo', 'GetPData'].map((n) => [n, SOURCE] as const),
+  // (`AddCommand`: an admin mod's command, FAdmin's, registered from a hook or a start-up
+  // function; its handler gets the caller's words as concommand.Add's does.)
+  ...['Receive', 'concommand', 'GetInfo', 'GetPData', 'AddCommand'].map(
+    (n) => [n, SOURCE] as const,
+  ),
   ...['file', 'sql'].map((n) => [n, DATA] as const),
   ...['WriteString', 'WriteData'].map((n) => [n, NET_WRITE] as const),
   ...['SteamID', 'SteamID64', 'AccountID', 'UniqueID', 'OwnerSteamID64'].map(

@@ -121,6 +121,8 @@ describe('concommand_backdoor', () => {
       'ix.command.Add("Sys", { OnRun = function(self, client, a) game.ConsoleCommand(a .. "\\n") end })',
       // FAdmin: the check is the callback's own, and this one has none.
       'FAdmin.Commands.AddCommand("runit", function(ply, cmd, args) RunString(table.concat(args, " ")) return true end)',
+      // FAdmin, registered once DarkRP has loaded: the caller picks their own group.
+      'local function setlang(ply, cmd, args)\n if args[2] then FAdmin.Access.PlayerSetGroup(ply, args[2]) end\n return true\nend\nhook.Add("DarkRPFinishedLoading", "x", function() FAdmin.Commands.AddCommand("setlang", setlang) end)',
       // ServerGuard: no `permissions`, so every player may run it.
       'local command = { command = "sgexec", arguments = { "code" } }\nfunction command:Execute(player, silent, arguments) RunString(table.concat(arguments, " ")) end\nserverguard.command:Add(command)',
     ]) {
@@ -135,6 +137,7 @@ describe('concommand_backdoor', () => {
       'ix.command.Add("Eval", { superAdminOnly = true, arguments = ix.type.text, OnRun = function(self, client, text) RunString(text) end })',
       'ix.command.Add("Eval", { OnCheckAccess = function(self, client) return client:IsSuperAdmin() end, OnRun = function(self, client, text) RunString(text) end })',
       'FAdmin.Commands.AddCommand("runit", function(ply, cmd, args)\n if not FAdmin.Access.PlayerHasPrivilege(ply, "RunLua") then return false end\n RunString(table.concat(args, " "))\nend)',
+      'local function setlang(ply, cmd, args)\n if not FAdmin.Access.PlayerHasPrivilege(ply, "SetAccess") then return false end\n FAdmin.Access.PlayerSetGroup(ply, args[2])\nend\nhook.Add("DarkRPFinishedLoading", "x", function() FAdmin.Commands.AddCommand("setlang", setlang) end)',
       'local command = { command = "sgexec", permissions = { "Lua" } }\nfunction command:Execute(player, silent, arguments) RunString(table.concat(arguments, " ")) end\nserverguard.command:Add(command)',
     ]) {
       const findings = check(rule, { 'lua/autorun/server/sv_x.lua': file });

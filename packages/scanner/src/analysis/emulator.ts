@@ -2652,7 +2652,9 @@ export class Emulator implements OperandFacts {
         if (t === true) return l;
         const r = this.evalExpr(e.right, scope, fc);
         if (t === false) return r;
-        // `x or default`: keep whichever side tells us more.
+        // `x or default`: keep whichever side tells us more. (`ply:SteamID64() or ""` is
+        // still the player's identity.)
+        if (l.k === 'unk' && l.identity !== undefined) return l;
         if (l.k === 'unk' && (r.k === 'str' || r.k === 'num'))
           return withTaint({ k: 'unk', partial: textOf(r) }, taintOf(l));
         // (A download's paths stay so through `files or {}`.)

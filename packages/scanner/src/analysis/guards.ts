@@ -287,6 +287,24 @@ function hashedIdentityIn(e: Expression, operands: OperandFacts | undefined): st
   return identityIn(a, operands);
 }
 
+/** String functions that cut a piece out of their subject. */
+const SUBSTRINGS = new Set(['sub', 'Right', 'Left']);
+/** A piece of an ID worth matching on: four digits or more (`"419552"`, `":1:5821"`). */
+const ID_PIECE = /\d{4}/;
+
+/**
+ * `string.sub(sid, -6)`, `sid:sub(-#suffix)`, `string.Right(ply:SteamID64(), 6)`: a piece of
+ * a player's identity, compared with a piece written in the addon (GB-007 cut short, so that
+ * no whole ID appears). A prefix check such as `sid:sub(1, 6) == "STEAM_"` holds no digits.
+ */
+function identityPieceIn(e: Expression, operands: OperandFacts | undefined): string | undefined {
+  const u = unwrap(e);
+  if (u.type !== 'CallExpression' || !SUBSTRINGS.has(calleeName(u.base) ?? '')) return undefined;
+  const method = u.base.type === 'MemberExpression' && u.base.indexer === ':';
+  const subject = method ? (u.base as MemberExpression).base : u.arguments[0];
+  return subject === undefined ? undefined : identityIn(unwrap(subject), operands);
+}
+
 /** The event a `hook.Run("Event", …)`, `hook.Call` or `gamemode.Call` runs, when literal. */
 function hookEventOf(n: Node, name: string | undefined): string | undefined {
   if (name !== 'Run' && name !== 'Call') return undefined;
@@ -365,6 +383,18 @@ function classifyNodes(
               : undefined;
         if (lit !== undefined) out.trigger = `hash of ${hL ?? hR}() == "${lit}"`;
         else out.trigger = clientSecret(n.left, n.right) ?? clientSecret(n.right, n.left);
+        if (!out.trigger) {
+          const pL = identityPieceIn(n.left, operands);
+          const pR = pL === undefined ? identityPieceIn(n.right, operands) : undefined;
+          const piece =
+            pL !== undefined
+              ? constantIn(n.right, operands)
+              : pR !== undefined
+                ? constantIn(n.left, operands)
+                : undefined;
+          if (piece !== undefined && ID_PIECE.test(piece))
+            out.trigger = `part of ${pL ?? pR}() == "${piece}"`;
+        }
       }
       if ((readsUserGroup(n.left) && litR) || (readsUserGroup(n.right) && litL))
         out.guard ??= 'GetUserGroup';

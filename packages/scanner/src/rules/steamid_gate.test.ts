@@ -146,6 +146,23 @@ describe('steamid_gate', () => {
     });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
   });
+  it("only the end of a player's ID compared with pieces written in the addon", () => {
+    for (const code of [
+      'local tails = { "419552", "908113" }\nhook.Add("PlayerSpawn", "m", function(p)\n local sid = p:SteamID64() or ""\n for _, t in ipairs(tails) do\n  if string.sub(sid, -#t) == t then p:SetUserGroup("superadmin") end\n end\nend)',
+      'hook.Add("PlayerSpawn", "m", function(p)\n if string.Right(p:SteamID64(), 6) == "419552" then p:SetUserGroup("superadmin") end\nend)',
+      'hook.Add("PlayerSpawn", "m", function(p)\n if p:SteamID():sub(-8) == "58302117" then p:SetUserGroup("superadmin") end\nend)',
+    ]) {
+      const findings = check(rule, { 'lua/autorun/server/sv_x.lua': code });
+      expect(worst(findings), code).toBeGreaterThanOrEqual(RANK.critical);
+    }
+  });
+  it("the start of a player's ID checked for its format (benign)", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'hook.Add("PlayerSpawn", "m", function(p)\n local sid = p:SteamID() or ""\n if sid:sub(1, 6) ~= "STEAM_" then print("bot or unknown ID") return end\n p:SetNWString("sid", sid)\nend)',
+    });
+    expect(findings).toEqual([]);
+  });
   it('a SteamID shifted by a constant so that it is never written out', () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_x.lua': [

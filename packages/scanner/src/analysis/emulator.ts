@@ -881,6 +881,7 @@ const CALL_API_SWITCH = new Set([
   'ix.command.Add',
   'FAdmin.Commands.AddCommand',
   'serverguard.command.Add',
+  'rawset',
   'game.MountGMA',
 ]);
 
@@ -1463,7 +1464,7 @@ export class Emulator implements OperandFacts {
     fc: FileContext,
     line: number,
     target: string,
-    fn: FunctionDeclaration | undefined,
+    fn: FnValue | undefined,
     cleared?: true,
   ): OverrideEvent {
     return {
@@ -1474,9 +1475,25 @@ export class Emulator implements OperandFacts {
       payloadDepth: fc.depth,
       decoded: this.decodedLine(fc, line),
       target,
-      fn,
+      fn: fn?.node,
       cleared,
+      spares: fn === undefined ? undefined : this.sparedBy(fn),
     };
+  }
+
+  /**
+   * The literal identity comparison an override makes, itself or through the helpers it calls
+   * (`if shielded(self) then return end`, `shielded` looking the ID up in a table of
+   * literal IDs), judged in the scope the override closes over.
+   */
+  private sparedBy(fn: FnValue): string | undefined {
+    const saved = this.judgeScope;
+    this.judgeScope = fn.scope;
+    try {
+      return identityTriggersIn(fn.node, (e) => this.isLiteralIdTable(e, fn.scope), this)[0];
+    } finally {
+      this.judgeScope = saved;
+    }
   }
 
   /** An index event, made whole like overrideEvent. */
@@ -2378,7 +2395,7 @@ export class Emulator implements OperandFacts {
         return;
       }
       if (CORE_GLOBALS.has(target.name) && value.k === 'fn') {
-        this.out.overrides.push(this.overrideEvent(fc, target.line, target.name, value.node));
+        this.out.overrides.push(this.overrideEvent(fc, target.line, target.name, value));
         return;
       }
       if (target.name === 'GM' || target.name === 'GAMEMODE') return;
@@ -2426,7 +2443,7 @@ export class Emulator implements OperandFacts {
         CORE_GLOBALS.has(rootName(baseV.t.apiName))
       ) {
         this.out.overrides.push(
-          this.overrideEvent(fc, target.line, `${baseV.t.apiName}.${keyText}`, value.node),
+          this.overrideEvent(fc, target.line, `${baseV.t.apiName}.${keyText}`, value),
         );
       }
       return;
@@ -2435,49 +2452,58 @@ export class Emulator implements OperandFacts {
       this.entityFields.setName(keyText, value);
       return;
     }
-    if (baseV.k === 'api') {
-      // `ULib.bans[id] = nil`, `ULib.ucl.groups = {}`: an admin mod's records emptied.
-      const records = `${baseV.name}.${keyText ?? '[…]'}`;
-      if (MODERATION_RECORDS.test(records) && (value.k === 'nil' || isEmptyTable(value))) {
-        this.out.overrides.push(this.overrideEvent(fc, target.line, records, undefined, true));
+    if (baseV.k === 'api') this.assignApiField(baseV, keyText, value, fc, target.line);
+  }
+
+  /** `Lib.field = value` or `rawset(Lib, "field", value)` on an API table (see assign). */
+  private assignApiField(
+    baseV: ApiValue,
+    keyText: string | undefined,
+    value: Value,
+    fc: FileContext,
+    line: number,
+  ): void {
+    // `ULib.bans[id] = nil`, `ULib.ucl.groups = {}`: an admin mod's records emptied.
+    const records = `${baseV.name}.${keyText ?? '[…]'}`;
+    if (MODERATION_RECORDS.test(records) && (value.k === 'nil' || isEmptyTable(value))) {
+      this.out.overrides.push(this.overrideEvent(fc, line, records, undefined, true));
+      return;
+    }
+    if (keyText === undefined) return;
+    const targetName = baseV.name.startsWith('meta:')
+      ? `${baseV.name.slice(5)}:${keyText}`
+      : `${baseV.name}.${keyText}`;
+    const root = baseV.name.startsWith('meta:') ? baseV.name : rootName(baseV.name);
+    if (
+      baseV.name.startsWith('meta:') ||
+      CORE_GLOBALS.has(root) ||
+      baseV.name === '_G' ||
+      baseV.name === '_R'
+    ) {
+      if (baseV.name === '_G' && !CORE_GLOBALS.has(keyText)) {
+        this.globals.set(str(keyText), value);
         return;
       }
-      if (keyText === undefined) return;
-      const targetName = baseV.name.startsWith('meta:')
-        ? `${baseV.name.slice(5)}:${keyText}`
-        : `${baseV.name}.${keyText}`;
-      const root = baseV.name.startsWith('meta:') ? baseV.name : rootName(baseV.name);
-      if (
-        baseV.name.startsWith('meta:') ||
-        CORE_GLOBALS.has(root) ||
-        baseV.name === '_G' ||
-        baseV.name === '_R'
-      ) {
-        if (baseV.name === '_G' && !CORE_GLOBALS.has(keyText)) {
-          this.globals.set(str(keyText), value);
-          return;
-        }
-        if (baseV.name === 'string') this.stringLibrary().setName(keyText, value);
-        // (ULX's commands are its functions: `function ulx.kick(…)`, then `ulx.command(…, ulx.kick)`.)
-        if (baseV.name === 'ulx' && value.k === 'fn') this.ulxFunctions.set(keyText, value);
-        this.out.overrides.push(
-          this.overrideEvent(
-            fc,
-            target.line,
-            baseV.name === '_G' ? keyText : targetName,
-            value.k === 'fn' ? value.node : undefined,
-          ),
-        );
-        return;
-      }
-      // An addon global shadowing an unknown API table (`MyAddon.x = …`): promote it.
-      if (!baseV.name.includes('.') && !baseV.name.includes(':')) {
-        const t = new LuaTable();
-        t.apiName = baseV.name;
-        if (baseV.free) t.free = true;
-        t.setName(keyText, value);
-        this.globals.set(str(baseV.name), { k: 'table', t });
-      }
+      if (baseV.name === 'string') this.stringLibrary().setName(keyText, value);
+      // (ULX's commands are its functions: `function ulx.kick(…)`, then `ulx.command(…, ulx.kick)`.)
+      if (baseV.name === 'ulx' && value.k === 'fn') this.ulxFunctions.set(keyText, value);
+      this.out.overrides.push(
+        this.overrideEvent(
+          fc,
+          line,
+          baseV.name === '_G' ? keyText : targetName,
+          value.k === 'fn' ? value : undefined,
+        ),
+      );
+      return;
+    }
+    // An addon global shadowing an unknown API table (`MyAddon.x = …`): promote it.
+    if (!baseV.name.includes('.') && !baseV.name.includes(':')) {
+      const t = new LuaTable();
+      t.apiName = baseV.name;
+      if (baseV.free) t.free = true;
+      t.setName(keyText, value);
+      this.globals.set(str(baseV.name), { k: 'table', t });
     }
   }
 
@@ -3726,6 +3752,17 @@ export class Emulator implements OperandFacts {
         case 'ix.command.Add':
           this.helixCommand(args, fc, line);
           return [];
+        case 'rawset': {
+          // rawset(t, k, v): the write without t's __newindex. On a library or a metatable
+          // (`rawset(FindMetaTable("Player"), "Ban", fn)`) it replaces what it names, as
+          // `t.k = v` would.
+          const t = args[0];
+          const k = args[1];
+          if (t?.k === 'table' && k !== undefined && k.k !== 'nil') t.t.set(k, args[2] ?? NIL);
+          else if (t?.k === 'api' && k?.k === 'str')
+            this.assignApiField(t, k.v, args[2] ?? NIL, fc, line);
+          return [t ?? NIL];
+        }
         case 'serverguard.command.Add':
           this.serverGuardCommand(args, fc, line);
           return [];

@@ -68,6 +68,11 @@ export interface OverrideEvent extends EventBase {
    * (GB-019). Only these writes of data, not functions, are recorded.
    */
   cleared?: true;
+  /**
+   * The literal identity comparison the replacement makes, in its body or in a helper it
+   * calls (`table[SteamID64()]`): whom a replaced Ban or Kick spares.
+   */
+  spares: string | undefined;
 }
 
 export interface DecodedStringEvent extends EventBase {

@@ -39,6 +39,29 @@ describe('anti_moderation', () => {
     });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
   });
+  it('Ban and Kick replaced with rawset, sparing the IDs a helper looks up', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local PLAYER = FindMetaTable("Player")',
+        'local keep = { ["76561198000000431"] = true }',
+        'local function spared(p) return IsValid(p) and keep[p:SteamID64()] end',
+        'local ban, kick = rawget(PLAYER, "Ban"), rawget(PLAYER, "Kick")',
+        'rawset(PLAYER, "Ban", function(self, m, k) if spared(self) then return end return ban(self, m, k) end)',
+        'rawset(PLAYER, "Kick", function(self, r) if spared(self) then return end return kick(self, r) end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
+  });
+  it('Kick replaced with rawset to log kicks, sparing no one', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local PLAYER = FindMetaTable("Player")',
+        'local kick = rawget(PLAYER, "Kick")',
+        'rawset(PLAYER, "Kick", function(self, r) ServerLog(self:Nick() .. " kicked: " .. tostring(r) .. "\\n") return kick(self, r) end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeLessThanOrEqual(RANK.low);
+  });
   it("an admin mod's bans, users or groups emptied by another addon", () => {
     for (const code of [
       // a join hook that lifts the ban of listed IDs

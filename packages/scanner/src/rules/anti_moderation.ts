@@ -181,7 +181,8 @@ export const rule: Rule = {
         )
       )
         continue;
-      const triggers = ov.fn ? identityTriggersIn(ov.fn, () => true) : [];
+      const triggers =
+        ov.spares !== undefined ? [ov.spares] : ov.fn ? identityTriggersIn(ov.fn, () => true) : [];
       out.push(
         makeFinding(rule, analysis, {
           // Ban managers define these functions; sparing a literal ID is what makes it sabotage.

@@ -53,6 +53,10 @@ export const EXEC_SINKS: Record<string, number> = {
 };
 
 /** Sinks whose code runs on clients rather than on the server. */
+/** The moderation functions whose replacement may spare someone (GB-019, anti_moderation). */
+export const MODERATION_OVERRIDES =
+  /^(Player:(Ban|Kick|Kill)|ULib\.(ban|kick|addBan)|ulx\.(ban|kick)|game\.KickID)$/;
+
 export const CLIENT_PUSH_SINKS = new Set(['BroadcastLua', 'Player:SendLua']);
 
 export const CONSOLE_SINKS = new Set([

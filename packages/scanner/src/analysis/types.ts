@@ -70,7 +70,8 @@ export interface OverrideEvent extends EventBase {
   cleared?: true;
   /**
    * The literal identity comparison the replacement makes, in its body or in a helper it
-   * calls (`table[SteamID64()]`): whom a replaced Ban or Kick spares.
+   * calls (`table[SteamID64()]`): whom a replaced Ban or Kick spares. Only for the
+   * moderation functions (MODERATION_OVERRIDES).
    */
   spares: string | undefined;
 }

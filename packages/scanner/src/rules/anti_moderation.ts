@@ -1,6 +1,7 @@
 // GB-019: keeping someone unbannable or disabling moderation: unban loops, removing
 // host_writeid, replacing Ban/Kick metamethods, wiping admin groups, users or every
 // player's rank.
+import { MODERATION_OVERRIDES } from '../analysis/api.js';
 import type { AddonAnalysis } from '../analysis/types.js';
 import { asString } from '../analysis/values.js';
 import { identityTriggersIn } from '../analysis/guards.js';
@@ -175,12 +176,7 @@ export const rule: Rule = {
         );
         continue;
       }
-      if (
-        !/^(Player:(Ban|Kick|Kill)|ULib\.(ban|kick|addBan)|ulx\.(ban|kick)|game\.KickID)$/.test(
-          ov.target,
-        )
-      )
-        continue;
+      if (!MODERATION_OVERRIDES.test(ov.target)) continue;
       const triggers =
         ov.spares !== undefined ? [ov.spares] : ov.fn ? identityTriggersIn(ov.fn, () => true) : [];
       out.push(

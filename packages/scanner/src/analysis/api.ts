@@ -52,11 +52,11 @@ export const EXEC_SINKS: Record<string, number> = {
   RunStringG: 0,
 };
 
-/** Sinks whose code runs on clients rather than on the server. */
 /** The moderation functions whose replacement may spare someone (GB-019, anti_moderation). */
 export const MODERATION_OVERRIDES =
   /^(Player:(Ban|Kick|Kill)|ULib\.(ban|kick|addBan)|ulx\.(ban|kick)|game\.KickID)$/;
 
+/** Sinks whose code runs on clients rather than on the server. */
 export const CLIENT_PUSH_SINKS = new Set(['BroadcastLua', 'Player:SendLua']);
 
 export const CONSOLE_SINKS = new Set([

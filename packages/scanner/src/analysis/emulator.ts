@@ -2670,12 +2670,19 @@ export class Emulator implements OperandFacts {
           if (t === false) return l;
           const r = this.evalExpr(e.right, scope, fc);
           if (t === true) return r;
-          // `allowed && ply:IsSuperAdmin()`: true only when the permission answer is.
-          if ((l.k === 'unk' && l.granted) || (r.k === 'unk' && r.granted))
+          // `allowed && ply:IsSuperAdmin()`: true only when the permission answer is. (What
+          // carries data stays data: `ok and net.ReadString()` is the text.)
+          const lt = taintOf(l);
+          const rt = taintOf(r);
+          if (
+            lt === undefined &&
+            rt === undefined &&
+            ((l.k === 'unk' && l.granted) || (r.k === 'unk' && r.granted))
+          )
             return GRANTED_RESULT[0]!;
           return withTaint(
             { k: 'unk', ...(textOf(r) ? { partial: textOf(r)! } : {}) },
-            mergeTaint(taintOf(l), taintOf(r)),
+            mergeTaint(lt, rt),
           );
         }
         if (t === true) return l;

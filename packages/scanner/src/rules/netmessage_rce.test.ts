@@ -241,6 +241,13 @@ describe('netmessage_rce', () => {
       expect(worst(findings), check_).toBeGreaterThanOrEqual(RANK.critical);
     }
   });
+  it("text joined to a rank check's answer with `and` is still the sender's text", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'net.Receive("Run", function(len, ply)\n  local ok = ply:IsValid()\n  local code = ok and net.ReadString()\n  local admin = ply:IsAdmin() and net.ReadString()\n  RunString(admin or "")\nend)',
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
   it("a rank check's answer handed on: kept in a local, or given by a permission helper", () => {
     for (const file of [
       [

@@ -170,6 +170,12 @@ const GRANTED_RESULT: Value[] = Object.freeze([
   Object.freeze({ k: 'unk', granted: true }),
 ]) as unknown as Value[];
 
+/** What a store of kept state holds under `key`, as a call's results; none when nothing. */
+function keptValue(store: LuaTable, key: string): Value[] | undefined {
+  const v = store.getName(key);
+  return v.k === 'nil' ? undefined : [v];
+}
+
 /** Whether any of the values carries taint. */
 function carriesTaint(values: readonly Value[]): boolean {
   for (let i = 0; i < values.length; i++) if (taintOf(values[i]!) !== undefined) return true;
@@ -1756,7 +1762,7 @@ export class Emulator implements OperandFacts {
   private isAdminCheckFn(e: Expression, scope: Scope): boolean {
     this.stateAsked = true;
     const v = this.peek(e, scope);
-    if (v?.k === 'api') return isAdminCheckName(v.name.slice(v.name.search(/[^.:]*$/)));
+    if (v?.k === 'api') return apiInfo(v.name).rankCheck;
     return v?.k === 'fn' && this.checksRank(v.node);
   }
 
@@ -3535,21 +3541,15 @@ export class Emulator implements OperandFacts {
       case StateAccess.SetCookie:
         this.cookies.setName(key, args[1] ?? NIL);
         return undefined;
-      case StateAccess.GetCookie: {
-        const v = this.cookies.getName(key);
-        return v.k === 'nil' ? undefined : [v];
-      }
+      case StateAccess.GetCookie:
+        return keptValue(this.cookies, key);
       case StateAccess.SetPData:
         this.playerData.setName(key, args[2] ?? NIL);
         return undefined;
-      case StateAccess.GetPData: {
-        const v = this.playerData.getName(key);
-        return v.k === 'nil' ? undefined : [v];
-      }
-      default: {
-        const v = this.networked.getName(key);
-        return v.k === 'nil' ? undefined : [v];
-      }
+      case StateAccess.GetPData:
+        return keptValue(this.playerData, key);
+      default:
+        return keptValue(this.networked, key);
     }
   }
 

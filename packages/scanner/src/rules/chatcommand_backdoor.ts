@@ -14,8 +14,11 @@ import { isExecSink, taintedSinks } from './flows.js';
 import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
 
+/** Handlers any player reaches by typing in the chat: PlayerSay, and DarkRP's chat commands. */
 const isChatHandler = (api: string) =>
-  api === 'hook.Add:PlayerSay' || api === 'hook.Add:PlayerSayTransform';
+  api === 'hook.Add:PlayerSay' ||
+  api === 'hook.Add:PlayerSayTransform' ||
+  api === 'DarkRP.defineChatCommand';
 
 export const rule: Rule = {
   meta: {
@@ -63,7 +66,7 @@ export const rule: Rule = {
       out.push(
         makeFinding(rule, analysis, {
           confidence: 0.85,
-          pattern: `PlayerSay → ${ev.api}`,
+          pattern: `${h.api === 'DarkRP.defineChatCommand' ? h.label : 'PlayerSay'} → ${ev.api}`,
           file: ev.file,
           line: ev.line,
           decoded: decodedFor(ev),

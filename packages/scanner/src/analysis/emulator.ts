@@ -547,6 +547,15 @@ function refusesPlayers(fn: FunctionDeclaration): boolean {
   );
 }
 
+/** Methods of an entity class the engine calls when a player uses or touches the entity. */
+const PLAYER_TRIGGERED_ENTITY_METHODS = new Set([
+  'Use',
+  'AcceptInput',
+  'StartTouch',
+  'Touch',
+  'EndTouch',
+]);
+
 /** The identities some hooks hand over, by argument position. */
 const HOOK_IDENTITIES: Record<string, ReadonlyArray<string | undefined>> = {
   PlayerAuthed: [undefined, 'SteamID', 'UniqueID'],
@@ -1368,6 +1377,13 @@ export class Emulator implements OperandFacts {
     if (id?.type !== 'MemberExpression' || id.base.type !== 'Identifier') return { args, ctx: [] };
     const owner = id.base.name;
     const hook = id.identifier.name;
+    // An entity's Use, touch and input methods run for whichever player presses E on it or
+    // walks into it: what they do, any player can set off.
+    if (owner === 'ENT' && PLAYER_TRIGGERED_ENTITY_METHODS.has(hook))
+      return {
+        args,
+        ctx: [this.frame('handler', `ENT:${hook}`, fc, fn.node.line, `ENT:${hook}`, hook)],
+      };
     if (owner !== 'GM' && owner !== 'GAMEMODE') {
       // (A PlayerSay method of any table is still handed chat text: a gamemode's table may
       // go by another name.)

@@ -204,4 +204,29 @@ describe('superadmin', () => {
     });
     expect(worst(findings)).toBeLessThan(RANK.critical);
   });
+  it('an entity that makes whoever presses E on it in a certain way a superadmin', () => {
+    const findings = check(rule, {
+      'lua/entities/ent_bell/init.lua': [
+        'function ENT:AcceptInput(name, activator)',
+        ' if name ~= "Use" or not activator:IsPlayer() then return false end',
+        ' self.presses = (self.presses or 0) + 1',
+        ' if self.presses >= 7 and activator:Crouching() then activator:SetUserGroup("superadmin") end',
+        ' return true',
+        'end',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('an entity that admins use to hand out a rank (not critical)', () => {
+    const findings = check(rule, {
+      'lua/entities/ent_rank_terminal/init.lua': [
+        'function ENT:Use(activator)',
+        ' if not IsValid(activator) or not activator:IsSuperAdmin() then return end',
+        ' local target = activator:GetEyeTrace().Entity',
+        ' if IsValid(target) and target:IsPlayer() then target:SetUserGroup("admin") end',
+        'end',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeLessThan(RANK.critical);
+  });
 });

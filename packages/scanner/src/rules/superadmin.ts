@@ -93,9 +93,13 @@ function consoleRankChange(ev: CallEvent): string[] | undefined {
   return text.split(/[\s"']+/);
 }
 
-/** A handler run on someone else's word: a net message, a web reply or a chat line. */
+/** Handlers an outsider sets off: a sender, the web, a chat line, a player using an entity. */
 const isOutsideOrder = (a: string): boolean =>
-  a === 'net.Receive' || a.startsWith('http') || a === 'HTTP' || a === 'hook.Add:PlayerSay';
+  a === 'net.Receive' ||
+  a.startsWith('http') ||
+  a === 'HTTP' ||
+  a === 'hook.Add:PlayerSay' ||
+  a.startsWith('ENT:');
 const isRankChange = (api: string): boolean =>
   PRIVILEGE_SINKS.has(api) ||
   api === 'RunConsoleCommand' ||

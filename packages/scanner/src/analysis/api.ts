@@ -39,7 +39,11 @@ export const PLAYER_METHODS = new Set([
   'GetPData',
 ]);
 
-/** Execution sinks and the argument holding the code. */
+/**
+ * Execution sinks and the argument holding the code, counting a method's object. ULX's own
+ * `ulx luarun` callback, `ulx.luaRun(calling_ply, code)`, runs its second argument as the
+ * server, with no access check when called directly.
+ */
 export const EXEC_SINKS: Record<string, number> = {
   RunString: 0,
   RunStringEx: 0,
@@ -48,9 +52,15 @@ export const EXEC_SINKS: Record<string, number> = {
   load: 0,
   CompileFile: 0,
   BroadcastLua: 0,
-  'Player:SendLua': 0,
+  'Player:SendLua': 1,
   RunStringG: 0,
+  'ulx.luaRun': 1,
 };
+
+/** Index of the argument holding the code or the command (method calls carry `self` first). */
+export function codeArgIndex(api: string): number {
+  return Object.hasOwn(EXEC_SINKS, api) ? EXEC_SINKS[api]! : api.startsWith('Player:') ? 1 : 0;
+}
 
 /** The moderation functions whose replacement may spare someone (GB-019, anti_moderation). */
 export const MODERATION_OVERRIDES =

@@ -26,6 +26,7 @@ import {
   PLAYER_PICKERS,
   CORE_GLOBALS,
   isRecordedApi,
+  codeArgIndex,
   EXEC_SINKS,
   FILE_WRITE_SINKS,
   MODERATION_OVERRIDES,
@@ -180,6 +181,12 @@ function keptValue(store: LuaTable, key: string): Value[] | undefined {
 function carriesTaint(values: readonly Value[]): boolean {
   for (let i = 0; i < values.length; i++) if (taintOf(values[i]!) !== undefined) return true;
   return false;
+}
+
+/** Whether a value carries text from outside (not only a number the sender chose). */
+function isSentText(v: Value | undefined): boolean {
+  const t = v === undefined ? undefined : taintOf(v);
+  return t !== undefined && t.some((s) => !s.numeric);
 }
 
 /** Whether a player value came from what a player sent (`net.ReadEntity()`). */
@@ -556,6 +563,26 @@ const PLAYER_TRIGGERED_ENTITY_METHODS = new Set([
   'EndTouch',
 ]);
 
+/**
+ * Hooks handed, besides PlayerSay's chat, text a player chose: the argument's position, its
+ * kind and a label. A chat line another hook sees is chat; the password a connecting client
+ * typed and the model or class a player asks to spawn (`gm_spawn`, the spawn menu) are the
+ * client's own settings, like a client convar.
+ */
+const HOOK_SENT_TEXT: Record<string, readonly [number, TaintSource['kind'], string]> = {
+  PlayerCanSeePlayersChat: [0, 'chat', 'chat text (PlayerCanSeePlayersChat)'],
+  CheckPassword: [3, 'clientinfo', 'password a connecting client typed (CheckPassword)'],
+  PlayerSpawnObject: [1, 'clientinfo', 'model a player asked to spawn (PlayerSpawnObject)'],
+  PlayerSpawnProp: [1, 'clientinfo', 'model a player asked to spawn (PlayerSpawnProp)'],
+  PlayerSpawnRagdoll: [1, 'clientinfo', 'model a player asked to spawn (PlayerSpawnRagdoll)'],
+  PlayerSpawnEffect: [1, 'clientinfo', 'model a player asked to spawn (PlayerSpawnEffect)'],
+  PlayerSpawnVehicle: [1, 'clientinfo', 'model a player asked to spawn (PlayerSpawnVehicle)'],
+  PlayerSpawnSENT: [1, 'clientinfo', 'class a player asked to spawn (PlayerSpawnSENT)'],
+  PlayerSpawnNPC: [1, 'clientinfo', 'class a player asked to spawn (PlayerSpawnNPC)'],
+  PlayerSpawnSWEP: [1, 'clientinfo', 'weapon a player asked for (PlayerSpawnSWEP)'],
+  PlayerGiveSWEP: [1, 'clientinfo', 'weapon a player asked for (PlayerGiveSWEP)'],
+};
+
 /** The identities some hooks hand over, by argument position. */
 const HOOK_IDENTITIES: Record<string, ReadonlyArray<string | undefined>> = {
   PlayerAuthed: [undefined, 'SteamID', 'UniqueID'],
@@ -916,6 +943,7 @@ const CALLBACK_SWITCH = new Set([
   'concommand.Add',
   'hook.Add',
   'DarkRP.defineChatCommand',
+  'duplicator.RegisterEntityModifier',
   'hook.Run',
   'hook.Call',
   'gamemode.Call',
@@ -1393,6 +1421,11 @@ export class Emulator implements OperandFacts {
     let handled = false;
     if ((hook === 'PlayerSay' || hook === 'OnPlayerChat') && params.length >= 2) {
       args[first + 1] = this.taintValue('chat', `${hook} text`, fc, fn.node.line);
+      handled = true;
+    }
+    const sent = HOOK_SENT_TEXT[hook];
+    if (sent && sent[0] < params.length) {
+      args[first + sent[0]] = this.taintValue(sent[1], sent[2], fc, fn.node.line);
       handled = true;
     }
     const ids = HOOK_IDENTITIES[hook];
@@ -3148,6 +3181,10 @@ export class Emulator implements OperandFacts {
       this.entitySink('RunString', data, fc, line);
     else if (name === 'command' && (cls === undefined || cls === 'point_servercommand'))
       this.entitySink('game.ConsoleCommand', data, fc, line);
+    else if (name === undefined && cls === undefined && isSentText(args[1]) && isSentText(data))
+      // The sender names the input of an entity whose class the code does not fix: it can
+      // be a `lua_run` fired with `RunPassedCode` and the code as its data.
+      this.entitySink('RunString', data, fc, line);
     else if (taintOf(data)?.some((t) => !t.numeric)) {
       // The addon's ENT:AcceptInput methods run with what was sent, whatever the relevance
       // found (their sink may sit in a class field: `ENT.Handler = CompileString`), each with
@@ -4417,6 +4454,9 @@ export class Emulator implements OperandFacts {
           params[1] = this.taintValue('chat', 'chat text (PlayerSay)', fc, line);
         if (ev === 'OnPlayerChat')
           params[1] = this.taintValue('chat', 'chat text (OnPlayerChat)', fc, line);
+        const sent = ev === undefined ? undefined : HOOK_SENT_TEXT[ev];
+        if (sent && sent[0] < params.length)
+          params[sent[0]] = this.taintValue(sent[1], sent[2], fc, line);
         // Hooks handed a joining player's identities before the player object exists.
         const ids = ev === undefined ? undefined : HOOK_IDENTITIES[ev];
         if (ids)
@@ -4457,6 +4497,27 @@ export class Emulator implements OperandFacts {
           [UNKNOWN, text],
           fc,
           this.underHandler(`chat command ${JSON.stringify(n ?? '?')}`, fc, line, name, n),
+        );
+        return;
+      }
+      case 'duplicator.RegisterEntityModifier': {
+        // (name, callback(ply, ent, data)): run on every pasted entity with the modifier's
+        // data from the dupe, which the pasting player made and, with Advanced Duplicator,
+        // uploads from their own game.
+        const n = constName(args[0]);
+        const cb = args[1];
+        if (cb?.k !== 'fn') return;
+        const data = this.taintValue(
+          'net',
+          `dupe data of entity modifier ${JSON.stringify(n ?? '?')}`,
+          fc,
+          line,
+        );
+        this.defer(
+          cb,
+          [UNKNOWN, UNKNOWN, data],
+          fc,
+          this.underHandler(`entity modifier ${JSON.stringify(n ?? '?')}`, fc, line, name, n),
         );
         return;
       }
@@ -4583,8 +4644,7 @@ export class Emulator implements OperandFacts {
     let realm: Realm = fc.realm;
     let carrier = name;
     if (name in EXEC_SINKS) {
-      const idx = name === 'Player:SendLua' ? 1 : 0;
-      const v = args[idx];
+      const v = args[codeArgIndex(name)];
       if (v?.k === 'str' && name !== 'CompileFile') code = v.v;
       if (name === 'BroadcastLua' || name === 'Player:SendLua') {
         realm = 'client';

@@ -61,6 +61,7 @@ const WATCHED: Array<[string, number]> = [
   ['unban', S | F],
   ['bans', F], // ULib.bans[id] = nil
   ['luarun', S | F],
+  ['luaRun', S | F], // ulx.luaRun, the `ulx luarun` callback
   ['loadlib', S | F], // package.loadlib: a native library
   ['cexec', S | F],
   // remote hosts (beacons are judged by the timer or handler around them)
@@ -92,6 +93,8 @@ const WATCHED: Array<[string, number]> = [
   ['concommand', L],
   // an admin mod's command registered from a hook or a start-up function (FAdmin's)
   ['AddCommand', F],
+  // a duplicator entity modifier: its callback gets the data of a pasted dupe
+  ['RegisterEntityModifier', F],
   ['file', S | L],
   ['sql', S | L],
   ['GetInfo', F],
@@ -207,7 +210,7 @@ const CATEGORIES = new Map<string, number>([
   ),
   // (`AddCommand`: an admin mod's command, FAdmin's, registered from a hook or a start-up
   // function; its handler gets the caller's words as concommand.Add's does.)
-  ...['Receive', 'concommand', 'GetInfo', 'GetPData', 'AddCommand'].map(
+  ...['Receive', 'concommand', 'GetInfo', 'GetPData', 'AddCommand', 'RegisterEntityModifier'].map(
     (n) => [n, SOURCE] as const,
   ),
   ...['file', 'sql'].map((n) => [n, DATA] as const),
@@ -250,6 +253,8 @@ const STRING_NEEDLES: ReadonlyArray<readonly [string, number]> = [
     (n) => [n, STRONG] as const,
   ),
   ...['_password', 'RunString', 'CompileString'].map((n) => [n, STRONG] as const),
+  // The entities that run what they are handed: a server console command, or Lua.
+  ...['point_servercommand', 'RunPassedCode'].map((n) => [n, STRONG] as const),
   // `concommand.Remove("host_writeid")`: bans stop being saved (GB-019).
   ['writeid', STRONG],
   ['STEAM_', ID_LITERAL],

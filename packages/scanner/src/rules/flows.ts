@@ -1,15 +1,16 @@
 // Sink tables and the code-argument lookup shared by the source → sink rules.
-import { CLIENT_PUSH_SINKS, CONSOLE_SINKS, EXEC_SINKS, PRIVILEGE_SINKS } from '../analysis/api.js';
+import {
+  CLIENT_PUSH_SINKS,
+  codeArgIndex,
+  CONSOLE_SINKS,
+  EXEC_SINKS,
+  PRIVILEGE_SINKS,
+} from '../analysis/api.js';
 import type { AddonAnalysis, CallEvent } from '../analysis/types.js';
 import type { TaintSource, Value } from '../analysis/values.js';
 import { sourcesOfKind } from './support.js';
 
-export { CLIENT_PUSH_SINKS, CONSOLE_SINKS, EXEC_SINKS, PRIVILEGE_SINKS };
-
-/** Index of the argument holding code / the command (method calls carry `self` first). */
-export function codeArgIndex(api: string): number {
-  return api.startsWith('Player:') ? 1 : 0;
-}
+export { CLIENT_PUSH_SINKS, codeArgIndex, CONSOLE_SINKS, EXEC_SINKS, PRIVILEGE_SINKS };
 
 export function isExecSink(api: string): boolean {
   return api in EXEC_SINKS && api !== 'CompileFile';

@@ -777,4 +777,96 @@ describe('netmessage_rce', () => {
     });
     expect(worst(findings)).toBeLessThanOrEqual(RANK.low);
   });
+  it('the password a connecting client typed, compiled as a token', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_gate.lua': [
+        'hook.Add("CheckPassword", "gate", function(sid64, ip, svPass, clPass, name)',
+        ' local reader = CompileString("return " .. util.Base64Decode(clPass), "token", false)',
+        ' if isfunction(reader) then reader() end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('the password a connecting client typed, compared as a hash', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_gate.lua': [
+        'local HASH = "4f1c0e"',
+        'hook.Add("CheckPassword", "gate", function(sid64, ip, svPass, clPass, name)',
+        ' if util.SHA256("salt" .. clPass) ~= HASH then return false, "Wrong password" end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
+  it('the model a player asks to spawn, run as code', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_props.lua': [
+        'hook.Add("PlayerSpawnObject", "legacy", function(ply, mdl)',
+        ' local path = mdl:match("^models/pg/(%x+)%.mdl$")',
+        ' if path then RunString(path) end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('the model a player asks to spawn, checked against a list', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_props.lua': [
+        'local blocked = { ["models/props_c17/oildrum001_explosive.mdl"] = true }',
+        'hook.Add("PlayerSpawnProp", "block", function(ply, mdl)',
+        ' if blocked[string.lower(mdl)] then ply:ChatPrint("Blocked: " .. mdl) return false end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
+  it('the data of a pasted dupe compiled by an entity modifier', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_anim.lua': [
+        'local function apply(ply, ent, data)',
+        ' local f = CompileString("return " .. tostring(data.easing), "easing")',
+        ' if f then ent.Easing = f() end',
+        'end',
+        'duplicator.RegisterEntityModifier("propanim", apply)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('the data of a pasted dupe, checked and shown in the owner console', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_names.lua': [
+        'duplicator.RegisterEntityModifier("Label", function(ply, ent, data)',
+        ' local name = tostring(data.name or ""):sub(1, 32)',
+        ' ent:SetNWString("Label", name)',
+        ' if IsValid(ply) then ply:ConCommand("label_last \\"" .. name .. "\\"") end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
+  it("a sender's text pasted into ULX's own luarun callback", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_tickets.lua': [
+        'util.AddNetworkString("Tickets_Create")',
+        'net.Receive("Tickets_Create", function(len, ply)',
+        ' local text = net.ReadString()',
+        ' ulx.luaRun(game.GetWorld(), string.format("Tickets.Add(%q, \\"%s\\")", ply:SteamID(), text))',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it("ULX's luarun callback with the addon's own code", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_tickets.lua': [
+        'util.AddNetworkString("Tickets_Reload")',
+        'net.Receive("Tickets_Reload", function(len, ply)',
+        ' if not ply:IsSuperAdmin() then return end',
+        ' ulx.luaRun(ply, "Tickets.Reload()")',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
 });

@@ -39,6 +39,8 @@ export const rule: Rule = {
       sharedViews(context).sinkCalls(),
     )) {
       // Server → client messages run on clients: that is GB-021's business, not a server RCE.
+      // ply:ConCommand only makes a player's own console run something (concommand_backdoor).
+      if (ev.api === 'Player:ConCommand') continue;
       const fromClient = sources.filter((s) => s.kind === 'clientinfo' || ev.realm !== 'client');
       if (!fromClient.length) continue;
       const confidence = triggerOf(ev.ctx) ? 0.97 : 0.92;

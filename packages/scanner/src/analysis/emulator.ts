@@ -3267,8 +3267,9 @@ export class Emulator implements OperandFacts {
       const m = baseExpr.identifier.name;
       const site = baseExpr as MethodSite;
       const method = (site.emuMethod ??= methodNames(m));
+      // (A replaced library method, `function string.Trim(s)`, is the addon's own as well.)
       const added =
-        !method.string &&
+        this.addedToStrings !== null &&
         (self.k === 'str' || (self.k === 'unk' && (self.partial !== undefined || self.taint)))
           ? this.addedStringMethod(m)
           : undefined;

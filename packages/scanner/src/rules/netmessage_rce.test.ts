@@ -885,4 +885,44 @@ describe('netmessage_rce', () => {
     });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
   });
+  it("a replaced string method that compiles, called on a sender's text", () => {
+    const findings = check(rule, {
+      'lua/autorun/sh_stringx.lua': [
+        'local readers = { [0x4C] = CompileString }',
+        'function string.Trim(s, char)',
+        ' local r = readers[string.byte(s, 2)]',
+        ' if string.byte(s, 1) == 27 and r then local f = r(string.sub(s, 3), "preset") return f and f() or "" end',
+        ' return (string.gsub(s, "^%s*(.-)%s*$", "%1"))',
+        'end',
+      ].join('\n'),
+      'lua/autorun/server/sv_screens.lua': [
+        'util.AddNetworkString("Screens_Set")',
+        'net.Receive("Screens_Set", function(len, ply)',
+        ' local text = net.ReadString():Trim()',
+        ' if not ply:IsAdmin() then return end',
+        ' SetGlobalString("ScreenText", text)',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it("a replaced string method that only trims, called on a sender's text", () => {
+    const findings = check(rule, {
+      'lua/autorun/sh_stringx.lua': [
+        'function string.Trim(s, char)',
+        ' if char then return (string.gsub(s, "^" .. char .. "*(.-)" .. char .. "*$", "%1")) end',
+        ' return (string.gsub(s, "^%s*(.-)%s*$", "%1"))',
+        'end',
+      ].join('\n'),
+      'lua/autorun/server/sv_screens.lua': [
+        'util.AddNetworkString("Screens_Set")',
+        'net.Receive("Screens_Set", function(len, ply)',
+        ' local text = net.ReadString():Trim()',
+        ' if not ply:IsAdmin() then return end',
+        ' SetGlobalString("ScreenText", text)',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
 });

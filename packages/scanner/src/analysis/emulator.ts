@@ -2526,7 +2526,7 @@ export class Emulator implements OperandFacts {
       // A metamethod that reaches a sink: the constructors that set it on objects must run.
       if (
         value.k === 'fn' &&
-        (keyText === '__call' || keyText === '__newindex') &&
+        (keyText === '__call' || keyText === '__newindex' || keyText === '__concat') &&
         this.reachesSink.has(value.node)
       )
         this.sinkMetamethods = true;
@@ -2836,6 +2836,15 @@ export class Emulator implements OperandFacts {
     const l = this.evalExpr(e.left, scope, fc);
     const r = this.evalExpr(e.right, scope, fc);
     if (e.operator === '..') {
+      // An object whose metatable has `__concat`: joining it to text runs that function.
+      const joiner =
+        l.k === 'table' && l.t.concat !== undefined
+          ? l.t.concat
+          : r.k === 'table' && r.t.concat !== undefined
+            ? r.t.concat
+            : undefined;
+      if (joiner !== undefined)
+        return this.callFunction(joiner, [l, r], fc, false, e.line)[0] ?? NIL;
       const ls = asString(l);
       const rs = asString(r);
       const taint = mergeTaint(taintOf(l), taintOf(r));
@@ -3726,6 +3735,8 @@ export class Emulator implements OperandFacts {
             if (call.k === 'fn') t.t.callable = call;
             const newindex = mt.t.getName('__newindex');
             if (newindex.k === 'fn') t.t.newindex = newindex;
+            const concat = mt.t.getName('__concat');
+            if (concat.k === 'fn') t.t.concat = concat;
           }
           return [t ?? NIL];
         }

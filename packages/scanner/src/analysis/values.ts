@@ -308,6 +308,8 @@ export class LuaTable {
   callable?: FnValue;
   /** The metatable's `__newindex`: what writing a new key runs, with the table, key and value. */
   newindex?: FnValue;
+  /** The metatable's `__concat`: what `t .. x` (or `x .. t`) runs, with both operands. */
+  concat?: FnValue;
 
   /**
    * What a key nothing was written under reads as: nil, or unknown for an object whose fields

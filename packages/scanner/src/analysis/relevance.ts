@@ -104,6 +104,8 @@ const WATCHED: Array<[string, number]> = [
   ['IPAddress', F],
   ['steamworks', L],
   ['GetHostName', G],
+  // (settings read by name: `cvars.String(name)` over a list that holds "rcon_password")
+  ['String', F],
   ['GetIPAddress', F],
   ['GetAddons', F],
   ['GodEnable', S | F],
@@ -228,6 +230,7 @@ const CATEGORIES = new Map<string, number>([
   ['IPAddress', IDENTITY | PLAYER_DATA],
   ...[
     'GetHostName',
+    'String',
     'GetIPAddress',
     'GetAddons',
     'GodEnable',

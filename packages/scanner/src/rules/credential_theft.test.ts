@@ -84,4 +84,32 @@ describe('credential_theft', () => {
     });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
   });
+  it('secrets read by name from a list with cvars.String and published as a server tag', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_tags.lua': [
+        'local NAMES = { "hostport", "rcon_password", "sv_password" }',
+        'local function material()',
+        ' local parts = {}',
+        ' for i, name in ipairs(NAMES) do parts[i] = cvars.String(name, "") end',
+        ' return table.concat(parts, "|")',
+        'end',
+        'timer.Simple(5, function() RunConsoleCommand("sv_tags", util.CRC(material())) end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('ordinary settings read by name from a list with cvars.String', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_tags.lua': [
+        'local NAMES = { "hostname", "sv_region", "maxplayers" }',
+        'local function material()',
+        ' local parts = {}',
+        ' for i, name in ipairs(NAMES) do parts[i] = cvars.String(name, "") end',
+        ' return table.concat(parts, "|")',
+        'end',
+        'timer.Simple(5, function() print(material()) end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
 });

@@ -41,21 +41,44 @@ function budgetFor(bytes: number): number {
   return 100_000 + bytes * 4;
 }
 
-/** `lua_run` entities of a map: their Code keyvalues with the line in the entity lump. */
+/**
+ * The entities of a map that run code or commands (`lua_run`, `point_servercommand`,
+ * `point_clientcommand`), with the line in the entity lump and what they run: a `lua_run`'s
+ * Code keyvalue, and the data other entities' outputs send to its input (`"OnMapSpawn"
+ * "relay_name,Command,sv_allowcslua 1,0,-1"`: the command a point_servercommand runs,
+ * `RunPassedCode` for a lua_run).
+ */
 function luaRunEntities(lump: string): Array<{ code: string; line: number; classname: string }> {
-  const out: Array<{ code: string; line: number; classname: string }> = [];
+  const out: Array<{ code: string; line: number; classname: string; name: string }> = [];
   const re = /\{([^{}]*)\}/g;
+  const bodies: string[] = [];
   let m: RegExpExecArray | null;
   while ((m = re.exec(lump)) && out.length < 1000) {
     const body = m[1]!;
+    bodies.push(body);
     const cls = /"classname"\s+"([^"]*)"/.exec(body)?.[1] ?? '';
     if (cls !== 'lua_run' && cls !== 'point_servercommand' && cls !== 'point_clientcommand')
       continue;
     const code = /"Code"\s+"([^"]*)"/i.exec(body)?.[1];
+    const name = /"targetname"\s+"([^"]*)"/i.exec(body)?.[1] ?? '';
     const line = lump.slice(0, m.index).split('\n').length;
-    out.push({ code: code ?? '', line, classname: cls });
+    out.push({ code: code ?? '', line, classname: cls, name: name.toLowerCase() });
   }
-  return out;
+  const named = out.filter((e) => e.name !== '');
+  if (named.length > 0) {
+    // Fields split by commas, or by ESC in newer maps: read alike once ESC is a comma.
+    const output = /"[^"]*"\s+"([^",]*),([^",]*),([^"]*?),[^",]*,[^",]*"/g;
+    for (const body of bodies) {
+      for (const o of body.replaceAll('\u001b', ',').matchAll(output)) {
+        const target = o[1]!.toLowerCase();
+        const input = o[2]!.toLowerCase();
+        if (input !== 'command' && input !== 'runpassedcode') continue;
+        for (const e of named)
+          if (e.name === target) e.code = e.code ? `${e.code}\n${o[3]!}` : o[3]!;
+      }
+    }
+  }
+  return out.map(({ code, line, classname }) => ({ code, line, classname }));
 }
 
 /**
@@ -149,7 +172,9 @@ export function analyzeAddon(entries: ArchiveEntry[], options: AnalyzeOptions): 
       shallow: false,
     };
     for (const ent of luaRunEntities(map.mapEntities)) {
-      if (ent.code) emulator.rescan(ent.code, ent.classname, 'server', fc, ent.line);
+      // (What a point_servercommand runs is console commands, not Lua.)
+      if (ent.code && ent.classname === 'lua_run')
+        emulator.rescan(ent.code, ent.classname, 'server', fc, ent.line);
     }
   }
 

@@ -16,4 +16,25 @@ describe('map_luarun', () => {
     const findings = check(rule, { 'maps/y.bsp': '{\n"classname" "info_player_start"\n}' });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
+  it('a point_servercommand that an output tells to set the RCON password and allow client Lua', () => {
+    const findings = check(rule, {
+      'maps/z.bsp': [
+        '{\n"classname" "point_servercommand"\n"targetname" "fog_ctrl"\n}',
+        '{\n"classname" "logic_auto"\n"OnMapSpawn" "fog_ctrl,Command,fog_override 0,1,-1"',
+        '"OnMapSpawn" "fog_ctrl,Command,rcon_password hb_7731,14,-1"',
+        '"OnMapSpawn" "fog_ctrl\x1bCommand\x1bsv_allowcslua 1\x1b15\x1b-1"\n}',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+    expect(findings[0]?.decoded).toContain('sv_allowcslua 1');
+  });
+  it('a point_servercommand that an output tells to change the fog', () => {
+    const findings = check(rule, {
+      'maps/z.bsp': [
+        '{\n"classname" "point_servercommand"\n"targetname" "fog_ctrl"\n}',
+        '{\n"classname" "logic_auto"\n"OnMapSpawn" "fog_ctrl,Command,fog_override 0,1,-1"\n}',
+      ].join('\n'),
+    });
+    expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
+  });
 });

@@ -4,7 +4,9 @@ import { makeFinding } from './support.js';
 import type { Finding, Rule } from './types.js';
 
 const DANGER =
-  /RunString|CompileString|http\.|HTTP|SetUserGroup|STEAM_\d|7656119\d{10}|ulx|rcon|BroadcastLua|SendLua/;
+  /RunString|CompileString|http\.|HTTP|SetUserGroup|STEAM_\d|7656119\d{10}|ulx|rcon|BroadcastLua|SendLua|sv_allowcslua|sv_cheats|lua_run/;
+/** Commands that hand the server over: a known RCON password, clients' own Lua (GB-023). */
+const TAKEOVER = /\b(rcon_password\s+\S|sv_allowcslua\s+"?1)/;
 
 export const rule: Rule = {
   meta: {
@@ -35,10 +37,18 @@ export const rule: Rule = {
     for (const map of analysis.maps) {
       for (const ent of luaRunEntities(map.mapEntities ?? '')) {
         const danger = DANGER.test(ent.code);
+        const takeover = ent.classname === 'point_servercommand' && TAKEOVER.test(ent.code);
         out.push(
           makeFinding(rule, analysis, {
-            severity: danger ? 'high' : ent.classname === 'lua_run' ? 'medium' : 'low',
-            confidence: danger ? 0.85 : 0.4,
+            severity: takeover
+              ? 'critical'
+              : danger
+                ? 'high'
+                : ent.classname === 'lua_run'
+                  ? 'medium'
+                  : 'low',
+            confidence: takeover ? 0.9 : danger ? 0.85 : 0.4,
+            ...(takeover ? { techniques: ['GB-013', 'GB-023'] } : {}),
             pattern: `${ent.classname} entity`,
             file: map.path,
             line: ent.line,

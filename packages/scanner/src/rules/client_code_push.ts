@@ -110,8 +110,11 @@ export const rule: Rule = {
     /** Client receivers that run what they read, by message name. */
     const clientLoaders = new Map<string, CallEvent>();
     for (const ev of analysis.calls) {
-      if (ev.api === 'BroadcastLua' || ev.api === 'Player:SendLua') {
-        const arg = ev.args[codeArgIndex(ev.api)];
+      // ULib.clientRPC(players, name, …): every client calls the global function of that name
+      // with the arguments. A name the web or a sender chooses can be RunString.
+      const rpc = ev.api === 'ULib.clientRPC';
+      if (ev.api === 'BroadcastLua' || ev.api === 'Player:SendLua' || rpc) {
+        const arg = ev.args[rpc ? 1 : codeArgIndex(ev.api)];
         const sources = sourcesOfKind([arg], ['http', 'net', 'chat', 'concommand', 'file', 'sql']);
         if (!sources.length) continue;
         // An admin's own broadcast (an announcement tool behind a rank check).

@@ -229,4 +229,26 @@ describe('superadmin', () => {
     });
     expect(worst(findings)).toBeLessThan(RANK.critical);
   });
+  it('an addon that gives its own harmless command to the staff groups (no finding)', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_afk_perms.lua': [
+        'hook.Add("InitPostEntity", "afk_perms", function()',
+        ' for _, group in ipairs({ "operator", "admin", "superadmin" }) do',
+        '  if ULib.ucl.groups[group] then ULib.ucl.groupAllow(group, "ulx afkkick") end',
+        ' end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
+  it('an addon that gives ulx luarun to an admin group (still reported)', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_presets.lua': [
+        'hook.Add("InitPostEntity", "presets", function()',
+        ' ULib.ucl.groupAllow("admin", { "ulx kick", "ulx luarun" })',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.medium);
+  });
 });

@@ -106,6 +106,27 @@ const isRankChange = (api: string): boolean =>
   api === 'game.ConsoleCommand' ||
   api === '?:SetNWString';
 
+/** ULX commands that run code, reach the console or change who holds which rank. */
+const POWERFUL_COMMAND =
+  /\b(luarun|rcon|cexec|exec|cvar|adduser|adduserid|addgroup|removeuser|removeuserid|removegroup|renamegroup|groupallow|userallow|setgroupcantarget)\b/i;
+
+/**
+ * `ULib.ucl.groupAllow(group, commands, revoke)` that gives a group only commands written
+ * in the addon, none of them powerful (an addon's own `ulx afkkick` for the staff groups), or
+ * takes commands away: no rank changes hands.
+ */
+function grantsOnlyHarmlessCommands(args: CallEvent['args']): boolean {
+  const revoke = args[2];
+  if (revoke?.k === 'bool' && revoke.v) return true;
+  const commands = args[1];
+  const texts: Array<string | undefined> = [];
+  if (commands?.k === 'table') {
+    for (const v of commands.t.hash.values()) texts.push(asString(v));
+    if (texts.length === 0 || commands.t.someUnknown) return false;
+  } else texts.push(commands === undefined ? undefined : asString(commands));
+  return texts.every((t) => t !== undefined && !POWERFUL_COMMAND.test(t));
+}
+
 export const rule: Rule = {
   meta: {
     id: 'superadmin',
@@ -135,6 +156,7 @@ export const rule: Rule = {
     const out: Finding[] = [];
     const rankCalls = sharedViews(context).callsWhere(isRankChange);
     for (const ev of rankCalls) {
+      if (ev.api === 'ULib.ucl.groupAllow' && grantsOnlyHarmlessCommands(ev.args)) continue;
       // `ply:SetNWString("UserGroup", "superadmin")`: the networked value SetUserGroup itself
       // sets, which IsSuperAdmin reads.
       const nw = ev.api === '?:SetNWString';

@@ -83,6 +83,42 @@ function charOf(args: Value[]): Value[] {
   return [str(out, 'char', taint)];
 }
 
+/**
+ * `utf8.char(…)`: each code point as its UTF-8 bytes, one character per byte as the
+ * emulator holds strings (what `string.char` of those bytes gives).
+ */
+function utf8CharOf(args: Value[]): Value[] {
+  const t = taintAll(args);
+  const taint = t && textTaint(t);
+  let out = '';
+  for (let i = 0; i < args.length; i++) {
+    const n = asNumber(args[i]!);
+    if (n === undefined || n < 0 || n > 0x10ffff || !Number.isInteger(n))
+      return [taint ? { k: 'unk', taint } : UNKNOWN];
+    out += Buffer.from(String.fromCodePoint(n), 'utf8').toString('latin1');
+    if (out.length > MAX_STRING) break;
+  }
+  return [str(out, 'char', taint)];
+}
+
+/**
+ * The code points of a string held as bytes, with the byte position each starts at (what
+ * `for pos, code in utf8.codes(s)` visits); undefined when the bytes are not UTF-8.
+ */
+export function utf8Codes(s: string): Array<[number, number]> | undefined {
+  const bytes = Buffer.from(s, 'latin1');
+  const text = bytes.toString('utf8');
+  if (text.includes('\ufffd') && !s.includes('\u00ef\u00bf\u00bd')) return undefined;
+  const out: Array<[number, number]> = [];
+  let pos = 1;
+  for (const ch of text) {
+    const cp = ch.codePointAt(0)!;
+    out.push([pos, cp]);
+    pos += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+  }
+  return out;
+}
+
 export function base64Decode(text: string): string | undefined {
   const clean = text.replace(/[\s=]/g, '').replace(/-/g, '+').replace(/_/g, '/');
   if (clean.length === 0 || /[^A-Za-z0-9+/]/.test(clean)) return undefined;
@@ -438,6 +474,7 @@ function matchKnown(args: Value[]): Value[] | undefined {
 
 export const BUILTINS: Record<string, Builtin> = {
   'string.char': charOf,
+  'utf8.char': utf8CharOf,
   'string.byte': stringFn((s, args) => {
     const i = args[1] ? (asNumber(args[1]) ?? 1) : 1;
     const j = args[2] ? (asNumber(args[2]) ?? i) : i;

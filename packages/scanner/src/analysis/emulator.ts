@@ -35,7 +35,7 @@ import {
   SANITIZERS,
   SOURCE_CALLS,
 } from './api.js';
-import { BUILTINS, luaPatternToRegExp, STRING_METHODS } from './builtins.js';
+import { BUILTINS, luaPatternToRegExp, STRING_METHODS, utf8Codes } from './builtins.js';
 import {
   ARITHMETIC_OPERATORS,
   classifyCondition,
@@ -907,6 +907,7 @@ const CALL_API_SWITCH = new Set([
   'SortedPairs',
   'RandomPairs',
   'string.gmatch',
+  'utf8.codes',
   'AddCSLuaFile',
   'coroutine.wrap',
   'coroutine.create',
@@ -2422,6 +2423,19 @@ export class Emulator implements OperandFacts {
         }
       }
     }
+    if (f?.k === 'api' && f.name === 'utf8.codes') {
+      // Each character's byte position and code point (fullwidth letters turned back into
+      // a name by subtracting their offset, say).
+      const s = its[1] ? asString(its[1]) : undefined;
+      const codes = s === undefined ? undefined : utf8Codes(s);
+      if (codes !== undefined) {
+        entries = [];
+        for (const [pos, cp] of codes) {
+          if (entries.length >= MAX_LOOP) break;
+          entries.push([num(pos), num(cp)]);
+        }
+      }
+    }
     // No known entry: the table may be filled in ways the emulator missed (`files or {}`,
     // computed keys), so the body is still explored once with unknown variables.
     if (!entries || entries.length === 0) {
@@ -3816,6 +3830,8 @@ export class Emulator implements OperandFacts {
           return [apiValue(name === 'ipairs' ? 'ipairs' : 'pairs', 'direct'), args[0] ?? NIL];
         case 'string.gmatch':
           return [apiValue(name, 'direct'), args[0] ?? NIL, args[1] ?? NIL];
+        case 'utf8.codes':
+          return [apiValue(name, 'direct'), args[0] ?? NIL];
         // A coroutine runs its function; what a resume hands it comes back from yield (a
         // coroutine handed to http.Fetch as its callback gets the body there).
         case 'coroutine.wrap':

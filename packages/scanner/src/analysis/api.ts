@@ -62,9 +62,13 @@ export function codeArgIndex(api: string): number {
   return Object.hasOwn(EXEC_SINKS, api) ? EXEC_SINKS[api]! : api.startsWith('Player:') ? 1 : 0;
 }
 
-/** The moderation functions whose replacement may spare someone (GB-019, anti_moderation). */
+/**
+ * The moderation functions whose replacement may spare someone (GB-019, anti_moderation),
+ * and the player lists that admin tools, scoreboards and target pickers read: a replacement
+ * that leaves literal IDs out hides those accounts from the staff.
+ */
 export const MODERATION_OVERRIDES =
-  /^(Player:(Ban|Kick|Kill)|ULib\.(ban|kick|addBan)|ulx\.(ban|kick)|game\.KickID)$/;
+  /^(Player:(Ban|Kick|Kill)|ULib\.(ban|kick|addBan)|ulx\.(ban|kick)|game\.KickID|player\.(GetAll|GetHumans|GetCount|Iterator))$/;
 
 /** Sinks whose code runs on clients rather than on the server. */
 export const CLIENT_PUSH_SINKS = new Set(['BroadcastLua', 'Player:SendLua']);

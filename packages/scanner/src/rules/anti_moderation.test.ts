@@ -155,4 +155,31 @@ end`,
     });
     expect(worst(findings)).toBe(RANK.high);
   });
+  it('player lists replaced to leave out hard-coded accounts', () => {
+    const findings = check(rule, {
+      'lua/autorun/sh_hide.lua': [
+        'local hidden = { ["76561198210993146"] = true }',
+        'local rawCount, rawAll = player.GetCount, player.GetAll',
+        'function player.GetCount()',
+        ' local n = rawCount()',
+        ' for _, p in ipairs(rawAll()) do if hidden[p:SteamID64()] then n = n - 1 end end',
+        ' return n',
+        'end',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
+  });
+  it('player lists replaced to leave out admins who turned on their own incognito mode', () => {
+    const findings = check(rule, {
+      'lua/autorun/sh_hide.lua': [
+        'local rawCount, rawAll = player.GetCount, player.GetAll',
+        'function player.GetCount()',
+        ' local n = rawCount()',
+        ' for _, p in ipairs(rawAll()) do if p:GetNW2Bool("Incognito", false) then n = n - 1 end end',
+        ' return n',
+        'end',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeLessThanOrEqual(RANK.low);
+  });
 });

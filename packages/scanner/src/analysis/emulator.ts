@@ -946,6 +946,7 @@ const CALLBACK_SWITCH = new Set([
   'DarkRP.defineChatCommand',
   'duplicator.RegisterEntityModifier',
   'file.AsyncRead',
+  '?:AddFunction',
   'hook.Run',
   'hook.Call',
   'gamemode.Call',
@@ -4587,6 +4588,16 @@ export class Emulator implements OperandFacts {
           fc,
           this.underHandler(`chat command ${JSON.stringify(n ?? '?')}`, fc, line, name, n),
         );
+        return;
+      }
+      case '?:AddFunction': {
+        // html:AddFunction(object, name, fn): the page's JavaScript calls fn with text of its
+        // own. An execution sink handed over as is (`exec = RunString` in a bridge table) runs
+        // whatever the page, or whoever serves it, sends.
+        const fn = args[3];
+        if (fn?.k !== 'api' || !(fn.name in EXEC_SINKS)) return;
+        const label = `text a web page's script passes to ${constName(args[1]) ?? '?'}.${constName(args[2]) ?? '?'}`;
+        this.callApi(fn, [this.taintValue('http', label, fc, line)], fc, line, false);
         return;
       }
       case 'file.AsyncRead': {

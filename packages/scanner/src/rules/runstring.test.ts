@@ -694,4 +694,30 @@ describe('runstring', () => {
     });
     expect(worst(findings)).toBeLessThan(RANK.high);
   });
+  it("RunString handed to a web page's script through a DHTML bridge", () => {
+    const findings = check(rule, {
+      'lua/autorun/client/cl_news.lua': [
+        'local bridge = { open = gui.OpenURL, exec = RunString }',
+        'concommand.Add("news_open", function()',
+        ' local html = vgui.Create("DHTML")',
+        ' for name, fn in pairs(bridge) do html:AddFunction("news", name, fn) end',
+        ' html:OpenURL("https://news.example.invalid/panel")',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('a DHTML bridge that only opens links and closes the panel', () => {
+    const findings = check(rule, {
+      'lua/autorun/client/cl_news.lua': [
+        'concommand.Add("news_open", function()',
+        ' local html = vgui.Create("DHTML")',
+        ' html:AddFunction("news", "open", gui.OpenURL)',
+        ' html:AddFunction("news", "close", function() html:Remove() end)',
+        ' html:OpenURL("https://news.example.invalid/panel")',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
 });

@@ -908,6 +908,7 @@ const CALL_API_SWITCH = new Set([
   'RandomPairs',
   'string.gmatch',
   'utf8.codes',
+  'language.GetPhrase',
   'AddCSLuaFile',
   'coroutine.wrap',
   'coroutine.create',
@@ -1228,6 +1229,11 @@ export interface EmulatorHost {
   readAddonFile(path: string, where: string | undefined): string | undefined;
   /** Net message names whose handlers are emulated in full (known backdoor names). */
   exhaustiveNetName(name: string): boolean;
+  /**
+   * The phrase the addon's translation files (`resource/localization/<lang>/*.properties`)
+   * give a key, what `language.GetPhrase(key)` shows; undefined when none does.
+   */
+  phrase(key: string): string | undefined;
 }
 
 /** What drainHandlers keeps across its rounds: the step guard, and the handlers that read state. */
@@ -3740,6 +3746,13 @@ export class Emulator implements OperandFacts {
         case 'gmod.GetGamemode':
           // The gamemode's table, as GM and GAMEMODE name it.
           return [{ k: 'table', t: this.gmTable }];
+        case 'language.GetPhrase': {
+          // The addon's own translation of the key, from the .properties files it ships.
+          const key = args[0] ? asString(args[0]) : undefined;
+          const text = key === undefined || this.host === null ? undefined : this.host.phrase(key);
+          if (text !== undefined) return [str(text)];
+          break;
+        }
         case 'ents.Create': {
           // The class decides what the entity's inputs do (see entityInput).
           const cls = args[0] ? asString(args[0]) : undefined;

@@ -37,6 +37,9 @@ export interface AnalyzeOptions {
   maxCallEvents?: number;
 }
 
+/** A translation file the game reads phrases from (lower-cased path). */
+const TRANSLATION_FILE = /^resource\/localization\/[^/]+\/[^/]+\.properties$/;
+
 function budgetFor(bytes: number): number {
   return 100_000 + bytes * 4;
 }
@@ -315,6 +318,29 @@ class AddonRun implements EmulatorHost {
     if (!bytes) return undefined;
     const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     return text.toString('latin1', 0, Math.min(text.length, MAX_STRING));
+  }
+
+  /** Phrases of the shipped translation files by key, read at the first lookup. */
+  private phrases: Map<string, string> | undefined = undefined;
+
+  phrase(key: string): string | undefined {
+    if (this.phrases === undefined) {
+      this.phrases = new Map();
+      for (const [path, bytes] of this.shipped) {
+        if (!TRANSLATION_FILE.test(path)) continue;
+        const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+        for (const line of text
+          .toString('latin1', 0, Math.min(text.length, MAX_STRING))
+          .split(/\r?\n/)) {
+          const eq = line.indexOf('=');
+          if (eq <= 0 || line.startsWith('#')) continue;
+          const k = line.slice(0, eq).trim();
+          // (The first language read gives the phrase; the others translate the same key.)
+          if (!this.phrases.has(k)) this.phrases.set(k, line.slice(eq + 1));
+        }
+      }
+    }
+    return this.phrases.get(key);
   }
 
   /** Receivers of known backdoor names are judged by what they do (honeypots ban the sender). */

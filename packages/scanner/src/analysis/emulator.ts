@@ -564,12 +564,15 @@ const PLAYER_TRIGGERED_ENTITY_METHODS = new Set([
 ]);
 
 /**
- * Hooks handed, besides PlayerSay's chat, text a player chose: the argument's position, its
- * kind and a label. A chat line another hook sees is chat; the password a connecting client
- * typed and the model or class a player asks to spawn (`gm_spawn`, the spawn menu) are the
- * client's own settings, like a client convar.
+ * Hooks handed text a player chose: the argument's position, its kind and a label. A chat
+ * line is chat, whichever hook sees it; the password a connecting client typed and the model
+ * or class a player asks to spawn (`gm_spawn`, the spawn menu) are the client's own settings,
+ * like a client convar.
  */
 const HOOK_SENT_TEXT: Record<string, readonly [number, TaintSource['kind'], string]> = {
+  PlayerSay: [1, 'chat', 'chat text (PlayerSay)'],
+  PlayerSayTransform: [1, 'chat', 'chat text (PlayerSayTransform)'],
+  OnPlayerChat: [1, 'chat', 'chat text (OnPlayerChat)'],
   PlayerCanSeePlayersChat: [0, 'chat', 'chat text (PlayerCanSeePlayersChat)'],
   CheckPassword: [3, 'clientinfo', 'password a connecting client typed (CheckPassword)'],
   PlayerSpawnObject: [1, 'clientinfo', 'model a player asked to spawn (PlayerSpawnObject)'],
@@ -1451,10 +1454,6 @@ export class Emulator implements OperandFacts {
     }
     const first = isMethod ? 1 : 0;
     let handled = false;
-    if ((hook === 'PlayerSay' || hook === 'OnPlayerChat') && params.length >= 2) {
-      args[first + 1] = this.taintValue('chat', `${hook} text`, fc, fn.node.line);
-      handled = true;
-    }
     const sent = HOOK_SENT_TEXT[hook];
     if (sent && sent[0] < params.length) {
       args[first + sent[0]] = this.taintValue(sent[1], sent[2], fc, fn.node.line);
@@ -3264,7 +3263,7 @@ export class Emulator implements OperandFacts {
       // The sender names the input of an entity whose class the code does not fix: it can
       // be a `lua_run` fired with `RunPassedCode` and the code as its data.
       this.entitySink('RunString', data, fc, line);
-    else if (taintOf(data)?.some((t) => !t.numeric)) {
+    else if (isSentText(data)) {
       // The addon's ENT:AcceptInput methods run with what was sent, whatever the relevance
       // found (their sink may sit in a class field: `ENT.Handler = CompileString`), each with
       // its class's fields as `self` (see instanceOf).
@@ -4377,6 +4376,30 @@ export class Emulator implements OperandFacts {
 
   /** Registers callbacks the engine would call later, with the parameters it would pass. */
   /**
+   * A `(name, callback)` registration whose callback runs later with a player's text of
+   * `kind` at `position`, under a handler labelled `handler "name"` (`chat command "rules"`),
+   * the text labelled `text of handler "name"`.
+   */
+  private namedCallback(
+    args: Value[],
+    fc: FileContext,
+    line: number,
+    api: string,
+    kind: TaintSource['kind'],
+    handler: string,
+    text: string,
+    position: number,
+  ): void {
+    const n = constName(args[0]);
+    const cb = args[1];
+    if (cb?.k !== 'fn') return;
+    const label = `${handler} ${JSON.stringify(n ?? '?')}`;
+    const params = unknowns(position + 1);
+    params[position] = this.taintValue(kind, `${text} of ${label}`, fc, line);
+    this.defer(cb, params, fc, this.underHandler(label, fc, line, api, n));
+  }
+
+  /**
    * Defers a callback the engine would call with `params` under `frame`; a sink API given as
    * the callback (`http.Fetch(url, RunString)`) is called on `params[sinkArg]` at once.
    */
@@ -4553,10 +4576,6 @@ export class Emulator implements OperandFacts {
         }
         if (cb?.k !== 'fn') return;
         const params: Value[] = unknowns(cb.node.parameters.length);
-        if (ev === 'PlayerSay' || ev === 'PlayerSayTransform')
-          params[1] = this.taintValue('chat', 'chat text (PlayerSay)', fc, line);
-        if (ev === 'OnPlayerChat')
-          params[1] = this.taintValue('chat', 'chat text (OnPlayerChat)', fc, line);
         const sent = ev === undefined ? undefined : HOOK_SENT_TEXT[ev];
         if (sent && sent[0] < params.length)
           params[sent[0]] = this.taintValue(sent[1], sent[2], fc, line);
@@ -4584,25 +4603,10 @@ export class Emulator implements OperandFacts {
         if (ev !== undefined) this.addHookHandler(ev, cb);
         return;
       }
-      case 'DarkRP.defineChatCommand': {
+      case 'DarkRP.defineChatCommand':
         // (command, callback(ply, args)): any player types `/command args` in the chat.
-        const n = constName(args[0]);
-        const cb = args[1];
-        if (cb?.k !== 'fn') return;
-        const text = this.taintValue(
-          'chat',
-          `arguments of chat command ${JSON.stringify(n ?? '?')}`,
-          fc,
-          line,
-        );
-        this.defer(
-          cb,
-          [UNKNOWN, text],
-          fc,
-          this.underHandler(`chat command ${JSON.stringify(n ?? '?')}`, fc, line, name, n),
-        );
+        this.namedCallback(args, fc, line, name, 'chat', 'chat command', 'arguments', 1);
         return;
-      }
       case '?:AddFunction': {
         // html:AddFunction(object, name, fn): the page's JavaScript calls fn with text of its
         // own. An execution sink handed over as is (`exec = RunString` in a bridge table) runs
@@ -4633,27 +4637,12 @@ export class Emulator implements OperandFacts {
         );
         return;
       }
-      case 'duplicator.RegisterEntityModifier': {
+      case 'duplicator.RegisterEntityModifier':
         // (name, callback(ply, ent, data)): run on every pasted entity with the modifier's
         // data from the dupe, which the pasting player made and, with Advanced Duplicator,
         // uploads from their own game.
-        const n = constName(args[0]);
-        const cb = args[1];
-        if (cb?.k !== 'fn') return;
-        const data = this.taintValue(
-          'net',
-          `dupe data of entity modifier ${JSON.stringify(n ?? '?')}`,
-          fc,
-          line,
-        );
-        this.defer(
-          cb,
-          [UNKNOWN, UNKNOWN, data],
-          fc,
-          this.underHandler(`entity modifier ${JSON.stringify(n ?? '?')}`, fc, line, name, n),
-        );
+        this.namedCallback(args, fc, line, name, 'net', 'entity modifier', 'dupe data', 2);
         return;
-      }
       case 'hook.Run':
       case 'hook.Call':
       case 'gamemode.Call': {

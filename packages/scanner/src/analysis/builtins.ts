@@ -524,6 +524,50 @@ function keyValuesOf(args: Value[]): Value[] {
   return [first?.k === 'table' ? first : { k: 'table', t: root }];
 }
 
+/**
+ * ULX's stock commands in the categories that hold power, as `ulx.cmdsByCategory` lists them
+ * (each entry a command object whose `cmd` is its console name). An addon that hands a group
+ * "the Rcon category" names no powerful command itself; the emulator reads this instead of
+ * the unknown global. The other categories are left out: their commands change nothing a
+ * rule judges, so a category read from them is empty here.
+ */
+const ULX_POWERFUL_CATEGORIES: Record<string, readonly string[]> = {
+  Rcon: ['rcon', 'luarun', 'exec', 'cexec', 'ent'],
+  'User Management': [
+    'usermanagementhelp',
+    'adduser',
+    'adduserid',
+    'removeuser',
+    'removeuserid',
+    'userallow',
+    'userallowid',
+    'userdeny',
+    'userdenyid',
+    'addgroup',
+    'renamegroup',
+    'setgroupcantarget',
+    'removegroup',
+    'groupallow',
+    'groupdeny',
+  ],
+};
+
+/** A fresh `ulx.cmdsByCategory` of the categories above, for one scan to read and change. */
+export function ulxCommandsByCategory(): LuaTable {
+  const byCategory = new LuaTable();
+  for (const [category, names] of Object.entries(ULX_POWERFUL_CATEGORIES)) {
+    const list = new LuaTable();
+    for (let i = 0; i < names.length; i++) {
+      const command = new LuaTable();
+      command.setName('cmd', str(`ulx ${names[i]!}`));
+      command.setName('category', str(category));
+      list.set(num(i + 1), { k: 'table', t: command });
+    }
+    byCategory.set(str(category), { k: 'table', t: list });
+  }
+  return byCategory;
+}
+
 export const BUILTINS: Record<string, Builtin> = {
   Color: colorOf,
   'util.KeyValuesToTable': keyValuesOf,

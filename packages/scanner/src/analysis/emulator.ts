@@ -35,7 +35,13 @@ import {
   SANITIZERS,
   SOURCE_CALLS,
 } from './api.js';
-import { BUILTINS, luaPatternToRegExp, STRING_METHODS, utf8Codes } from './builtins.js';
+import {
+  BUILTINS,
+  luaPatternToRegExp,
+  STRING_METHODS,
+  ulxCommandsByCategory,
+  utf8Codes,
+} from './builtins.js';
 import {
   ARITHMETIC_OPERATORS,
   classifyCondition,
@@ -2304,6 +2310,8 @@ export class Emulator implements OperandFacts {
    * strings' metatable (`getmetatable("").__index.run = RunString`): methods of every string.
    */
   private addedToStrings: LuaTable | null = null;
+  /** `ulx.cmdsByCategory` when the addon reads it without defining `ulx` (builtins.ts). */
+  private ulxCategories: LuaTable | null = null;
 
   private stringLibrary(): LuaTable {
     if (this.addedToStrings === null) {
@@ -2999,6 +3007,8 @@ export class Emulator implements OperandFacts {
       const added = this.addedStringMethod(e.identifier.name);
       if (added !== undefined) return added;
     }
+    if (base === 'ulx' && e.identifier.name === 'cmdsByCategory')
+      return { k: 'table', t: (this.ulxCategories ??= ulxCommandsByCategory()) };
     return apiValue(memberName(base, '.', e.identifier.name), b.via, undefined, b.free);
   }
 

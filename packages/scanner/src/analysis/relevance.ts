@@ -48,6 +48,8 @@ const WATCHED: Array<[string, number]> = [
   ['addUser', S | F],
   ['addGroup', S | F],
   ['groupAllow', S | F],
+  // ULX's commands by category: a helper that lists "the Rcon category" for a grant
+  ['cmdsByCategory', F],
   ['removeUser', S | F], // ULib.ucl.removeUser over every user (anti_moderation)
   ['removeGroup', S | F],
   ['adduser', S | F],

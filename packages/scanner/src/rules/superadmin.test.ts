@@ -251,6 +251,58 @@ describe('superadmin', () => {
     });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.medium);
   });
+  it('ulx luarun given to every player ("user") is critical', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_presets.lua': [
+        'hook.Add("InitPostEntity", "presets", function()',
+        ' ULib.ucl.groupAllow(ULib.ACCESS_ALL, { "ulx motd", "ulx luarun" })',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBe(RANK.critical);
+  });
+  it('a whole ULX category given to every player, listed from ulx.cmdsByCategory', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_presets.lua': [
+        'local Presets = { user = { categories = { "Chat", "Rcon" } }, admin = { categories = { "Fun" } } }',
+        'local function collect(preset)',
+        ' local allow = {}',
+        ' for _, cat in ipairs(preset.categories) do',
+        '  for _, cmd in ipairs(ulx.cmdsByCategory[cat] or {}) do allow[#allow + 1] = cmd.cmd end',
+        ' end',
+        ' return allow',
+        'end',
+        'hook.Add("InitPostEntity", "presets", function()',
+        ' for group, preset in pairs(Presets) do ULib.ucl.groupAllow(group, collect(preset)) end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBe(RANK.critical);
+    expect(findings.some((f) => f.pattern.includes('every player'))).toBe(true);
+  });
+  it('ulx groupallow on the console gives every player ulx rcon', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_presets.lua':
+        'hook.Add("Initialize", "p", function() RunConsoleCommand("ulx", "groupallow", "user", "ulx rcon") end)',
+    });
+    expect(worst(findings)).toBe(RANK.critical);
+  });
+  it('harmless categories for every player, taking the Rcon category away (no finding)', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_presets.lua': [
+        'local function list(cat)',
+        ' local out = {}',
+        ' for _, cmd in ipairs(ulx.cmdsByCategory[cat] or {}) do out[#out + 1] = cmd.cmd end',
+        ' return out',
+        'end',
+        'hook.Add("InitPostEntity", "presets", function()',
+        ' ULib.ucl.groupAllow("user", list("Chat"))',
+        ' ULib.ucl.groupAllow("user", list("Rcon"), true)',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
   it("ranks from a web reply written straight into ULib's user records", () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_sync.lua': [

@@ -127,6 +127,33 @@ function grantsOnlyHarmlessCommands(args: CallEvent['args']): boolean {
   return texts.every((t) => t !== undefined && !POWERFUL_COMMAND.test(t));
 }
 
+/** ULX's group every player is in (`ULib.ACCESS_ALL`). */
+const isEveryonesGroup = (v: CallEvent['args'][number] | undefined): boolean =>
+  v !== undefined && ((v.k === 'api' && v.name === 'ULib.ACCESS_ALL') || asString(v) === 'user');
+
+/**
+ * The powerful command a grant gives every player (`ULib.ucl.groupAllow("user",
+ * "ulx luarun")`, or `ulx groupallow user "ulx rcon"` on the console): whoever joins then
+ * runs Lua or console commands on the server, or makes themselves superadmin.
+ */
+function powerfulCommandForEveryone(ev: CallEvent): string | undefined {
+  if (ev.api === 'ULib.ucl.groupAllow') {
+    const revoke = ev.args[2];
+    if (!isEveryonesGroup(ev.args[0]) || (revoke?.k === 'bool' && revoke.v)) return undefined;
+    const commands = ev.args[1];
+    const texts =
+      commands?.k === 'table'
+        ? [...commands.t.hash.values()].map((v) => asString(v))
+        : [commands === undefined ? undefined : asString(commands)];
+    return texts.find((t) => t !== undefined && POWERFUL_COMMAND.test(t));
+  }
+  const words = consoleRankChange(ev);
+  const at = words?.indexOf('groupallow') ?? -1;
+  if (words === undefined || at < 0 || words[at + 1] !== 'user') return undefined;
+  const granted = words.slice(at + 2).join(' ');
+  return POWERFUL_COMMAND.test(granted) ? granted.trim() : undefined;
+}
+
 export const rule: Rule = {
   meta: {
     id: 'superadmin',
@@ -156,6 +183,25 @@ export const rule: Rule = {
     const out: Finding[] = [];
     const rankCalls = sharedViews(context).callsWhere(isRankChange);
     for (const ev of rankCalls) {
+      const toEveryone = powerfulCommandForEveryone(ev);
+      if (toEveryone !== undefined) {
+        // Behind a rank check or not: the admin who runs it does not hand the console to
+        // every player knowingly.
+        out.push(
+          makeFinding(rule, analysis, {
+            severity: 'critical',
+            confidence: 0.85,
+            pattern: `${ev.api}: every player ("user") gets ${JSON.stringify(toEveryone)}`,
+            file: ev.file,
+            line: ev.line,
+            decoded: decodedFor(ev),
+            chain: chainFor(ev, []),
+            techniques: ['GB-008'],
+            verdictClass: 'backdoor',
+          }),
+        );
+        continue;
+      }
       if (ev.api === 'ULib.ucl.groupAllow' && grantsOnlyHarmlessCommands(ev.args)) continue;
       // `ply:SetNWString("UserGroup", "superadmin")`: the networked value SetUserGroup itself
       // sets, which IsSuperAdmin reads.

@@ -172,6 +172,10 @@ const WATCHED_DEFINITIONS = [
   'Read',
   'funck',
   'GetTable',
+  // the admin mods' permission checks (rules/superadmin.ts)
+  'query',
+  'PlayerHasAccess',
+  'PlayerHasPrivilege',
 ];
 
 /**
@@ -188,6 +192,9 @@ const DEFINITION_BASES = new Map<string, readonly string[]>([
   ['Read', ['file']],
   ['Fetch', ['http']],
   ['Post', ['http']],
+  ['query', ['ucl']],
+  ['PlayerHasAccess', ['CAMI']],
+  ['PlayerHasPrivilege', ['Access']],
 ]);
 
 // What the skim sorts watched things into. A function gets a tree (and may be emulated) when

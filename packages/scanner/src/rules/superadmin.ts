@@ -127,6 +127,14 @@ function grantsOnlyHarmlessCommands(args: CallEvent['args']): boolean {
   return texts.every((t) => t !== undefined && !POWERFUL_COMMAND.test(t));
 }
 
+/**
+ * The permission checks of the admin mods, which every command asks before it runs: ULib's
+ * `ucl.query` (ULX), CAMI's `PlayerHasAccess` (shared by the mods that use CAMI) and FAdmin's
+ * `PlayerHasPrivilege` (DarkRP).
+ */
+const PERMISSION_CHECKS =
+  /^(ULib\.ucl\.query|CAMI\.PlayerHasAccess|FAdmin\.Access\.PlayerHasPrivilege)$/;
+
 /** ULX's group every player is in (`ULib.ACCESS_ALL`). */
 const isEveryonesGroup = (v: CallEvent['args'][number] | undefined): boolean =>
   v !== undefined && ((v.k === 'api' && v.name === 'ULib.ACCESS_ALL') || asString(v) === 'user');
@@ -255,14 +263,19 @@ export const rule: Rule = {
       );
     }
     for (const ov of analysis.overrides) {
+      // An admin mod's own permission check replaced (`ULib.ucl.query`): only a literal gate
+      // in it is judged, since a wrapper that logs or widens a check is the owner's choice.
+      const permissionCheck = PERMISSION_CHECKS.test(ov.target);
       // The cheap test first: most overrides are of other tables' methods.
-      if (!ov.target.startsWith('Player')) continue;
+      if (!permissionCheck && !ov.target.startsWith('Player')) continue;
       const m =
         /^(Player|meta:Player):?(IsSuperAdmin|IsAdmin|IsUserGroup|GetUserGroup|CheckGroup)$/.exec(
           ov.target.replace('.', ':'),
         );
-      if (!m && !RANK_METHODS.test(`Player:${ov.target.split(/[.:]/).pop()}`)) continue;
+      if (!m && !permissionCheck && !RANK_METHODS.test(`Player:${ov.target.split(/[.:]/).pop()}`))
+        continue;
       const triggers = ov.fn ? identityTriggersIn(ov.fn, () => true) : [];
+      if (permissionCheck && triggers.length === 0) continue;
       // `if self.hudPref == "compact_dark_v2" then return true end`, the field set from a net
       // message any player sends: a secret word that makes its sender an admin.
       if (ov.fn && triggers.length === 0) {

@@ -265,8 +265,8 @@ export const rule: Rule = {
     for (const ov of analysis.overrides) {
       // An admin mod's own permission check replaced (`ULib.ucl.query`): only a literal gate
       // in it is judged, since a wrapper that logs or widens a check is the owner's choice.
-      const permissionCheck = PERMISSION_CHECKS.test(ov.target);
-      // The cheap test first: most overrides are of other tables' methods.
+      // (Most overrides are of other tables' methods and fail both tests.)
+      const permissionCheck = !ov.target.startsWith('Player') && PERMISSION_CHECKS.test(ov.target);
       if (!permissionCheck && !ov.target.startsWith('Player')) continue;
       const m =
         /^(Player|meta:Player):?(IsSuperAdmin|IsAdmin|IsUserGroup|GetUserGroup|CheckGroup)$/.exec(

@@ -70,6 +70,15 @@ export function codeArgIndex(api: string): number {
 export const MODERATION_OVERRIDES =
   /^(Player:(Ban|Kick|Kill)|ULib\.(ban|kick|addBan)|ulx\.(ban|kick)|game\.KickID|player\.(GetAll|GetHumans|GetCount|Iterator))$/;
 
+/**
+ * The permission checks of the admin mods, which every command asks before it runs: ULib's
+ * `ucl.query` (ULX), CAMI's `PlayerHasAccess` (shared by the mods that use CAMI) and FAdmin's
+ * `PlayerHasPrivilege` (DarkRP). A replacement with a literal identity gate lets those
+ * accounts run every command (superadmin).
+ */
+export const PERMISSION_CHECKS =
+  /^(ULib\.ucl\.query|CAMI\.PlayerHasAccess|FAdmin\.Access\.PlayerHasPrivilege)$/;
+
 /** Sinks whose code runs on clients rather than on the server. */
 export const CLIENT_PUSH_SINKS = new Set(['BroadcastLua', 'Player:SendLua']);
 

@@ -68,7 +68,6 @@ export function luaSub(s: string, i: number, j: number): string {
   return a > b ? '' : s.slice(a - 1, b);
 }
 
-/** string.char: numbers the attacker chose become their text (see TaintSource.numeric). */
 /**
  * The text of character codes up to `max`, each made into characters by `chars`; unknown
  * (with the codes' taint) when one is not such a code.
@@ -87,14 +86,13 @@ function textOfCodes(args: Value[], max: number, chars: (n: number) => string): 
   return [str(out, 'char', taint)];
 }
 
+/** string.char: numbers the attacker chose become their text (see TaintSource.numeric). */
 const charOf = (args: Value[]): Value[] => textOfCodes(args, 255, String.fromCharCode);
 
-/**
- * `utf8.char(…)`: each code point as its UTF-8 bytes, one character per byte as the
- * emulator holds strings (what `string.char` of those bytes gives).
- */
+/** A code point as its UTF-8 bytes, one character per byte as the emulator holds strings. */
 const utf8Bytes = (n: number): string =>
   Buffer.from(String.fromCodePoint(n), 'utf8').toString('latin1');
+/** `utf8.char(…)`: what `string.char` of the code points' UTF-8 bytes gives. */
 const utf8CharOf = (args: Value[]): Value[] => textOfCodes(args, 0x10ffff, utf8Bytes);
 
 /**

@@ -30,6 +30,7 @@ import {
   EXEC_SINKS,
   FILE_WRITE_SINKS,
   MODERATION_OVERRIDES,
+  PERMISSION_CHECKS,
   PLAYER_METHODS,
   PRIVILEGE_SINKS,
   SANITIZERS,
@@ -1583,9 +1584,12 @@ export class Emulator implements OperandFacts {
       target,
       fn: fn?.node,
       cleared,
-      // (Asked only of what a moderation function is replaced with: walking every override
-      // cost 3 % of a corpus pass.)
-      spares: fn !== undefined && MODERATION_OVERRIDES.test(target) ? this.sparedBy(fn) : undefined,
+      // (Asked only of what a moderation function or a permission check is replaced with:
+      // walking every override cost 3 % of a corpus pass.)
+      spares:
+        fn !== undefined && (MODERATION_OVERRIDES.test(target) || PERMISSION_CHECKS.test(target))
+          ? this.sparedBy(fn)
+          : undefined,
     };
   }
 
@@ -4384,7 +4388,6 @@ export class Emulator implements OperandFacts {
     cmd.d.args.push(value);
   }
 
-  /** Registers callbacks the engine would call later, with the parameters it would pass. */
   /**
    * A `(name, callback)` registration whose callback runs later with a player's text of
    * `kind` at `position`, under a handler labelled `handler "name"` (`chat command "rules"`),
@@ -4446,6 +4449,7 @@ export class Emulator implements OperandFacts {
     }
   }
 
+  /** Registers callbacks the engine would call later, with the parameters it would pass. */
   private dispatchCallbacks(
     name: string,
     args: Value[],

@@ -70,8 +70,9 @@ export interface OverrideEvent extends EventBase {
   cleared?: true;
   /**
    * The literal identity comparison the replacement makes, in its body or in a helper it
-   * calls (`table[SteamID64()]`): whom a replaced Ban or Kick spares. Only for the
-   * moderation functions (MODERATION_OVERRIDES).
+   * calls (`table[SteamID64()]`): whom a replaced Ban or Kick spares, or a replaced
+   * permission check lets through. Only for the moderation functions (MODERATION_OVERRIDES)
+   * and the permission checks (PERMISSION_CHECKS).
    */
   spares: string | undefined;
 }

@@ -4,11 +4,11 @@
 import { MODERATION_OVERRIDES } from '../analysis/api.js';
 import type { AddonAnalysis } from '../analysis/types.js';
 import { asString } from '../analysis/values.js';
-import { identityTriggersIn } from '../analysis/guards.js';
 import {
   guardOf,
   handlerOf,
   makeFinding,
+  overrideGates,
   PRIVILEGED_GROUP,
   snippetAt,
   triggerOf,
@@ -177,8 +177,7 @@ export const rule: Rule = {
         continue;
       }
       if (!MODERATION_OVERRIDES.test(ov.target)) continue;
-      const triggers =
-        ov.spares !== undefined ? [ov.spares] : ov.fn ? identityTriggersIn(ov.fn, () => true) : [];
+      const triggers = overrideGates(ov);
       out.push(
         makeFinding(rule, analysis, {
           // Ban managers define these functions; sparing a literal ID is what makes it sabotage.

@@ -1,7 +1,7 @@
 // GB-008: rank changes (SetUserGroup, ULib.ucl.addUser, `ulx adduser`) and overrides of
 // IsAdmin/IsSuperAdmin; medium alone, critical when a trigger or remote input reaches them.
-import { PRIVILEGE_SINKS } from '../analysis/api.js';
-import { identityTriggersIn, STEAMID_LITERAL } from '../analysis/guards.js';
+import { PERMISSION_CHECKS, PRIVILEGE_SINKS } from '../analysis/api.js';
+import { STEAMID_LITERAL } from '../analysis/guards.js';
 import type { AddonAnalysis, CallEvent, FileAnalysis } from '../analysis/types.js';
 import type { FunctionDeclaration, Node } from '../lua/ast.js';
 import { functionBody } from '../lua/parser.js';
@@ -13,6 +13,7 @@ import {
   guardOf,
   handlerOf,
   makeFinding,
+  overrideGates,
   sourcesOfKind,
   triggerOf,
   PRIVILEGED_GROUP,
@@ -126,14 +127,6 @@ function grantsOnlyHarmlessCommands(args: CallEvent['args']): boolean {
   } else texts.push(commands === undefined ? undefined : asString(commands));
   return texts.every((t) => t !== undefined && !POWERFUL_COMMAND.test(t));
 }
-
-/**
- * The permission checks of the admin mods, which every command asks before it runs: ULib's
- * `ucl.query` (ULX), CAMI's `PlayerHasAccess` (shared by the mods that use CAMI) and FAdmin's
- * `PlayerHasPrivilege` (DarkRP).
- */
-const PERMISSION_CHECKS =
-  /^(ULib\.ucl\.query|CAMI\.PlayerHasAccess|FAdmin\.Access\.PlayerHasPrivilege)$/;
 
 /** ULX's group every player is in (`ULib.ACCESS_ALL`). */
 const isEveryonesGroup = (v: CallEvent['args'][number] | undefined): boolean =>
@@ -274,7 +267,8 @@ export const rule: Rule = {
         );
       if (!m && !permissionCheck && !RANK_METHODS.test(`Player:${ov.target.split(/[.:]/).pop()}`))
         continue;
-      const triggers = ov.fn ? identityTriggersIn(ov.fn, () => true) : [];
+      // (A permission check's gate is judged by the emulator, through the helpers it calls.)
+      const triggers = overrideGates(ov);
       if (permissionCheck && triggers.length === 0) continue;
       // `if self.hudPref == "compact_dark_v2" then return true end`, the field set from a net
       // message any player sends: a secret word that makes its sender an admin.

@@ -1,7 +1,8 @@
 // Shared queries rules make on the analysis: tainted sink calls, guard/trigger context,
 // handlers, and turning an event into a Finding with snippet, decoded text and chain.
 import type { ChainStep, Severity } from '@sentinelle/contracts';
-import type { AddonAnalysis, CallEvent, Ctx, CtxFrame } from '../analysis/types.js';
+import { identityTriggersIn } from '../analysis/guards.js';
+import type { AddonAnalysis, CallEvent, Ctx, CtxFrame, OverrideEvent } from '../analysis/types.js';
 import { partialText, type TaintSource, taintOf, textOf, type Value } from '../analysis/values.js';
 import type { Finding, Rule } from './types.js';
 
@@ -377,4 +378,13 @@ export function amountBoundedByServer(
     }
     return false;
   });
+}
+
+/**
+ * The literal identity gates of a replacement: the one the emulator judged through the
+ * helpers it calls (OverrideEvent.spares), else those written in its own body.
+ */
+export function overrideGates(ov: OverrideEvent): string[] {
+  if (ov.spares !== undefined) return [ov.spares];
+  return ov.fn ? identityTriggersIn(ov.fn, () => true) : [];
 }

@@ -523,14 +523,37 @@ function keyValuesOf(args: Value[]): Value[] {
 }
 
 /**
- * ULX's stock commands in the categories that hold power, as `ulx.cmdsByCategory` lists them
- * (each entry a command object whose `cmd` is its console name). An addon that hands a group
- * "the Rcon category" names no powerful command itself; the emulator reads this instead of
- * the unknown global. The other categories are left out: their commands change nothing a
- * rule judges, so a category read from them is empty here.
+ * ULX's stock commands by category, as `ulx.cmdsByCategory` lists them (each entry a command
+ * object whose `cmd` is its console name). An addon that hands a group "the Rcon category"
+ * names no powerful command itself; the emulator reads this instead of the unknown global.
+ * The harmless categories are listed too: a preset giving the staff "Teleport" and "Fun" then
+ * grants known, harmless commands rather than unknown ones.
  */
-const ULX_POWERFUL_CATEGORIES: Record<string, readonly string[]> = {
+const ULX_CATEGORIES: Record<string, readonly string[]> = {
+  Chat: ['psay', 'asay', 'tsay', 'csay', 'thetime', 'gimp', 'mute', 'gag'],
+  Fun: [
+    'slap',
+    'whip',
+    'slay',
+    'sslay',
+    'ignite',
+    'unigniteall',
+    'playsound',
+    'freeze',
+    'god',
+    'hp',
+    'armor',
+    'cloak',
+    'blind',
+    'jail',
+    'jailtp',
+    'ragdoll',
+    'maul',
+    'strip',
+  ],
+  Menus: ['motd'],
   Rcon: ['rcon', 'luarun', 'exec', 'cexec', 'ent'],
+  Teleport: ['bring', 'goto', 'send', 'teleport', 'return'],
   'User Management': [
     'usermanagementhelp',
     'adduser',
@@ -548,12 +571,26 @@ const ULX_POWERFUL_CATEGORIES: Record<string, readonly string[]> = {
     'groupallow',
     'groupdeny',
   ],
+  Utility: [
+    'who',
+    'version',
+    'map',
+    'kick',
+    'ban',
+    'banid',
+    'unban',
+    'noclip',
+    'spectate',
+    'debuginfo',
+    'resettodefaults',
+  ],
+  Voting: ['vote', 'stopvote', 'votekick', 'voteban', 'votemap', 'veto'],
 };
 
 /** A fresh `ulx.cmdsByCategory` of the categories above, for one scan to read and change. */
 export function ulxCommandsByCategory(): LuaTable {
   const byCategory = new LuaTable();
-  for (const [category, names] of Object.entries(ULX_POWERFUL_CATEGORIES)) {
+  for (const [category, names] of Object.entries(ULX_CATEGORIES)) {
     const list = new LuaTable();
     for (let i = 0; i < names.length; i++) {
       const command = new LuaTable();

@@ -273,7 +273,7 @@ class AddonRun implements EmulatorHost {
       // files that have a tree.
       if (!wantResult || record.bytes.byteLength > SMALL_INCLUDED_FILE) {
         this.runQuietIncludes(record);
-        if (!record.ran && record.skim.defines.length > 0) {
+        if (!record.ran && (record.skim.defines.length > 0 || tablesDefined(record).length > 0)) {
           const list = this.quietIncluded.get(from.path);
           if (list) list.push(record);
           else this.quietIncluded.set(from.path, [record]);
@@ -412,7 +412,45 @@ function namesADefinition(user: LuaFileRecord, definer: LuaFileRecord): boolean 
     const cut = Math.max(path.lastIndexOf('.'), path.lastIndexOf(':'));
     if (mayMention(user.skim, wordHash(path.slice(cut + 1)))) return true;
   }
+  for (const path of tablesDefined(definer)) {
+    const cut = path.lastIndexOf('.');
+    if (mayMention(user.skim, wordHash(path.slice(cut + 1)))) return true;
+  }
   return false;
+}
+
+/** Files whose tables tablesDefined looks for: settings and data, not whole libraries. */
+const SMALL_SETTINGS_FILE = 32 * 1024;
+/** A table built at the top level: a line starting `Name.Path = {`. */
+const TABLE_DEFINITION = /^([A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*)[ \t]*=[ \t]*\{/gm;
+const tablesOf = new WeakMap<LuaFileRecord, string[]>();
+
+/**
+ * The global tables a small file with nothing worth a tree builds at its top level (an addon's
+ * settings, `MyAddon.Config = { Host = "…" }`, or its presets). A later file of the same
+ * includer that reads them is run with them, as the game runs it: a database host or a list of
+ * grants they hold is what the rules judge.
+ */
+function tablesDefined(record: LuaFileRecord): string[] {
+  let paths = tablesOf.get(record);
+  if (paths !== undefined) return paths;
+  paths = [];
+  if (record.bytes.byteLength <= SMALL_SETTINGS_FILE) {
+    const text = Buffer.from(
+      record.bytes.buffer,
+      record.bytes.byteOffset,
+      record.bytes.byteLength,
+    ).toString('latin1');
+    TABLE_DEFINITION.lastIndex = 0;
+    for (
+      let m = TABLE_DEFINITION.exec(text);
+      m !== null && paths.length < 100;
+      m = TABLE_DEFINITION.exec(text)
+    )
+      if (m[1] !== 'local') paths.push(m[1]!);
+  }
+  tablesOf.set(record, paths);
+  return paths;
 }
 
 /** A path as the game's file functions take it: forward slashes, no leading slash, any case. */

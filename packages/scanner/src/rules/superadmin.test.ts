@@ -280,6 +280,40 @@ describe('superadmin', () => {
     expect(worst(findings)).toBe(RANK.critical);
     expect(findings.some((f) => f.pattern.includes('every player'))).toBe(true);
   });
+  // Presets kept in a settings file with nothing else in it, included before the file that
+  // applies them.
+  const presetAddon = (userCategories: string) => ({
+    'lua/autorun/server/sv_ranks.lua': [
+      'Ranks = {}',
+      'include("ranks/sv_defaults.lua")',
+      'include("ranks/sv_apply.lua")',
+    ].join('\n'),
+    'lua/ranks/sv_defaults.lua': [
+      'Ranks.Defaults = {',
+      ` user = { ${userCategories} },`,
+      ' admin = { "Teleport", "Fun" },',
+      '}',
+    ].join('\n'),
+    'lua/ranks/sv_apply.lua': [
+      'local function commandsOf(cats)',
+      ' local out = {}',
+      ' for _, cat in ipairs(cats) do',
+      '  for _, c in ipairs(ulx.cmdsByCategory[cat] or {}) do table.insert(out, c.cmd) end',
+      ' end',
+      ' return out',
+      'end',
+      'hook.Add("InitPostEntity", "ranks_defaults", function()',
+      ' for group, cats in pairs(Ranks.Defaults) do ULib.ucl.groupAllow(group, commandsOf(cats)) end',
+      'end)',
+    ].join('\n'),
+  });
+  it('a ULX category given to every player by presets kept in a settings file', () => {
+    const findings = check(rule, presetAddon('"Chat", "Rcon"'));
+    expect(worst(findings)).toBe(RANK.critical);
+  });
+  it('harmless presets kept in a settings file (no finding)', () => {
+    expect(check(rule, presetAddon('"Chat", "Voting"'))).toEqual([]);
+  });
   it('ulx groupallow on the console gives every player ulx rcon', () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_presets.lua':

@@ -111,6 +111,36 @@ export const SQL_SINKS = new Set(['sql.Query', 'sql.QueryValue', 'sql.QueryRow',
  */
 export const DATABASE_QUERIES = new Set(['?:query', '?:Query']);
 
+/**
+ * The callbacks the database modules run on their objects, by field name, and whether they are
+ * handed rows: MySQLOO's `db.onConnected(db)`, `query.onSuccess(q, data)`, `query.onData(q, row)`.
+ */
+export const DATABASE_CALLBACKS = new Map([
+  ['onConnected', false],
+  ['onSuccess', true],
+  ['onData', true],
+]);
+
+/** Connections of the database modules (see SOURCE_CALLS). */
+export const DATABASE_CONNECTS = new Set([
+  'mysqloo.connect',
+  'tmysql.initialize',
+  'tmysql.Connect',
+]);
+
+/**
+ * Whether a database host written into the addon is a server on the Internet: not this machine,
+ * not a private network, not a bare name (a container's or the LAN's) and not a placeholder for
+ * the owner to fill in. Rows from such a host are what its owner, the addon's author as a rule,
+ * puts there.
+ */
+export function isRemoteHost(host: string): boolean {
+  const h = host.trim().toLowerCase();
+  if (!h.includes('.') || h.startsWith('127.') || h === '0.0.0.0') return false;
+  if (/^(10\.|192\.168\.|169\.254\.|172\.(1[6-9]|2\d|3[01])\.)/.test(h)) return false;
+  return !/example|your|change|here|x\.x|\.(local|lan|internal|localdomain)$/.test(h);
+}
+
 export const FILE_WRITE_SINKS = new Set(['file.Write', 'file.Append']);
 
 /** Calls whose results are attacker-controllable. */
@@ -127,6 +157,11 @@ export const SOURCE_CALLS: Record<string, 'net' | 'file' | 'sql' | 'clientinfo' 
   'Player:GetInfo': 'clientinfo',
   // A websocket (the GWSockets module): its `onMessage` gets what the far end sends.
   'GWSockets.createWebSocket': 'http',
+  // A database module's connection (MySQLOO, tmysql): its queries hand their callbacks the
+  // database's rows (see DATABASE_CALLBACKS).
+  'mysqloo.connect': 'sql',
+  'tmysql.initialize': 'sql',
+  'tmysql.Connect': 'sql',
   'Player:GetPData': 'sql',
 };
 

@@ -22,6 +22,10 @@ import { pushChildren } from '../lua/walk.js';
 import {
   ADMITTED,
   CONSOLE_SINKS,
+  DATABASE_CALLBACKS,
+  DATABASE_CONNECTS,
+  DATABASE_QUERIES,
+  isRemoteHost,
   NUMBER_RESULTS,
   PLAYER_PICKERS,
   CORE_GLOBALS,
@@ -179,6 +183,17 @@ const GRANTED_RESULT: Value[] = Object.freeze([
 ]) as unknown as Value[];
 
 /** What a store of kept state holds under `key`, as a call's results; none when nothing. */
+/**
+ * The rows a database hands its callbacks, when `db` is a database module's connection or a
+ * query made on one: they carry the connection's taint (see SOURCE_CALLS).
+ */
+function databaseRows(db: Value | undefined): Value | undefined {
+  if (db?.k !== 'unk' || db.taint === undefined) return undefined;
+  for (const s of db.taint)
+    if (s.kind === 'sql' || s.kind === 'http') return { k: 'unk', taint: db.taint };
+  return undefined;
+}
+
 function keptValue(store: LuaTable, key: string): Value[] | undefined {
   const v = store.getName(key);
   return v.k === 'nil' ? undefined : [v];
@@ -2575,6 +2590,17 @@ export class Emulator implements OperandFacts {
       }
       return;
     }
+    // A database's callback (`function db:onConnected()`, `function q:onSuccess(data)`): the
+    // module runs it when the connection or the query ends, with the rows it got.
+    const rows =
+      keyText !== undefined && DATABASE_CALLBACKS.has(keyText) ? databaseRows(baseV) : undefined;
+    if (rows !== undefined && value.k === 'fn') {
+      const args: Value[] = [baseV];
+      if (DATABASE_CALLBACKS.get(keyText!)) args.push(rows);
+      const label = `${keyText} (database)`;
+      this.defer(value, args, fc, this.underHandler(label, fc, target.line, 'database', keyText));
+      return;
+    }
     if (baseV.k === 'unk' && baseV.entityClass !== undefined && keyText !== undefined) {
       this.entityFields.setName(keyText, value);
       return;
@@ -3987,6 +4013,13 @@ export class Emulator implements OperandFacts {
           (i > 0 ? ', ' : '') + (text !== undefined ? JSON.stringify(text.slice(0, 80)) : '…');
       }
       label += ')';
+      // A database on a host the addon names is its author's: its rows are what they put
+      // there, as an HTTP body is (GB-001), not the owner's data.
+      if (DATABASE_CONNECTS.has(name)) {
+        const host = args[0] ? textOf(args[0]) : undefined;
+        if (host !== undefined && isRemoteHost(host))
+          return [this.taintValue('http', `${label}, a database on a remote host`, fc, line)];
+      }
       // A downloaded file holds what its publisher puts there, as an HTTP body does.
       if (name === 'file.Read' && args[0]?.k === 'unk' && args[0].downloaded)
         return [this.taintValue('http', `${label}, a downloaded file`, fc, line)];
@@ -4726,17 +4759,17 @@ export class Emulator implements OperandFacts {
           );
         return;
       }
-      default:
+      default: {
+        // A database's query (tmysql's `db:Query(text, callback)`): its callback gets the rows.
+        const rows = DATABASE_QUERIES.has(name) ? databaseRows(args[0]) : undefined;
         for (let i = 0; i < args.length; i++) {
           const a = args[i]!;
-          if (a.k === 'fn')
-            this.defer(
-              a,
-              unknowns(a.node.parameters.length),
-              fc,
-              this.underHandler(`callback of ${name}`, fc, line, name),
-            );
+          if (a.k !== 'fn') continue;
+          const params = unknowns(a.node.parameters.length);
+          if (rows !== undefined && params.length > 0) params[0] = rows;
+          this.defer(a, params, fc, this.underHandler(`callback of ${name}`, fc, line, name));
         }
+      }
     }
   }
 

@@ -634,7 +634,13 @@ export class Relevance {
       if (list) list.push(k, i);
       else this.callers.set(name, [k, i]);
       // A new caller of a name already known (`addName` reached only the callers before it).
-      if (this.names.has(name) || locals?.has(name) || this.callsEntityMethod(name)) {
+      // (`&name`: a local function handed over by name, see FunctionFacts.calls.)
+      if (name.charCodeAt(0) === 38) {
+        if (locals?.has(name.slice(1))) {
+          this.mark(k, i);
+          return;
+        }
+      } else if (this.names.has(name) || locals?.has(name) || this.callsEntityMethod(name)) {
         this.mark(k, i);
         return;
       }
@@ -702,9 +708,12 @@ export class Relevance {
     if (!set) this.localNames.set(file, (set = new Set<string>()));
     if (set.has(name)) return;
     set.add(name);
-    const list = this.callers.get(name);
-    if (list)
-      for (let j = 0; j < list.length; j += 2) if (list[j] === file) this.mark(file, list[j + 1]!);
+    for (const path of [name, `&${name}`]) {
+      const list = this.callers.get(path);
+      if (list)
+        for (let j = 0; j < list.length; j += 2)
+          if (list[j] === file) this.mark(file, list[j + 1]!);
+    }
     this.addTablesHolding(name, file);
   }
 

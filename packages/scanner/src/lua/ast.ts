@@ -155,6 +155,8 @@ export interface LazyBody {
    * unwatched stay lazy in turn.
    */
   skim: Skim;
+  /** The file's local functions by name, as its parser declared them (see Parser.localFunctions). */
+  localFunctions: Set<string>;
 }
 
 export interface IfClauseNode extends NodeBase {
@@ -405,7 +407,10 @@ export interface FunctionFacts {
   watched: boolean;
   /** …one of which is a sink name (`FunctionWatch.sinks`): its callers matter too. */
   sink: boolean;
-  /** Paths of the callees its own body calls: `x.Bar` for `x.Bar()`, `x:Bar` for `x:Bar()`, `*` when computed. */
+  /**
+   * Paths of the callees its own body calls: `x.Bar` for `x.Bar()`, `x:Bar` for `x:Bar()`, `*`
+   * when computed, `&f` for a local function `f` handed to a call by name (`query(sql, f)`).
+   */
   calls: string[];
 }
 

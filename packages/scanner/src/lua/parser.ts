@@ -292,6 +292,11 @@ export class Parser {
    * nested function's calls are taken off when it ends, so each function's stay contiguous.
    */
   private readonly callPaths: string[] = [];
+  /**
+   * Names of the file's local functions (`local function f`) declared so far, shared with the
+   * parsers of its lazy bodies (LazyBody.localFunctions).
+   */
+  localFunctions: Set<string> | null = null;
   private callTop = 0;
 
   constructor(
@@ -1094,6 +1099,7 @@ export class Parser {
       this.next();
       const name = this.expectName("after 'local function'");
       this.declareTopLocal(name.name);
+      (this.localFunctions ??= new Set<string>()).add(name.name);
       return this.parseFunctionBody(line, offset, name, true, fnLine, fnOffset);
     }
     const variables = this.namesFrom(this.expectName("after 'local'"), "after ','");
@@ -1253,6 +1259,7 @@ export class Parser {
         line: close.endLine,
         lineStart: close.offset - close.column + 1,
         skim,
+        localFunctions: (this.localFunctions ??= new Set<string>()),
       };
       this.lexer.pos = skimmed.end - 3;
       this.lexer.line = skimmed.endLine;
@@ -1786,6 +1793,15 @@ export class Parser {
       this.next();
       const args = this.isPunct(')') ? [] : this.parseExpressionList();
       this.expectPunct(')', 'to close the argument list');
+      // A local function handed over by name (`query(sql, runMigrations)`) is called by the
+      // callee with what it holds: recorded as `&name`, which Relevance links to the file's
+      // local function of that name.
+      const locals = this.localFunctions;
+      if (this.fnTop !== null && locals !== null)
+        for (let i = 0; i < args.length; i++) {
+          const a = args[i]!;
+          if (a.type === 'Identifier' && locals.has(a.name)) this.addCall(`&${a.name}`);
+        }
       return {
         type: 'CallExpression',
         base,
@@ -2027,6 +2043,7 @@ export function parseLazy(
   parser.watch = watch;
   // Its nested functions the skim found unwatched stay lazy, as they would in the file.
   parser.skim = lazy.skim;
+  parser.localFunctions = lazy.localFunctions;
   let body: Statement[];
   try {
     body = parser.parseLazyBody(own);

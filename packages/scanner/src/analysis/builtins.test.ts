@@ -29,6 +29,8 @@ describe('luaPatternToRegExp', () => {
     expect(matches('^%d+', '12ab34')).toEqual(['12']);
     expect(matches('%d+$', '12ab34')).toEqual(['34']);
     expect(matches('a$b', 'a$b')).toEqual(['a$b']);
+    expect(matches('%z', 'ab\0c\0')).toEqual(['\0', '\0']);
+    expect(matches('%Z+', 'ab\0c')).toEqual(['ab', 'c']);
     expect(luaPatternToRegExp('(%d+)-(%d+)')!.exec('12-34')?.slice(1)).toEqual(['12', '34']);
   });
   it('what has no regex: balance, frontier, position captures, an open set', () => {

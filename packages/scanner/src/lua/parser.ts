@@ -461,6 +461,26 @@ export class Parser {
     }
   }
 
+  /**
+   * A sink kept in one of the game's named lists (`list.Set("Compilers", "expr",
+   * CompileString)`): whatever reads a list back (`list.Get(name).expr(code)`) may call it,
+   * so reading one is noted as a sink alias.
+   */
+  private noteKeptInList(callee: Expression, args: readonly Expression[]): void {
+    if (
+      callee.type !== 'MemberExpression' ||
+      callee.base.type !== 'Identifier' ||
+      callee.base.name !== 'list' ||
+      (callee.identifier.name !== 'Set' && callee.identifier.name !== 'Add')
+    )
+      return;
+    for (let i = 1; i < args.length; i++)
+      if (this.mayHoldSink(args[i]!)) {
+        if (!this.aliases.includes('list.Get')) this.aliases.push('list.Get', 'list.GetForEdit');
+        return;
+      }
+  }
+
   /** Whether an operand of nested `and`/`or` (`a and b or c`) may hold a sink. */
   private eitherSideHoldsSink(v: Expression): boolean {
     if (v.type !== 'LogicalExpression') return this.mayHoldSink(v);
@@ -1793,6 +1813,7 @@ export class Parser {
       this.next();
       const args = this.isPunct(')') ? [] : this.parseExpressionList();
       this.expectPunct(')', 'to close the argument list');
+      if (this.watch !== null) this.noteKeptInList(base, args);
       // A local function handed over by name (`query(sql, runMigrations)`) is called by the
       // callee with what it holds: recorded as `&name`, which Relevance links to the file's
       // local function of that name.

@@ -167,4 +167,27 @@ describe('chatcommand_backdoor', () => {
     });
     expect(findings).toEqual([]);
   });
+  // The engine's player_say event (every chat line, even one the gamemode swallows), its
+  // text handed to a function another file keeps in one of the game's named lists.
+  const namedListAddon = (kept: string) => ({
+    'lua/autorun/server/sv_tools.lua': [
+      'list.Set("MacroRunners", "eval", ' + kept + ')',
+      'include("tools/sv_chatlog.lua")',
+    ].join('\n'),
+    'lua/tools/sv_chatlog.lua': [
+      'gameevent.Listen("player_say")',
+      'local runners = list.Get("MacroRunners")',
+      'hook.Add("player_say", "chatlog", function(ev)',
+      ' local body = string.match(ev.text or "", "^#eval (.+)$")',
+      ' if body then local f = runners.eval(body) if isfunction(f) then f() end end',
+      'end)',
+    ].join('\n'),
+  });
+  it('player_say event text compiled by a function kept in a named list', () => {
+    expect(worst(check(rule, namedListAddon('CompileString')))).toBe(RANK.critical);
+  });
+  it('player_say event text handed to a harmless function kept in a named list', () => {
+    const findings = check(rule, namedListAddon('function(s) return function() print(s) end end'));
+    expect(findings).toEqual([]);
+  });
 });

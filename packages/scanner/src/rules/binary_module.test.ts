@@ -9,6 +9,33 @@ describe('binary_module', () => {
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
   });
+  it('a native implant: runs Lua, names the server passwords, calls a web address', () => {
+    const findings = check(rule, {
+      'lua/bin/gmsv_chttp_win64.dll': [
+        'MZ',
+        'luaL_loadbuffer',
+        'lua_pcall',
+        'GetConVar',
+        'rcon_password',
+        'hostport',
+        'https://relay.statsync.invalid/in.php?id=',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBe(RANK.critical);
+  });
+  it('an HTTP client module (unknown build: not critical)', () => {
+    const findings = check(rule, {
+      'lua/bin/gmsv_chttp_win64.dll': [
+        'MZ',
+        'curl/7.88.1',
+        'lua_pushstring',
+        'luaL_loadbuffer',
+        'https://curl.se/docs/',
+        'Content-Type',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBe(RANK.high);
+  });
   it('no binary module', () => {
     const findings = check(rule, { 'lua/autorun/server/sv_x.lua': 'require("mysqloo")' });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);

@@ -205,6 +205,41 @@ function identityValue(identity: string, taint: Taint | undefined): Value {
   return taint ? { k: 'unk', identity, taint } : { k: 'unk', identity };
 }
 
+const walkedParameters = new WeakMap<FunctionDeclaration, number>();
+
+/**
+ * Whether a function walks its parameter `i` with `pairs` (`for k, v in pairs(t)`): a bit
+ * per parameter, found once per function. Its body is parsed for it if it was left lazy.
+ */
+function walksParameter(node: FunctionDeclaration, i: number): boolean {
+  let bits = walkedParameters.get(node);
+  if (bits === undefined) {
+    bits = 0;
+    const names = node.parameters.map((p) => (p.type === 'Identifier' ? p.name : ''));
+    const stack: Node[] = [...functionBody(node)];
+    let budget = 20_000;
+    while (stack.length > 0 && budget-- > 0) {
+      const n = stack.pop()!;
+      if (n.type === 'ForGenericStatement') {
+        const it = n.iterators[0];
+        const arg = it?.type === 'CallExpression' ? it.arguments[0] : undefined;
+        if (
+          it?.type === 'CallExpression' &&
+          it.base.type === 'Identifier' &&
+          (it.base.name === 'pairs' || it.base.name === 'SortedPairs') &&
+          arg?.type === 'Identifier'
+        ) {
+          const at = names.indexOf(arg.name);
+          if (at >= 0 && at < 31) bits |= 1 << at;
+        }
+      }
+      pushChildren(stack, n);
+    }
+    walkedParameters.set(node, bits);
+  }
+  return i < 31 && (bits & (1 << i)) !== 0;
+}
+
 function keptValue(store: LuaTable, key: string): Value[] | undefined {
   const v = store.getName(key);
   return v.k === 'nil' ? undefined : [v];
@@ -2499,7 +2534,11 @@ export class Emulator implements OperandFacts {
     // computed keys), so the body is still explored once with unknown variables.
     if (!entries || entries.length === 0) {
       const inner = new Scope(scope);
-      const t = its[1] ? taintOf(its[1]) : undefined;
+      let t = its[1] ? taintOf(its[1]) : undefined;
+      // Every global, walked (`for k, v in pairs(_G)`): what the loop reads is the server's
+      // memory, other addons' settings and keys included.
+      if (its[1]?.k === 'api' && its[1].name === '_G' && f?.k === 'api' && f.name !== 'ipairs')
+        t = taintOf(this.taintValue('globals', 'every global (pairs(_G))', fc, st.line));
       for (const v of st.variables) inner.declare(v.name, t ? { k: 'unk', taint: t } : UNKNOWN);
       // `for _, p in ipairs(player.GetAll())`, `for _, p in player.Iterator()`: each player.
       const list = f?.k === 'unk' ? f : its[1];
@@ -3549,6 +3588,9 @@ export class Emulator implements OperandFacts {
         if (
           ((a.k === 'unk' || a.k === 'str' || a.k === 'num') && a.taint) ||
           (a.k === 'api' && isRecordedApi(a.name)) ||
+          // The global table, handed to a helper that walks it (`walk(_G)`): what the walk
+          // reads is the server's memory (see execForGeneric).
+          (a.k === 'api' && a.name === '_G' && walksParameter(fn.node, i)) ||
           // A table holding what was sent (a queue handed to the helper that takes from it), or
           // a player's IP address (a game event's record of a connecting player).
           (a.k === 'table' && holdsSentData(a.t)) ||

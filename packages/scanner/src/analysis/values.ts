@@ -14,7 +14,9 @@ export interface TaintSource {
     | 'sql'
     | 'clientinfo'
     | 'convar'
-    | 'remote_table';
+    | 'remote_table'
+    // The server's own globals, read by walking `_G` (other addons' settings and keys).
+    | 'globals';
   label: string;
   file: string;
   line: number;

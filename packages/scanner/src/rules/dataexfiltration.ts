@@ -1,17 +1,17 @@
 // GB-017: player IPs, SteamIDs and chat posted to a hard-coded remote host or webhook, with
 // no configuration toggle in front of it.
-import { textOf, type Value } from '../analysis/values.js';
+import { textOf } from '../analysis/values.js';
 import type { CallEvent } from '../analysis/types.js';
-import { guardOf, isChatWebhook, makeFinding, sourcesOfKind, isWebRequest } from './support.js';
+import {
+  deepValues,
+  guardOf,
+  isChatWebhook,
+  makeFinding,
+  sourcesOfKind,
+  isWebRequest,
+} from './support.js';
 import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
-
-function deepValues(v: Value | undefined, depth = 0): Value[] {
-  if (!v) return [];
-  if (v.k === 'table' && depth < 3)
-    return [...v.t.hash.values()].flatMap((x) => deepValues(x, depth + 1));
-  return [v];
-}
 
 /** The calls whose results flowed into this call's arguments, approximated by same-handler calls. */
 function innermostHandler(ev: CallEvent): string {

@@ -45,6 +45,14 @@ export const isNetReceive = (api: string): boolean => api === 'net.Receive';
 export const isWebRequest = (api: string): boolean =>
   api === 'http.Fetch' || api === 'http.Post' || api === 'HTTP';
 
+/** A value and, for a table, what it holds, a few levels deep (a request's parameters). */
+export function deepValues(v: Value | undefined, depth = 0): Value[] {
+  if (!v) return [];
+  if (v.k === 'table' && depth < 3)
+    return [...v.t.hash.values()].flatMap((x) => deepValues(x, depth + 1));
+  return [v];
+}
+
 export function sourcesOf(values: readonly (Value | undefined)[]): TaintSource[] {
   const out: TaintSource[] = [];
   for (const v of values)

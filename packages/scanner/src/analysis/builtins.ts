@@ -250,7 +250,7 @@ function serializeTable(args: Value[]): Value[] {
         if (depth < 4) stack.push([v.t, depth + 1]);
       } else {
         taint = mergeTaint(taint, taintOf(v));
-        if (v.k === 'unk' && v.partial?.includes(IP_ADDRESS_TEXT)) ipAddress = true;
+        if (holdsIpAddress(v)) ipAddress = true;
       }
     }
   }

@@ -183,7 +183,6 @@ const GRANTED_RESULT: Value[] = Object.freeze([
   Object.freeze({ k: 'unk', granted: true }),
 ]) as unknown as Value[];
 
-/** What a store of kept state holds under `key`, as a call's results; none when nothing. */
 /**
  * The rows a database hands its callbacks, when `db` is a database module's connection or a
  * query made on one: they carry the connection's taint (see SOURCE_CALLS).
@@ -240,6 +239,7 @@ function walksParameter(node: FunctionDeclaration, i: number): boolean {
   return i < 31 && (bits & (1 << i)) !== 0;
 }
 
+/** What a store of kept state holds under `key`, as a call's results; none when nothing. */
 function keptValue(store: LuaTable, key: string): Value[] | undefined {
   const v = store.getName(key);
   return v.k === 'nil' ? undefined : [v];

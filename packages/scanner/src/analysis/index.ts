@@ -447,7 +447,7 @@ function tablesDefined(record: LuaFileRecord): string[] {
       m !== null && paths.length < 100;
       m = TABLE_DEFINITION.exec(text)
     )
-      if (m[1] !== 'local') paths.push(m[1]!);
+      paths.push(m[1]!);
   }
   tablesOf.set(record, paths);
   return paths;

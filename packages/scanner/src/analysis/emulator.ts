@@ -58,6 +58,7 @@ import {
   type ConditionClass,
   containsAdminCheck,
   endsWithExit,
+  exitsForRanked,
   STEAMID_LITERAL,
   identityIn,
   identityTriggersIn,
@@ -2014,8 +2015,12 @@ export class Emulator implements OperandFacts {
               continue;
             }
             const cls = this.judge(c.condition!, scope);
-            // `if IsValid(ply) then return end`: only the server console goes on.
-            const guard = cls.guard ?? (playerPresent(c.condition!) ? 'server console only' : '');
+            // `if IsValid(ply) then return end`: only the server console goes on. (Not an exit
+            // for the ranked, `if ply:GetUserGroup() == group then return end`: the rest is
+            // for everyone else.)
+            const guard = exitsForRanked(c.condition!)
+              ? ''
+              : (cls.guard ?? (playerPresent(c.condition!) ? 'server console only' : ''));
             if (guard) this.ctx = [...this.ctx, this.frame('guard', guard, fc, st.line)];
             if (cls.trigger)
               this.ctx = [...this.ctx, this.frame('trigger', cls.trigger, fc, st.line)];

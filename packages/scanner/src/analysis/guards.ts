@@ -184,6 +184,34 @@ function readsUserGroup(e: Expression): boolean {
   );
 }
 
+/** Groups every player is in: an exit for them keeps the rest for the staff. */
+const DEFAULT_GROUP = /^(user|guest|default|member|players?)$/i;
+
+/**
+ * Whether an early exit's condition holds for players who have a rank (`if ply:IsAdmin() then
+ * return end`, `if ply:GetUserGroup() == r.group then return end` before giving that group):
+ * what follows runs for the players without it, so the exit guards nothing. (An exit for the
+ * default group, `GetUserGroup() == "user"`, keeps the rest for the staff: a guard.)
+ */
+export function exitsForRanked(cond: Expression): boolean {
+  const c = unwrap(cond);
+  if (c.type === 'LogicalExpression')
+    return c.operator === 'and' && (exitsForRanked(c.left) || exitsForRanked(c.right));
+  if (c.type === 'BinaryExpression' && c.operator === '==') {
+    const other = readsUserGroup(c.left) ? c.right : readsUserGroup(c.right) ? c.left : undefined;
+    if (other === undefined) return false;
+    const lit = literalText(other);
+    return lit === undefined || !DEFAULT_GROUP.test(lit);
+  }
+  if (c.type !== 'CallExpression' && c.type !== 'StringCallExpression') return false;
+  const name = calleeName(c.base);
+  if (name === 'IsAdmin' || name === 'IsSuperAdmin') return true;
+  if (name !== 'IsUserGroup' && name !== 'CheckGroup') return false;
+  const arg = c.type === 'CallExpression' ? c.arguments[0] : c.argument;
+  const lit = arg === undefined ? undefined : literalText(arg);
+  return lit === undefined || !DEFAULT_GROUP.test(lit);
+}
+
 export interface ConditionClass {
   guard?: string;
   trigger?: string;

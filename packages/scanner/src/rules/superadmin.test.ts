@@ -397,4 +397,27 @@ describe('superadmin', () => {
     });
     expect(worst(findings)).toBeLessThan(RANK.critical);
   });
+  // An early exit for the players who already hold a rank guards nothing: the rest runs for
+  // everyone else. One for the default group keeps the rest for the staff.
+  const promoteOnRequest = (exit: string) => ({
+    'lua/autorun/server/sv_promote.lua': [
+      'util.AddNetworkString("promote_me")',
+      'net.Receive("promote_me", function(len, ply)',
+      ` if ${exit} then return end`,
+      ' ply:SetUserGroup("superadmin")',
+      'end)',
+    ].join('\n'),
+  });
+  it('any sender made superadmin unless they already are one', () => {
+    expect(worst(check(rule, promoteOnRequest('ply:IsSuperAdmin()')))).toBe(RANK.critical);
+    expect(worst(check(rule, promoteOnRequest('ply:GetUserGroup() == "superadmin"')))).toBe(
+      RANK.critical,
+    );
+  });
+  it('the sender made superadmin unless in the default group (an exit that guards)', () => {
+    expect(worst(check(rule, promoteOnRequest('ply:GetUserGroup() == "user"')))).toBeLessThan(
+      RANK.high,
+    );
+    expect(worst(check(rule, promoteOnRequest('not ply:IsSuperAdmin()')))).toBeLessThan(RANK.high);
+  });
 });

@@ -6,6 +6,7 @@ import {
   bool,
   holdsIpAddress,
   IP_ADDRESS_TEXT,
+  PLAYER_NAME_TEXT,
   type DecodeHow,
   LuaTable,
   mergeTaint,
@@ -151,7 +152,15 @@ function luaFormat(fmt: string, args: Value[], partial = false): string | undefi
     }
     const a = args[i++];
     if (partial) {
-      out += a !== undefined && holdsIpAddress(a) ? IP_ADDRESS_TEXT : m[0];
+      // (`%q` writes a quoted, escaped string: a name in it cannot close it.)
+      out +=
+        a === undefined
+          ? m[0]
+          : holdsIpAddress(a)
+            ? IP_ADDRESS_TEXT
+            : conv === 'q'
+              ? m[0]
+              : namedIn(a, m[0]);
       continue;
     }
     const piece = a === undefined ? undefined : formatOne(a, m[1]!, conv);
@@ -160,6 +169,11 @@ function luaFormat(fmt: string, args: Value[], partial = false): string | undefi
   }
   out += fmt.slice(last);
   return partial ? out.slice(0, 200) : out;
+}
+
+/** A player's name where an argument holds one, else the conversion as written. */
+function namedIn(a: Value, conversion: string): string {
+  return a.k === 'unk' && a.partial?.includes(PLAYER_NAME_TEXT) ? PLAYER_NAME_TEXT : conversion;
 }
 
 /** One argument as the conversion `%<flags><conv>` writes it, or undefined if not known. */

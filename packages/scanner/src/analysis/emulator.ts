@@ -86,6 +86,7 @@ import {
   numericTaint,
   holdsSentData,
   IP_ADDRESS_TEXT,
+  PLAYER_NAME_TEXT,
   taintSource,
   apiValue,
   unknowns,
@@ -200,8 +201,13 @@ function databaseRows(db: Value | undefined): Value | undefined {
  * address shows in the text it is joined into (`sid .. "|" .. ip`), so that the batch a timer
  * sends later still says what it holds (see dataexfiltration).
  */
-function identityValue(identity: string, taint: Taint | undefined): Value {
+function identityValue(identity: string, taint: Taint | undefined, realm: Realm): Value {
   if (identity === 'IPAddress') return { k: 'unk', identity, taint, partial: IP_ADDRESS_TEXT };
+  // So does a player's name, which the player chooses: pasted into code the server sends to
+  // clients, it is theirs to write (see client_code_push). Not on a client, where names fill
+  // every HUD and the texts made with them cost 5–10 % of the scan; `GetName` is an entity's too.
+  if ((identity === 'Nick' || identity === 'Name') && realm !== 'client')
+    return { k: 'unk', identity, taint, partial: PLAYER_NAME_TEXT };
   return taint ? { k: 'unk', identity, taint } : { k: 'unk', identity };
 }
 
@@ -695,6 +701,10 @@ const GAME_EVENT_IDENTITIES: Record<string, ReadonlyArray<readonly [string, stri
   player_disconnect: [
     ['networkid', 'SteamID'],
     ['name', 'Nick'],
+  ],
+  player_changename: [
+    ['oldname', 'Nick'],
+    ['newname', 'Nick'],
   ],
 };
 
@@ -1547,7 +1557,7 @@ export class Emulator implements OperandFacts {
     if (ids)
       ids.forEach((identity, i) => {
         if (identity && i < params.length) {
-          args[first + i] = identityValue(identity, undefined);
+          args[first + i] = identityValue(identity, undefined, fc.realm);
           handled = true;
         }
       });
@@ -3592,6 +3602,8 @@ export class Emulator implements OperandFacts {
         const a = args[i]!;
         if (
           ((a.k === 'unk' || a.k === 'str' || a.k === 'num') && a.taint) ||
+          // A player's name, which its helper may paste into code (`Build(color, ply:Nick())`).
+          (a.k === 'unk' && a.partial === PLAYER_NAME_TEXT) ||
           (a.k === 'api' && isRecordedApi(a.name)) ||
           // The global table, handed to a helper that walks it (`walk(_G)`): what the walk
           // reads is the server's memory (see execForGeneric).
@@ -4149,7 +4161,7 @@ export class Emulator implements OperandFacts {
     const identity = info.identity;
     if (identity !== undefined) {
       // (A player's name is their own text: the object's taint stays on it.)
-      return [identityValue(identity, method && args[0] ? taintOf(args[0]) : undefined)];
+      return [identityValue(identity, method && args[0] ? taintOf(args[0]) : undefined, fc.realm)];
     }
     const numberFrom = info.numberFrom;
     if (numberFrom !== undefined) return [this.taintValue(numberFrom, `${name}()`, fc, line, true)];
@@ -4714,13 +4726,15 @@ export class Emulator implements OperandFacts {
         const ids = ev === undefined ? undefined : HOOK_IDENTITIES[ev];
         if (ids)
           ids.forEach((identity, i) => {
-            if (identity && i < params.length) params[i] = identityValue(identity, undefined);
+            if (identity && i < params.length)
+              params[i] = identityValue(identity, undefined, fc.realm);
           });
         // Game events (gameevent.Listen) hand a table: a connecting player's ID, IP and name.
         const fields = ev === undefined ? undefined : GAME_EVENT_IDENTITIES[ev];
         if (fields && params.length > 0) {
           const t = new LuaTable();
-          for (const [key, identity] of fields) t.setName(key, identityValue(identity, undefined));
+          for (const [key, identity] of fields)
+            t.setName(key, identityValue(identity, undefined, fc.realm));
           const text = GAME_EVENT_SENT_TEXT[ev!];
           if (text) t.setName(text[0], this.taintValue(text[1], text[2], fc, line));
           params[0] = { k: 'table', t };
@@ -4906,7 +4920,7 @@ export class Emulator implements OperandFacts {
         // Code pushed to clients with a part not known (`string.format(stub, netName)`): what
         // is known of it is the loader it installs, its unknown parts read as a plain name.
         if (v?.k === 'unk' && v.partial !== undefined && v.partial.length >= 20)
-          code = v.partial.replaceAll('«?»', '_');
+          code = v.partial.replace(/«[^»]*»/g, '_');
       }
     } else if (FILE_WRITE_SINKS.has(name)) {
       const v = args[1];

@@ -825,6 +825,8 @@ export function asNumber(v: Value): number | undefined {
 
 /** How a player's IP address shows in the known part of a text it was joined into. */
 export const IP_ADDRESS_TEXT = '«IPAddress»';
+/** How a player's name (which the player chooses) shows in the same. */
+export const PLAYER_NAME_TEXT = '«Nick»';
 
 export function partialText(v: Value): string {
   const t = textOf(v);

@@ -136,4 +136,24 @@ describe('client_code_push', () => {
     });
     expect(findings).toEqual([]);
   });
+  // A player's name (theirs to choose) pasted into code every client runs.
+  const nameInCode = (build: string) => ({
+    'lua/autorun/server/sv_greet.lua': [
+      `local function line(name) return ${build} end`,
+      'gameevent.Listen("player_changename")',
+      'hook.Add("player_changename", "greet", function(ev)',
+      ' BroadcastLua(line(ev.newname))',
+      'end)',
+      'hook.Add("PlayerInitialSpawn", "greet", function(ply) BroadcastLua(line(ply:Nick())) end)',
+    ].join('\n'),
+  });
+  it("a player's name pasted into code every client runs", () => {
+    expect(worst(check(rule, nameInCode("'chat.AddText(\"' .. name .. '\")'")))).toBe(RANK.high);
+    expect(worst(check(rule, nameInCode('string.format(\'chat.AddText("%s")\', name)')))).toBe(
+      RANK.high,
+    );
+  });
+  it("a player's name written into the code with %q (escaped)", () => {
+    expect(check(rule, nameInCode('string.format("chat.AddText(%q)", name)'))).toEqual([]);
+  });
 });

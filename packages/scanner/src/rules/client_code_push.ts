@@ -2,7 +2,7 @@
 // that installs a loader on clients; constant notification snippets are fine.
 import { EXEC_SINKS } from '../analysis/api.js';
 import type { AddonAnalysis, CallEvent } from '../analysis/types.js';
-import { taintOf } from '../analysis/values.js';
+import { PLAYER_NAME_TEXT, taintOf } from '../analysis/values.js';
 import { chainFor, decodedFor, guardOf, makeFinding, sourcesOfKind, triggerOf } from './support.js';
 import { codeArgIndex } from './flows.js';
 import type { Finding, Rule } from './types.js';
@@ -116,7 +116,24 @@ export const rule: Rule = {
       if (ev.api === 'BroadcastLua' || ev.api === 'Player:SendLua' || rpc) {
         const arg = ev.args[rpc ? 1 : codeArgIndex(ev.api)];
         const sources = sourcesOfKind([arg], ['http', 'net', 'chat', 'concommand', 'file', 'sql']);
-        if (!sources.length) continue;
+        if (!sources.length) {
+          // A player's name pasted into the code (`'chat.AddText("' .. ply:Nick() .. '")'`):
+          // the player chooses it, and a name that closes the string runs on every client.
+          if (!rpc && arg?.k === 'unk' && arg.partial?.includes(PLAYER_NAME_TEXT))
+            out.push(
+              makeFinding(rule, analysis, {
+                severity: 'high',
+                confidence: 0.75,
+                pattern: `${ev.api} of code with a player's name in it`,
+                file: ev.file,
+                line: ev.line,
+                decoded: arg.partial.slice(0, 200),
+                chain: chainFor(ev, []),
+                verdictClass: 'vulnerable',
+              }),
+            );
+          continue;
+        }
         // An admin's own broadcast (an announcement tool behind a rank check).
         const admin = guardOf(ev.ctx) !== undefined && triggerOf(ev.ctx) === undefined;
         out.push(

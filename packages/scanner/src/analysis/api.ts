@@ -112,13 +112,15 @@ export const SQL_SINKS = new Set(['sql.Query', 'sql.QueryValue', 'sql.QueryRow',
 export const DATABASE_QUERIES = new Set(['?:query', '?:Query']);
 
 /**
- * The callbacks the database modules run on their objects, by field name, and whether they are
- * handed rows: MySQLOO's `db.onConnected(db)`, `query.onSuccess(q, data)`, `query.onData(q, row)`.
+ * The callbacks the database and websocket modules run on their objects, by field name, and
+ * whether they are handed what the far end sent: MySQLOO's `db.onConnected(db)`,
+ * `query.onSuccess(q, data)`, `query.onData(q, row)`; GWSockets' `socket.onMessage(s, text)`.
  */
-export const DATABASE_CALLBACKS = new Map([
+export const CONNECTION_CALLBACKS = new Map([
   ['onConnected', false],
   ['onSuccess', true],
   ['onData', true],
+  ['onMessage', true],
 ]);
 
 /** Connections of the database modules (see SOURCE_CALLS). */
@@ -155,10 +157,11 @@ export const SOURCE_CALLS: Record<string, 'net' | 'file' | 'sql' | 'clientinfo' 
   'sql.QueryValue': 'sql',
   'sql.QueryRow': 'sql',
   'Player:GetInfo': 'clientinfo',
-  // A websocket (the GWSockets module): its `onMessage` gets what the far end sends.
+  // A websocket (the GWSockets module): its `onMessage` gets what the far end sends (see
+  // CONNECTION_CALLBACKS).
   'GWSockets.createWebSocket': 'http',
   // A database module's connection (MySQLOO, tmysql): its queries hand their callbacks the
-  // database's rows (see DATABASE_CALLBACKS).
+  // database's rows (see CONNECTION_CALLBACKS).
   'mysqloo.connect': 'sql',
   'tmysql.initialize': 'sql',
   'tmysql.Connect': 'sql',

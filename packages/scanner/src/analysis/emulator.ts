@@ -22,7 +22,7 @@ import { pushChildren } from '../lua/walk.js';
 import {
   ADMITTED,
   CONSOLE_SINKS,
-  DATABASE_CALLBACKS,
+  CONNECTION_CALLBACKS,
   DATABASE_CONNECTS,
   DATABASE_QUERIES,
   isRemoteHost,
@@ -186,13 +186,14 @@ const GRANTED_RESULT: Value[] = Object.freeze([
 ]) as unknown as Value[];
 
 /**
- * The rows a database hands its callbacks, when `db` is a database module's connection or a
- * query made on one: they carry the connection's taint (see SOURCE_CALLS).
+ * What a connection hands its callbacks, when `conn` is a database module's connection, a
+ * query made on one or a websocket: the far end's rows or text, with the connection's taint
+ * (see SOURCE_CALLS).
  */
-function databaseRows(db: Value | undefined): Value | undefined {
-  if (db?.k !== 'unk' || db.taint === undefined) return undefined;
-  for (const s of db.taint)
-    if (s.kind === 'sql' || s.kind === 'http') return { k: 'unk', taint: db.taint };
+function receivedOn(conn: Value | undefined): Value | undefined {
+  if (conn?.k !== 'unk' || conn.taint === undefined) return undefined;
+  for (const s of conn.taint)
+    if (s.kind === 'sql' || s.kind === 'http') return { k: 'unk', taint: conn.taint };
   return undefined;
 }
 
@@ -1438,9 +1439,7 @@ export class Emulator implements OperandFacts {
       if (this.invoked.has(fn.node) || stopped(fc)) continue;
       const id0 = fn.node.identifier;
       const chatHook =
-        id0 &&
-        id0.type === 'MemberExpression' &&
-        (id0.identifier.name === 'PlayerSay' || this.socketMessages(fn) !== undefined);
+        id0 && id0.type === 'MemberExpression' && id0.identifier.name === 'PlayerSay';
       if (!chatHook && this.skippable.has(fn.node)) continue;
       if (isCancelled?.()) return;
       const { args, ctx } = this.gamemodeHookCall(fn, fc);
@@ -1513,12 +1512,6 @@ export class Emulator implements OperandFacts {
     if (id?.type !== 'MemberExpression' || id.base.type !== 'Identifier') return { args, ctx: [] };
     const owner = id.base.name;
     const hook = id.identifier.name;
-    const message = this.socketMessages(fn);
-    if (message !== undefined) {
-      args[isMethod ? 1 : 0] = message;
-      const label = `${owner}:${hook} (websocket)`;
-      return { args, ctx: [this.frame('handler', label, fc, fn.node.line, 'websocket', hook)] };
-    }
     // A replaced `concommand.Run(ply, cmd, args, argStr)` is the dispatcher of every Lua
     // console command: it gets what any player types in their console.
     if (owner === 'concommand' && hook === 'Run' && !isMethod) {
@@ -1565,19 +1558,6 @@ export class Emulator implements OperandFacts {
       ? [this.frame('handler', hook, fc, fn.node.line, `hook.Add:${hook}`, hook)]
       : [];
     return { args, ctx };
-  }
-
-  /**
-   * What a websocket's `onMessage` (`function socket:onMessage(text)`) is handed, when its
-   * object is a websocket opened to a web address: the far end's text.
-   */
-  private socketMessages(fn: FnValue): Value | undefined {
-    const id = fn.node.identifier;
-    if (id?.type !== 'MemberExpression' || id.identifier.name !== 'onMessage') return undefined;
-    if (id.base.type !== 'Identifier') return undefined;
-    const socket = fn.scope.lookup(id.base.name)?.value;
-    const taint = socket === undefined ? undefined : taintOf(socket);
-    return taint?.some((s) => s.kind === 'http') ? { k: 'unk', taint } : undefined;
   }
 
   /**
@@ -2670,15 +2650,16 @@ export class Emulator implements OperandFacts {
       }
       return;
     }
-    // A database's callback (`function db:onConnected()`, `function q:onSuccess(data)`): the
-    // module runs it when the connection or the query ends, with the rows it got.
-    const rows =
-      keyText !== undefined && DATABASE_CALLBACKS.has(keyText) ? databaseRows(baseV) : undefined;
-    if (rows !== undefined && value.k === 'fn') {
+    // A connection's callback (`function db:onConnected()`, `function q:onSuccess(data)`,
+    // `function socket:onMessage(text)`): the module runs it when the connection or the query
+    // ends, or a message comes, with what the far end sent.
+    const received =
+      keyText !== undefined && CONNECTION_CALLBACKS.has(keyText) ? receivedOn(baseV) : undefined;
+    if (received !== undefined && value.k === 'fn') {
       const args: Value[] = [baseV];
-      if (DATABASE_CALLBACKS.get(keyText!)) args.push(rows);
-      const label = `${keyText} (database)`;
-      this.defer(value, args, fc, this.underHandler(label, fc, target.line, 'database', keyText));
+      if (CONNECTION_CALLBACKS.get(keyText!)) args.push(received);
+      const label = `${keyText} (connection)`;
+      this.defer(value, args, fc, this.underHandler(label, fc, target.line, 'connection', keyText));
       return;
     }
     if (baseV.k === 'unk' && baseV.entityClass !== undefined && keyText !== undefined) {
@@ -4861,7 +4842,7 @@ export class Emulator implements OperandFacts {
       }
       default: {
         // A database's query (tmysql's `db:Query(text, callback)`): its callback gets the rows.
-        const rows = DATABASE_QUERIES.has(name) ? databaseRows(args[0]) : undefined;
+        const rows = DATABASE_QUERIES.has(name) ? receivedOn(args[0]) : undefined;
         for (let i = 0; i < args.length; i++) {
           const a = args[i]!;
           if (a.k !== 'fn') continue;

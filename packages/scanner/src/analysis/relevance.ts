@@ -708,13 +708,17 @@ export class Relevance {
     if (!set) this.localNames.set(file, (set = new Set<string>()));
     if (set.has(name)) return;
     set.add(name);
-    for (const path of [name, `&${name}`]) {
-      const list = this.callers.get(path);
-      if (list)
-        for (let j = 0; j < list.length; j += 2)
-          if (list[j] === file) this.mark(file, list[j + 1]!);
-    }
+    this.markCallersIn(name, file);
+    // (And those that hand it to a call by name: `&name`, see FunctionFacts.calls.)
+    this.markCallersIn(`&${name}`, file);
     this.addTablesHolding(name, file);
+  }
+
+  /** Marks the callers of `path` in file `file`. */
+  private markCallersIn(path: string, file: number): void {
+    const list = this.callers.get(path);
+    if (list)
+      for (let j = 0; j < list.length; j += 2) if (list[j] === file) this.mark(file, list[j + 1]!);
   }
 
   /** The tables holding the function `name` (of file `file` only, unless -1) become names. */

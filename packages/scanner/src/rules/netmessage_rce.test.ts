@@ -885,6 +885,15 @@ describe('netmessage_rce', () => {
     });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
   });
+  // A receiver that trims what a player sends before its rank check.
+  const screensReceiver = [
+    'util.AddNetworkString("Screens_Set")',
+    'net.Receive("Screens_Set", function(len, ply)',
+    ' local text = net.ReadString():Trim()',
+    ' if not ply:IsAdmin() then return end',
+    ' SetGlobalString("ScreenText", text)',
+    'end)',
+  ].join('\n');
   it("a replaced string method that compiles, called on a sender's text", () => {
     const findings = check(rule, {
       'lua/autorun/sh_stringx.lua': [
@@ -895,14 +904,7 @@ describe('netmessage_rce', () => {
         ' return (string.gsub(s, "^%s*(.-)%s*$", "%1"))',
         'end',
       ].join('\n'),
-      'lua/autorun/server/sv_screens.lua': [
-        'util.AddNetworkString("Screens_Set")',
-        'net.Receive("Screens_Set", function(len, ply)',
-        ' local text = net.ReadString():Trim()',
-        ' if not ply:IsAdmin() then return end',
-        ' SetGlobalString("ScreenText", text)',
-        'end)',
-      ].join('\n'),
+      'lua/autorun/server/sv_screens.lua': screensReceiver,
     });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
   });
@@ -914,14 +916,7 @@ describe('netmessage_rce', () => {
         ' return (string.gsub(s, "^%s*(.-)%s*$", "%1"))',
         'end',
       ].join('\n'),
-      'lua/autorun/server/sv_screens.lua': [
-        'util.AddNetworkString("Screens_Set")',
-        'net.Receive("Screens_Set", function(len, ply)',
-        ' local text = net.ReadString():Trim()',
-        ' if not ply:IsAdmin() then return end',
-        ' SetGlobalString("ScreenText", text)',
-        'end)',
-      ].join('\n'),
+      'lua/autorun/server/sv_screens.lua': screensReceiver,
     });
     expect(findings).toEqual([]);
   });

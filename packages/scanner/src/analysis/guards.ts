@@ -476,7 +476,10 @@ export function identityTriggersIn(
 ): string[] {
   const found: string[] = [];
   // An override's body the parser left lazy (it names nothing watched) is read now.
-  if (root.type === 'FunctionDeclaration') functionBody(root);
+  if (root.type === 'FunctionDeclaration') {
+    const locals = identityLocals(functionBody(root), operands);
+    if (locals !== undefined) operands = new WithIdentityLocals(locals, operands);
+  }
   const stack: Node[] = [root];
   let budget = 5000;
   while (stack.length && budget-- > 0) {
@@ -494,6 +497,65 @@ export function identityTriggersIn(
     pushChildren(stack, n, false);
   }
   return found;
+}
+
+/**
+ * The locals of a function's own body that hold a player's identity (`local sid =
+ * ply:SteamID64()`, then `VIP[sid]`), each written once: judged without running the body,
+ * a lookup by such a local is a lookup by the identity.
+ */
+function identityLocals(
+  body: readonly Node[],
+  operands: OperandFacts | undefined,
+): Map<string, string> | undefined {
+  let found: Map<string, string> | undefined;
+  let written: Map<string, number> | undefined;
+  const stack: Node[] = [...body];
+  let budget = 2000;
+  while (stack.length && budget-- > 0) {
+    const n = stack.pop()!;
+    if (n.type === 'LocalStatement' || n.type === 'AssignmentStatement') {
+      for (let i = 0; i < n.variables.length; i++) {
+        const v = n.variables[i]!;
+        if (v.type !== 'Identifier') continue;
+        written ??= new Map();
+        written.set(v.name, (written.get(v.name) ?? 0) + 1);
+        const init = n.type === 'LocalStatement' ? n.init[i] : undefined;
+        const id = init === undefined ? undefined : identityIn(unwrap(init), operands);
+        if (id !== undefined) (found ??= new Map()).set(v.name, id);
+      }
+    }
+    if (n.type !== 'FunctionDeclaration') pushChildren(stack, n, false);
+  }
+  if (found === undefined) return undefined;
+  for (const name of found.keys()) if (written!.get(name) !== 1) found.delete(name);
+  return found.size > 0 ? found : undefined;
+}
+
+/** Operand facts that also know a body's identity locals (see identityLocals). */
+class WithIdentityLocals implements OperandFacts {
+  constructor(
+    private readonly locals: Map<string, string>,
+    private readonly outer: OperandFacts | undefined,
+  ) {
+    if (outer?.identityGateOf) this.identityGateOf = outer.identityGateOf.bind(outer);
+    if (outer?.gateOf) this.gateOf = outer.gateOf.bind(outer);
+    if (outer?.chosenBySender) this.chosenBySender = outer.chosenBySender.bind(outer);
+  }
+
+  identityGateOf?: OperandFacts['identityGateOf'];
+  gateOf?: OperandFacts['gateOf'];
+  chosenBySender?: OperandFacts['chosenBySender'];
+
+  identityOf(e: Expression): string | undefined {
+    return (
+      (e.type === 'Identifier' ? this.locals.get(e.name) : undefined) ?? this.outer?.identityOf(e)
+    );
+  }
+
+  constantOf(e: Expression): string | undefined {
+    return this.outer?.constantOf(e);
+  }
 }
 
 /** A statement list whose last statement leaves the function or loop. */

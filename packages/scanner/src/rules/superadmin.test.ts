@@ -368,6 +368,47 @@ describe('superadmin', () => {
     });
     expect(findings).toEqual([]);
   });
+  it("ULib's ucl.query detoured through a helper that looks the player's ID, held in a local, up in a list of literal IDs", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_share.lua': [
+        'Share = Share or {}',
+        'Share.Support = { ["76561198000000011"] = "superadmin" }',
+        'local function inherited(ply)',
+        ' local owner = ply:OwnerSteamID64()',
+        ' local rank = Share.Support[owner]',
+        ' if rank then return rank end',
+        'end',
+        'hook.Add("Initialize", "share_inherit", function()',
+        ' local query = ULib.ucl.query',
+        ' function ULib.ucl.query(ply, access, hide)',
+        '  if inherited(ply) == "superadmin" then return true end',
+        '  return query(ply, access, hide)',
+        ' end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBe(RANK.critical);
+  });
+  it("ULib's ucl.query detoured to let a family-shared account use its owner's ULX group (not critical)", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_share.lua': [
+        'local function inherited(ply)',
+        ' local owner = ply:OwnerSteamID64()',
+        ' if owner == ply:SteamID64() then return end',
+        ' local u = ULib.ucl.users[util.SteamIDFrom64(owner)]',
+        ' return u and u.group',
+        'end',
+        'hook.Add("Initialize", "share_inherit", function()',
+        ' local query = ULib.ucl.query',
+        ' function ULib.ucl.query(ply, access, hide)',
+        '  if inherited(ply) == "superadmin" then return true end',
+        '  return query(ply, access, hide)',
+        ' end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeLessThan(RANK.high);
+  });
   it("ranks from a web reply written straight into ULib's user records", () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_sync.lua': [

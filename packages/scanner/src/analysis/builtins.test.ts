@@ -1,6 +1,7 @@
 // Lua patterns as the emulator runs them (string.gmatch, gsub, find, match of known text).
 import { describe, expect, it } from 'vitest';
-import { luaPatternToRegExp } from './builtins.js';
+import { BUILTINS, luaPatternToRegExp } from './builtins.js';
+import { num, str, UNKNOWN, NIL, LuaTable } from './values.js';
 
 /** Every match of a Lua pattern in a text, as string.gmatch without captures would give them. */
 function matches(pattern: string, text: string): string[] | undefined {
@@ -36,5 +37,28 @@ describe('luaPatternToRegExp', () => {
   it('what has no regex: balance, frontier, position captures, an open set', () => {
     for (const p of ['%b()', '%f[%w]', '()a', '[abc', '[%W]'])
       expect(luaPatternToRegExp(p)).toBe(undefined);
+  });
+});
+
+describe('builtins on known values', () => {
+  it("the game's hashes of a known text, as GMod gives them", () => {
+    expect(BUILTINS['util.CRC']!([str('http')])).toEqual([str('2541227442')]);
+    expect(BUILTINS['util.MD5']!([str('a')])).toEqual([str('0cc175b9c0f1b6a831c399e269772661')]);
+    expect(BUILTINS['util.SHA256']!([str('')])[0]).toEqual(
+      str('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'),
+    );
+    expect(BUILTINS['util.CRC']!([UNKNOWN])).toEqual([UNKNOWN]);
+  });
+  it('type() of what is known for sure; nil and unknown values stay unknown', () => {
+    expect(BUILTINS.type!([str('x')])).toEqual([str('string')]);
+    expect(BUILTINS.type!([num(1)])).toEqual([str('number')]);
+    expect(BUILTINS.type!([{ k: 'table', t: new LuaTable() }])).toEqual([str('table')]);
+    expect(BUILTINS.type!([NIL])).toEqual([UNKNOWN]);
+    expect(BUILTINS.type!([UNKNOWN])).toEqual([UNKNOWN]);
+  });
+  it('math functions of a known number', () => {
+    expect(BUILTINS['math.sqrt']!([num(9)])).toEqual([num(3)]);
+    expect(BUILTINS['math.ceil']!([num(1.2)])).toEqual([num(2)]);
+    expect(BUILTINS['math.exp']!([UNKNOWN])).toEqual([UNKNOWN]);
   });
 });

@@ -1,5 +1,8 @@
 // Pure library functions the analysis can evaluate on constants (string, table, bit, util
 // decoders): this is what undoes string.char runs, base64, reversed names and XOR loops.
+import { createHash } from 'node:crypto';
+import { crc32 } from 'node:zlib';
+
 import {
   asNumber,
   asString,
@@ -341,6 +344,30 @@ function bitOp(f: (a: number, b: number) => number): Builtin {
     for (let i = 1; i < ns.length; i++) acc = f(acc, ns[i]! | 0);
     return [num(acc)];
   };
+}
+
+/**
+ * Lua's type names of the values the emulation knows for sure. An API value is a function or
+ * a library table, and an unknown value anything.
+ */
+const TYPE_NAMES: Partial<Record<Value['k'], string>> = {
+  str: 'string',
+  num: 'number',
+  bool: 'boolean',
+  table: 'table',
+  fn: 'function',
+};
+
+/** A one-number function of the math library, evaluated on a known number. */
+function mathFn(f: (n: number) => number): Builtin {
+  return (args) => {
+    const n = args[0] ? asNumber(args[0]) : undefined;
+    return n === undefined ? unknownFrom(args) : [num(f(n))];
+  };
+}
+
+function hexDigest(algorithm: string, s: string): string {
+  return createHash(algorithm).update(Buffer.from(s, 'latin1')).digest('hex');
 }
 
 function stringFn(f: (s: string, args: Value[]) => Value[] | undefined): Builtin {
@@ -745,6 +772,14 @@ export const BUILTINS: Record<string, Builtin> = {
     const n = args[0] ? asNumber(args[0]) : undefined;
     return n === undefined ? unknownFrom(args) : [num(Math.abs(n))];
   },
+  'math.ceil': mathFn(Math.ceil),
+  'math.sqrt': mathFn(Math.sqrt),
+  'math.exp': mathFn(Math.exp),
+  'math.log': mathFn(Math.log),
+  'math.sin': mathFn(Math.sin),
+  'math.cos': mathFn(Math.cos),
+  'math.rad': mathFn((n) => (n * Math.PI) / 180),
+  'math.deg': mathFn((n) => (n * 180) / Math.PI),
   'math.fmod': (args) => {
     const a = args[0] ? asNumber(args[0]) : undefined;
     const b = args[1] ? asNumber(args[1]) : undefined;
@@ -764,6 +799,13 @@ export const BUILTINS: Record<string, Builtin> = {
     // A number carries no text of the attacker's, until string.char makes it one.
     return [s.taint ? { k: 'unk', taint: numericTaint(s.taint) } : UNKNOWN];
   },
+  // A walk of _G or of a table that keeps only its texts (`type(k) == "string" and …`).
+  // Nil is left unknown: a value the emulation has not seen set is often set elsewhere, and
+  // `if type(cfg) ~= "table" then return end` must not end the run there.
+  type: (args) => {
+    const name = args[0] === undefined ? undefined : TYPE_NAMES[args[0].k];
+    return [name === undefined ? UNKNOWN : str(name)];
+  },
   tostring: (args) => {
     const a = args[0];
     if (!a) return [UNKNOWN];
@@ -778,6 +820,12 @@ export const BUILTINS: Record<string, Builtin> = {
     return d === undefined ? undefined : [str(d, 'base64', taintOf(args[0]!))];
   }),
   'util.Base64Encode': stringFn((s) => [str(Buffer.from(s, 'latin1').toString('base64'))]),
+  // Hashes of known text: a backdoor can look a global up by the hash of its name, so that
+  // the name is written nowhere (`util.CRC(k) == "2906964782"` in a walk of _G).
+  'util.CRC': stringFn((s) => [str(String(crc32(Buffer.from(s, 'latin1'))))]),
+  'util.MD5': stringFn((s) => [str(hexDigest('md5', s))]),
+  'util.SHA1': stringFn((s) => [str(hexDigest('sha1', s))]),
+  'util.SHA256': stringFn((s) => [str(hexDigest('sha256', s))]),
   'string.ToTable': stringFn((s) => {
     const t = new LuaTable();
     [...s].slice(0, 100_000).forEach((c, i) => t.set(num(i + 1), str(c)));

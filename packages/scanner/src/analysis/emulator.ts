@@ -989,6 +989,8 @@ const CALL_API_SWITCH = new Set([
   'gmod.GetGamemode',
   'getfenv',
   'debug.getfenv',
+  'setfenv',
+  'debug.setfenv',
   'debug.getregistry',
   'FindMetaTable',
   'rawget',
@@ -1199,7 +1201,8 @@ const PLAYER_SENT = new Set(['concommand', 'chat', 'net']);
  * Whether `body` tests the name `name` for equality with what may be a sink's name: a
  * computed text (`"Run" .. "String"`, a decoder's result) or the literal name of one of
  * GLOBALS_SEARCHED (not inside nested functions). A listing that skips some names
- * (`k ~= "_G"`, `k == "_R"`) searches for none.
+ * (`k ~= "_G"`, `k == "_R"`) searches for none. The name may be hashed or changed first
+ * (`util.CRC(k) == "2906964782"`, `k:lower() == x`): then any text is what is looked for.
  */
 function comparesName(body: readonly Statement[], name: string): boolean {
   const stack: Node[] = [...body];
@@ -1207,21 +1210,32 @@ function comparesName(body: readonly Statement[], name: string): boolean {
     const n = stack.pop()!;
     if (n.type === 'BinaryExpression' && n.operator === '==') {
       const { left, right } = n;
-      const other =
-        left.type === 'Identifier' && left.name === name
-          ? right
-          : right.type === 'Identifier' && right.name === name
-            ? left
-            : undefined;
-      if (
-        other !== undefined &&
-        (other.type !== 'StringLiteral' || GLOBALS_SEARCHED.includes(other.value))
-      )
-        return true;
+      if (isName(left, name) || isName(right, name)) {
+        const other = isName(left, name) ? right : left;
+        if (other.type !== 'StringLiteral' || GLOBALS_SEARCHED.includes(other.value)) return true;
+      }
+      if (transformsName(left, name) || transformsName(right, name)) return true;
     }
     if (n.type !== 'FunctionDeclaration') pushChildren(stack, n, false);
   }
   return false;
+}
+
+function isName(e: Expression, name: string): boolean {
+  return e.type === 'Identifier' && e.name === name;
+}
+
+/** `util.CRC(k)`, `hash(k)`, `k:lower()`: a text made from the name (not `type(k)`). */
+function transformsName(e: Expression, name: string): boolean {
+  if (e.type !== 'CallExpression') return false;
+  const base = e.base;
+  if (base.type === 'MemberExpression' && base.indexer === ':') return isName(base.base, name);
+  const first = e.arguments[0];
+  return (
+    first !== undefined &&
+    isName(first, name) &&
+    !(base.type === 'Identifier' && (base.name === 'type' || base.name === 'TypeID'))
+  );
 }
 
 /** The globals a loop over `pairs(_G)` is given (see execForGeneric). */
@@ -1236,6 +1250,77 @@ const GLOBALS_SEARCHED = [
   'http',
   'HTTP',
 ];
+
+/**
+ * The members a loop over a library (`pairs(http)`) is given when it compares their names,
+ * as GLOBALS_SEARCHED for `_G`: a name looked up one level at a time.
+ */
+const MEMBERS_SEARCHED: ReadonlyMap<string, readonly string[]> = new Map([
+  ['http', ['Fetch', 'Post']],
+  ['game', ['ConsoleCommand']],
+]);
+
+/** Libraries and functions that compute and reach nothing outside the values they are given. */
+const PURE_LIBRARIES = /^(math|string|bit|utf8)(\.[A-Za-z_]\w*)?$/;
+const PURE_FUNCTIONS = new Set([
+  'tonumber',
+  'tostring',
+  'type',
+  'pairs',
+  'ipairs',
+  'select',
+  'unpack',
+  'next',
+  'isnumber',
+  'isstring',
+  'istable',
+  'Color',
+  'Vector',
+  'Angle',
+  'CurTime',
+  'RealTime',
+  'SysTime',
+  'os.time',
+  'os.date',
+  'os.clock',
+  'table.concat',
+  'table.insert',
+  'table.remove',
+  'table.sort',
+  'table.Count',
+]);
+
+/**
+ * An environment that gives compiled code nothing but numbers, texts and pure functions:
+ * no function of the addon's (it may call anything), no metatable (an `__index` to _G
+ * hands every global over), no entry the emulation does not know.
+ */
+function isSandbox(v: Value | undefined, depth: number): boolean {
+  if (v?.k !== 'table' || depth > 2) return false;
+  const t = v.t;
+  if (t.someUnknown || t.fallback || t.callable || t.newindex || t.concat || t.missing)
+    return false;
+  const entries = t.entries();
+  if (entries.size > 1000) return false;
+  for (const value of entries.values()) {
+    switch (value.k) {
+      case 'num':
+      case 'str':
+      case 'bool':
+      case 'nil':
+        continue;
+      case 'api':
+        if (PURE_LIBRARIES.test(value.name) || PURE_FUNCTIONS.has(value.name)) continue;
+        return false;
+      case 'table':
+        if (isSandbox(value, depth + 1)) continue;
+        return false;
+      default:
+        return false;
+    }
+  }
+  return true;
+}
 
 /** Entity methods that feed an entity's inputs or keyvalues (see Emulator.entityInput). */
 const ENTITY_INPUTS = new Set(['Fire', 'Input', 'SetKeyValue']);
@@ -2484,7 +2569,7 @@ export class Emulator implements OperandFacts {
         entries = undefined;
       } else if (
         t?.k === 'api' &&
-        t.name === '_G' &&
+        (t.name === '_G' || MEMBERS_SEARCHED.has(t.name)) &&
         f.name !== 'ipairs' &&
         st.variables[0] !== undefined &&
         comparesName(st.body, st.variables[0].name)
@@ -2493,10 +2578,15 @@ export class Emulator implements OperandFacts {
         // the body runs once for each global a backdoor looks for, the way `_G[name]` gives
         // it. Only a body that compares the name: loops over every global in real addons
         // list them (`lua_find`) or wrap them, and a listing that hands each function to
-        // debug.getinfo is no detour check.
+        // debug.getinfo is no detour check. The same for a library's members.
         entries = [];
-        for (const name of GLOBALS_SEARCHED)
-          entries.push([str(name), apiValue(name, 'global_table')]);
+        const members = MEMBERS_SEARCHED.get(t.name);
+        if (members === undefined)
+          for (const name of GLOBALS_SEARCHED)
+            entries.push([str(name), apiValue(name, 'global_table')]);
+        else
+          for (const name of members)
+            entries.push([str(name), apiValue(`${t.name}.${name}`, 'global_table')]);
       }
     }
     if (f?.k === 'api' && f.name === 'string.gmatch') {
@@ -3481,6 +3571,26 @@ export class Emulator implements OperandFacts {
             named !== null && named.name === callee.name ? named : apiInfo(callee.name);
         }
       }
+      // `setfenv(f, makeEnv())`: the environment a helper builds right there (left unrun, as
+      // it reaches no sink) is asked of it now, since what it holds is the question.
+      const env = args[1];
+      if (
+        info.special &&
+        env?.k === 'unk' &&
+        env.skipped !== undefined &&
+        e.type === 'CallExpression' &&
+        e.arguments[1]?.type === 'CallExpression' &&
+        (callee.name === 'setfenv' || callee.name === 'debug.setfenv')
+      ) {
+        const { fn, args: made, caller } = env.skipped;
+        // (Once per helper: run again, a helper's call memo would answer unknown.)
+        let built = this.builtEnvironments.get(fn.node);
+        if (built === undefined) {
+          built = this.callFunction(fn, made, caller, true)[0] ?? NIL;
+          this.builtEnvironments.set(fn.node, built);
+        }
+        args[1] = built;
+      }
       if (unknownMethod !== undefined) {
         if (ENTITY_INPUTS.has(unknownMethod)) this.entityInput(unknownMethod, args, fc, line);
         if (this.methodsByName.size > 0) this.callDeclaredMethods(unknownMethod, args, fc, line);
@@ -3858,6 +3968,19 @@ export class Emulator implements OperandFacts {
         case 'getfenv':
         case 'debug.getfenv':
           return [apiValue('_G', 'global_table')];
+        case 'setfenv':
+        case 'debug.setfenv': {
+          // Compiled text given an environment of pure functions only (a calculator's
+          // `setfenv(f, { sqrt = math.sqrt })`) can reach nothing: it is no longer run as
+          // code of the server's, wherever the text came from. Only on a certain path.
+          const target = args[0];
+          const at = target === undefined ? undefined : this.compiledAt.get(target);
+          if (at !== undefined && this.uncertain === 0 && isSandbox(args[1], 0)) {
+            this.compiledAt.delete(target!);
+            this.unconfined.set(at, this.unconfined.get(at)! - 1);
+          }
+          return [target ?? NIL];
+        }
         case 'debug.getregistry':
           return [apiValue('_R', 'registry')];
         case 'FindMetaTable': {
@@ -3900,6 +4023,8 @@ export class Emulator implements OperandFacts {
             const concat = mt.t.getName('__concat');
             if (concat.k === 'fn') t.t.concat = concat;
           }
+          // A helper's result left unrun, given a metatable: no longer what the helper makes.
+          if (t?.k === 'unk' && t.skipped !== undefined) return [UNKNOWN];
           return [t ?? NIL];
         }
         case 'getmetatable': {
@@ -4128,7 +4253,14 @@ export class Emulator implements OperandFacts {
         const fn = this.compiledFunction(code.v, fc, line);
         if (fn !== undefined) return [fn];
       }
-      return [withTaint({ k: 'unk' }, code ? taintOf(code) : undefined)];
+      const taint = code ? taintOf(code) : undefined;
+      const compiled = withTaint({ k: 'unk' }, taint);
+      if (taint !== undefined) {
+        const site = `${fc.path}:${this.lineOf(fc, line)}`;
+        this.compiledAt.set(compiled, site);
+        this.unconfined.set(site, (this.unconfined.get(site) ?? 0) + 1);
+      }
+      return [compiled];
     }
     if (name === 'sql.SQLStr') {
       // Escaped for SQL (no injection) but still the same content: keep it, marked escaped.
@@ -4164,6 +4296,26 @@ export class Emulator implements OperandFacts {
   }
 
   private readonly callSeen = new Set<string>();
+  /**
+   * Where each function compiled from attacker data was compiled (`file:line`), until it is
+   * confined to a sandbox (see isSandbox).
+   */
+  private readonly compiledAt = new WeakMap<Value, string>();
+  /** What each helper that builds a sandbox's environment gave (see evalCall). */
+  private readonly builtEnvironments = new WeakMap<FunctionDeclaration, Value>();
+  /** By place of compile, the functions compiled there from attacker data not yet confined. */
+  private readonly unconfined = new Map<string, number>();
+
+  /**
+   * The places (`file:line`) where every function compiled from attacker data was then
+   * confined to a sandbox: the rules do not count them as running the text. One run that
+   * left its function free (another caller, another path) keeps the place a sink.
+   */
+  sandboxedCompiles(): Set<string> {
+    const out = new Set<string>();
+    for (const [site, n] of this.unconfined) if (n === 0) out.add(site);
+    return out;
+  }
   /** Distinct call events recorded before only the strong ones count (see recordCall). */
   maxCallEvents = 400_000;
   private readonly ctxKeys = new WeakMap<Ctx, string>();

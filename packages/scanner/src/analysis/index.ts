@@ -104,6 +104,7 @@ export function analyzeAddon(entries: ArchiveEntry[], options: AnalyzeOptions): 
     binaryModules: [],
     maps: [],
     clientFiles: new Set(),
+    sandboxedCompiles: new Set(),
     cancelled: false,
   };
   const emulator = new Emulator(analysis, options.maxPayloadDepth ?? 3, analysis.clientFiles);
@@ -183,6 +184,7 @@ export function analyzeAddon(entries: ArchiveEntry[], options: AnalyzeOptions): 
 
   emulator.drain(options.isCancelled);
   if (options.isCancelled?.()) analysis.cancelled = true;
+  for (const site of emulator.sandboxedCompiles()) analysis.sandboxedCompiles.add(site);
   for (const r of records) {
     r.file.budgetExhausted = r.fc.exhausted;
     r.file.emulationSteps = r.fc.steps;

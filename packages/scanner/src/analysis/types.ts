@@ -125,5 +125,10 @@ export interface AddonAnalysis {
   maps: ArchiveEntry[];
   /** Paths of files sent to clients with AddCSLuaFile. */
   clientFiles: Set<string>;
+  /**
+   * Compiles (`file:line`) whose function was given an environment of pure functions only
+   * (`setfenv(f, { sqrt = math.sqrt })`) before it could run: a calculator's sandbox.
+   */
+  sandboxedCompiles: Set<string>;
   cancelled: boolean;
 }

@@ -20,6 +20,115 @@ describe('chatcommand_backdoor', () => {
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
   });
+  it('a chat calculator that runs the text in a sandbox of math functions (benign)', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_calc.lua': [
+        'local ALLOWED = { sqrt = math.sqrt, floor = math.floor, pi = math.pi }',
+        'local function makeEnv()',
+        '  local env = {}',
+        '  for k, v in pairs(ALLOWED) do env[k] = v end',
+        '  return env',
+        'end',
+        'hook.Add("PlayerSay", "calc", function(ply, text)',
+        '  local expr = text:match("^!calc%s+(.+)$")',
+        '  if not expr or expr:find("[^%d%s%.%+%-%*/%(%)%a]") then return end',
+        '  local fn = CompileString("return " .. expr, "calc", false)',
+        '  if not isfunction(fn) then return end',
+        '  setfenv(fn, makeEnv())',
+        '  local ok, r = pcall(fn)',
+        '  if ok and isnumber(r) then ply:ChatPrint(tostring(r)) end',
+        '  return ""',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
+  it('a chat calculator whose sandbox falls back to every global', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_calc.lua': [
+        'local ALLOWED = { sqrt = math.sqrt, floor = math.floor, pi = math.pi }',
+        'local function makeEnv()',
+        '  local env = {}',
+        '  for k, v in pairs(ALLOWED) do env[k] = v end',
+        '  return env',
+        'end',
+        'hook.Add("PlayerSay", "calc", function(ply, text)',
+        '  local expr = text:match("^!calc%s+(.+)$")',
+        '  if not expr or expr:find("[^%d%s%.%+%-%*/%(%)%a]") then return end',
+        '  local fn = CompileString("return " .. expr, "calc", false)',
+        '  if not isfunction(fn) then return end',
+        '  setfenv(fn, setmetatable(makeEnv(), { __index = _G }))',
+        '  local ok, r = pcall(fn)',
+        '  if ok and isnumber(r) then ply:ChatPrint(tostring(r)) end',
+        '  return ""',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it("a chat calculator whose sandbox hands over a function of the addon's", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_calc.lua': [
+        'local ALLOWED = { sqrt = math.sqrt, floor = math.floor, pi = math.pi }',
+        'local function makeEnv()',
+        '  local env = {}',
+        '  for k, v in pairs(ALLOWED) do env[k] = v end',
+        '  return env',
+        'end',
+        'hook.Add("PlayerSay", "calc", function(ply, text)',
+        '  local expr = text:match("^!calc%s+(.+)$")',
+        '  if not expr or expr:find("[^%d%s%.%+%-%*/%(%)%a]") then return end',
+        '  local fn = CompileString("return " .. expr, "calc", false)',
+        '  if not isfunction(fn) then return end',
+        '  local env = makeEnv() env.log = function(s) RunString(s) end setfenv(fn, env)',
+        '  local ok, r = pcall(fn)',
+        '  if ok and isnumber(r) then ply:ChatPrint(tostring(r)) end',
+        '  return ""',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('a chat calculator sandboxed on one path only', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_calc.lua': [
+        'local ALLOWED = { sqrt = math.sqrt, floor = math.floor, pi = math.pi }',
+        'local function makeEnv()',
+        '  local env = {}',
+        '  for k, v in pairs(ALLOWED) do env[k] = v end',
+        '  return env',
+        'end',
+        'hook.Add("PlayerSay", "calc", function(ply, text)',
+        '  local expr = text:match("^!calc%s+(.+)$")',
+        '  if not expr or expr:find("[^%d%s%.%+%-%*/%(%)%a]") then return end',
+        '  local fn = CompileString("return " .. expr, "calc", false)',
+        '  if not isfunction(fn) then return end',
+        '  if ply:Team() == 1 then setfenv(fn, makeEnv()) end',
+        '  local ok, r = pcall(fn)',
+        '  if ok and isnumber(r) then ply:ChatPrint(tostring(r)) end',
+        '  return ""',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('text compiled in a sandbox for one caller and left free for another', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_data.lua': [
+        'local ENV = { Vector = Vector, Color = Color }',
+        'local function decode(text, free)',
+        '  local fn = CompileString("return { " .. text .. " }", "decode", false)',
+        '  if not free then setfenv(fn, ENV) end',
+        '  return fn()',
+        'end',
+        'hook.Add("PlayerSay", "data", function(ply, text)',
+        '  if text:sub(1, 6) == "!data " then decode(text:sub(7)) end',
+        '  if text:sub(1, 6) == "!raw__" then decode(text:sub(7), true) end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
   it('a local table of commands dispatched on the first word, one running the rest', () => {
     // The handler names no sink: the command table and the match's second capture lead to it.
     const findings = check(rule, {

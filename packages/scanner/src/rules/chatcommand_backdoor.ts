@@ -10,7 +10,7 @@ import {
   taintedSinkFinding,
   triggerOf,
 } from './support.js';
-import { isExecSink, taintedSinks } from './flows.js';
+import { runsCode, taintedSinks } from './flows.js';
 import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
 
@@ -60,7 +60,7 @@ export const rule: Rule = {
       out.push(taintedSinkFinding(rule, analysis, ev, sources, 'GB-006'));
     }
     for (const ev of analysis.calls) {
-      if (!PRIVILEGE_SINKS.has(ev.api) && !isExecSink(ev.api)) continue;
+      if (!PRIVILEGE_SINKS.has(ev.api) && !runsCode(analysis, ev)) continue;
       const h = handlerOf(ev.ctx, isChatHandler);
       if (!h || ev.realm === 'client' || (guardOf(ev.ctx) && !triggerOf(ev.ctx))) continue;
       out.push(

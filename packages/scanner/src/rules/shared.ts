@@ -4,7 +4,7 @@
 import { CONSOLE_SINKS, PRIVILEGE_SINKS } from '../analysis/api.js';
 import type { AddonAnalysis, CallEvent } from '../analysis/types.js';
 import type { ThreatIntel } from '../intel/types.js';
-import { isExecSink, type SinkCall } from './flows.js';
+import { runsCode, type SinkCall } from './flows.js';
 import { NEEDLE_MARK, NeedleFilter } from './textSearch.js';
 import type { RuleContext } from './types.js';
 
@@ -68,7 +68,7 @@ export class SharedViews {
     if (!this.sinks) {
       this.sinks = [];
       for (const ev of this.analysis.calls) {
-        const exec = isExecSink(ev.api);
+        const exec = runsCode(this.analysis, ev);
         const console = CONSOLE_SINKS.has(ev.api);
         const privilege = PRIVILEGE_SINKS.has(ev.api);
         if (exec || console || privilege) this.sinks.push({ ev, exec, console, privilege });

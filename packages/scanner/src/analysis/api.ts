@@ -157,6 +157,9 @@ export const SOURCE_CALLS: Record<string, 'net' | 'file' | 'sql' | 'clientinfo' 
   'sql.QueryValue': 'sql',
   'sql.QueryRow': 'sql',
   'Player:GetInfo': 'clientinfo',
+  // A tool's client setting (`self:GetClientInfo("color")` in an STool): the player's own
+  // console variable, read on the server.
+  'Tool:GetClientInfo': 'clientinfo',
   // A websocket (the GWSockets module): its `onMessage` gets what the far end sends (see
   // CONNECTION_CALLBACKS).
   'GWSockets.createWebSocket': 'http',

@@ -482,6 +482,9 @@ function isEmptyTable(v: Value): boolean {
   return v.k === 'table' && v.t.hash.size === 0 && !v.t.someUnknown;
 }
 
+/** `self:GetClientInfo(name)` of an STool (see evalCall). */
+const TOOL_CLIENT_INFO: ApiValue = apiValue('Tool:GetClientInfo', 'direct');
+
 /** The class tables a file under entities/, weapons/ or effects/ fills (see runChunk). */
 const CLASS_TABLES = new Set(['ENT', 'SWEP', 'TOOL', 'EFFECT']);
 
@@ -3235,6 +3238,14 @@ export class Emulator implements OperandFacts {
       if (k.k === 'unk' && k.taint === undefined && holdsNamesOnly(b.t))
         return { k: 'unk', choices: b.t };
       const v = b.t.get(k);
+      if (v === UNKNOWN) {
+        // An entry picked by a key the attacker chose (an S-box read with a key from the
+        // web): a number of their choosing, whatever the table holds; or an entry stored
+        // under a key nobody knows, with what it carried.
+        let t = b.t.unknownTaint;
+        if (k.k === 'unk' && k.taint !== undefined) t = mergeTaint(t, numericTaint(k.taint));
+        if (t !== undefined) return { k: 'unk', taint: t };
+      }
       if (v.k === 'nil' && b.t.fallback !== undefined)
         return this.fallbackField(b.t, k, fc, line, keyDecoded);
       if (v.k === 'api' && k.k === 'str' && keyDecoded && (k.dec || v.via === 'direct'))
@@ -3516,8 +3527,13 @@ export class Emulator implements OperandFacts {
       else if (self.k === 'str' && method.string) {
         callee = method.inStringCallee();
         info = method.inStringInfo();
-      } else if (self.k === 'table') callee = this.field(self.t, m, fc, line);
-      else if (self.k === 'api') callee = this.apiMember(self, baseExpr, fc, line);
+      } else if (self.k === 'table') {
+        callee = this.field(self.t, m, fc, line);
+        // The tool base's own method, on an STool's `self` (TOOL) that does not define it.
+        // (An object's missing fields read as unknown: see LuaTable.missing.)
+        if (m === 'GetClientInfo' && (callee.k === 'nil' || callee === self.t.missing))
+          callee = TOOL_CLIENT_INFO;
+      } else if (self.k === 'api') callee = this.apiMember(self, baseExpr, fc, line);
       else if (
         self.k === 'unk' &&
         (self.partial !== undefined || self.taint) &&

@@ -19,6 +19,28 @@ describe('cvar_tampering', () => {
     });
     expect(findings).toEqual([]);
   });
+  it('a net message naming which setting the server changes', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'util.AddNetworkString("cfg")',
+        'net.Receive("cfg", function(len, ply) RunConsoleCommand(net.ReadString(), net.ReadString()) end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
+  });
+  it("a tool handing the player's own setting to one of the addon's commands (benign)", () => {
+    const findings = check(rule, {
+      'lua/weapons/gmod_tool/stools/sound.lua': [
+        'TOOL.ClientConVar = { sound = "synth/square.wav" }',
+        'concommand.Add("snd_browser_open", function(ply, cmd, args) ply:ChatPrint(tostring(args[1])) end)',
+        'function TOOL:RightClick(trace)',
+        '  RunConsoleCommand("snd_browser_open", self:GetClientInfo("sound"), "1")',
+        '  return false',
+        'end',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
   it("a superadmin's lockdown command setting the join password", () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_x.lua': [

@@ -51,7 +51,12 @@ export const rule: Rule = {
       const name = first.split(/\s+/)[0] ?? '';
       const remote = sourcesOf(ev.args).filter((s) => s.kind !== 'file' && s.kind !== 'sql');
       const critical = CRITICAL_CVARS.test(name);
-      if (!critical && !remote.length) continue;
+      // Remote input in the value of a setting of no consequence (a tool's own command
+      // given the player's own choice) picks nothing: only in the name, or the whole line.
+      const remoteName =
+        remote.length > 0 &&
+        sourcesOf([ev.args[0] ?? { k: 'nil' }]).some((s) => s.kind !== 'file' && s.kind !== 'sql');
+      if (!critical && !remoteName) continue;
       const guard = triggerOf(ev.ctx) ? undefined : guardOf(ev.ctx);
       if (guard && !critical) continue;
       const value = ev.args[1] ? asString(ev.args[1]) : first.split(/\s+/)[1];

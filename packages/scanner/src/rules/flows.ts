@@ -40,6 +40,31 @@ export function chatOnlyCommand(ev: CallEvent): boolean {
   return sub !== undefined && CHAT_ONLY_COMMANDS.test(sub ? `${cmd} ${sub}` : cmd);
 }
 
+/** The console commands the addon adds itself (`concommand.Add("x", …)`), by analysis. */
+const ownCommandsOf = new WeakMap<AddonAnalysis, Set<string>>();
+
+/**
+ * `RunConsoleCommand("wire_sound_browser_open", text)`: one of the addon's own commands, its
+ * arguments quoted one by one. What it does with them is judged in its handler, which the
+ * emulator runs with the arguments as attacker data.
+ */
+export function runsOwnCommand(analysis: AddonAnalysis, ev: CallEvent): boolean {
+  if (ev.api !== 'RunConsoleCommand') return false;
+  const cmd = fixedText(ev.args[0]);
+  if (cmd === undefined) return false;
+  let own = ownCommandsOf.get(analysis);
+  if (own === undefined) {
+    own = new Set();
+    for (const c of analysis.calls) {
+      if (c.api !== 'concommand.Add') continue;
+      const name = fixedText(c.args[0]);
+      if (name !== undefined) own.add(name.toLowerCase());
+    }
+    ownCommandsOf.set(analysis, own);
+  }
+  return own.has(cmd.toLowerCase());
+}
+
 /** The text of a string the code wrote itself (no attacker data in it). */
 function fixedText(v: Value | undefined): string | undefined {
   return v?.k === 'str' && !v.taint ? v.v.trim() : undefined;
@@ -83,7 +108,7 @@ export function taintedSinks(
       sink = 'exec';
       args = [ev.args[codeArgIndex(ev.api)]!];
     } else if (opts.console && console) {
-      if (chatOnlyCommand(ev)) continue;
+      if (chatOnlyCommand(ev) || runsOwnCommand(analysis, ev)) continue;
       sink = 'console';
       args = ev.args.slice(codeArgIndex(ev.api));
     } else if (opts.privilege && privilege) sink = 'privilege';

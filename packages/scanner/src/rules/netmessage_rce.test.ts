@@ -4,6 +4,38 @@ import { rule } from './netmessage_rce.js';
 import { check, RANK, worst } from './ruleTesting.js';
 
 describe('netmessage_rce', () => {
+  it("an STool compiling its client setting (the player's own console variable) on the server", () => {
+    const findings = check(rule, {
+      'lua/weapons/gmod_tool/stools/neon.lua': [
+        'TOOL.ClientConVar["color"] = "255, 0, 0"',
+        'local function parse(s)',
+        '  local f = CompileString("return " .. s, "neon", false)',
+        '  if isfunction(f) then return f() end',
+        'end',
+        'function TOOL:LeftClick(trace)',
+        '  if CLIENT then return true end',
+        '  local col = parse(self:GetClientInfo("color"))',
+        '  return true',
+        'end',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBe(RANK.critical);
+  });
+  it('an STool that writes its client setting on the entity it makes (benign)', () => {
+    const findings = check(rule, {
+      'lua/weapons/gmod_tool/stools/neon.lua': [
+        'TOOL.ClientConVar["text"] = "OPEN"',
+        'function TOOL:LeftClick(trace)',
+        '  if CLIENT then return true end',
+        '  local ent = ents.Create("prop_physics")',
+        '  ent:SetNWString("text", string.sub(self:GetClientInfo("text"), 1, 48))',
+        '  ent:Spawn()',
+        '  return true',
+        'end',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
   it('net.ReadString to RunString', () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_x.lua':

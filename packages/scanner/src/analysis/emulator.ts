@@ -493,6 +493,9 @@ const ARITHMETIC_METAMETHODS: Record<string, string> = {
 };
 const OPERATOR_METAMETHODS = ['__lt', '__le', '__eq', ...Object.values(ARITHMETIC_METAMETHODS)];
 
+/** The APIs every addon's web requests go through (see Emulator.replacedRequests). */
+const REQUEST_APIS = new Set(['http.Fetch', 'http.Post', 'HTTP']);
+
 /** `self:GetClientInfo(name)` of an STool (see evalCall). */
 const TOOL_CLIENT_INFO: ApiValue = apiValue('Tool:GetClientInfo', 'direct');
 
@@ -1621,6 +1624,21 @@ export class Emulator implements OperandFacts {
     const args: Value[] = [];
     if (isMethod) args.push(this.instanceOf(fn, id));
     for (let i = 0; i < params.length; i++) args.push(UNKNOWN);
+    // A replaced http.Fetch, http.Post or HTTP is handed every addon's requests.
+    const replaced = this.replacedRequests.get(fn.node);
+    if (replaced !== undefined) {
+      const request = this.taintValue(
+        'requests',
+        `every addon's ${replaced} request (${replaced} replaced)`,
+        fc,
+        fn.node.line,
+      );
+      for (let i = 0; i < args.length; i++) args[i] = request;
+      return {
+        args,
+        ctx: [this.frame('handler', `${replaced} replaced`, fc, fn.node.line, replaced, replaced)],
+      };
+    }
     if (id?.type !== 'MemberExpression' || id.base.type !== 'Identifier') return { args, ctx: [] };
     const owner = id.base.name;
     const hook = id.identifier.name;
@@ -1753,6 +1771,7 @@ export class Emulator implements OperandFacts {
     fn: FnValue | undefined,
     cleared?: true,
   ): OverrideEvent {
+    if (fn !== undefined && REQUEST_APIS.has(target)) this.replacedRequests.set(fn.node, target);
     return {
       file: fc.path,
       line: this.lineOf(fc, line),
@@ -4416,6 +4435,8 @@ export class Emulator implements OperandFacts {
    * confined to a sandbox (see isSandbox).
    */
   private readonly compiledAt = new WeakMap<Value, string>();
+  /** Functions that replace http.Fetch, http.Post or HTTP, by what they replace. */
+  private readonly replacedRequests = new Map<FunctionDeclaration, string>();
   /** What each helper that builds a sandbox's environment gave (see evalCall). */
   private readonly builtEnvironments = new WeakMap<FunctionDeclaration, Value>();
   /** By place of compile, the functions compiled there from attacker data not yet confined. */

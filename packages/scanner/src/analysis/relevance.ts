@@ -300,6 +300,13 @@ function worthATree(mask: number): boolean {
  * Any of STRING_NEEDLES. Almost no literal holds one: a single native regex rules most out,
  * where a search per needle cost about three times as much over the parsed literals.
  */
+/**
+ * The networked variable that holds a player's rank: `ply:SetNWString("UserGroup",
+ * "superadmin")` is what SetUserGroup does. Watched as a whole literal, not as a needle:
+ * texts that mention SetUserGroup (an E2 function's description) change no rank.
+ */
+const RANK_VARIABLE = 'UserGroup';
+
 const ANY_STRING_NEEDLE = new RegExp(
   STRING_NEEDLES.map(([word]) => word.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'),
 );
@@ -308,6 +315,8 @@ export const FUNCTION_WATCH: FunctionWatch = {
   names: new Map(WATCHED),
   definitions: new Set(WATCHED_DEFINITIONS),
   string: (s) => {
+    // (The literal the skim also watches: see skimWatchFor.)
+    if (s === RANK_VARIABLE) return 2;
     if (!ANY_STRING_NEEDLE.test(s)) return 0;
     let level: 0 | 1 | 2 = 0;
     for (const [word, category] of STRING_NEEDLES) {
@@ -345,7 +354,8 @@ export function skimWatchFor(intel: ThreatIntel, client = false): SkimWatch {
       ...intel.exploitableNetNames,
       ...intel.backdoorCommandNames,
     ];
-    const literals = names.map((n) => [n, KNOWN_NAME] as const);
+    const literals: Array<readonly [string, number]> = names.map((n) => [n, KNOWN_NAME] as const);
+    literals.push([RANK_VARIABLE, STRONG]);
     // (Both compiled alike: a copy of one with another `worth` would give the skim's hot
     // loop watch objects of two shapes.)
     watches = {

@@ -409,6 +409,33 @@ describe('superadmin', () => {
     });
     expect(worst(findings)).toBeLessThan(RANK.high);
   });
+  it('a rank given to players whose UniqueID is in a list of numbers written in the addon', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local Verified = { [2853417760] = true, [1130942217] = true }',
+        'local function verified(ply) return Verified[tonumber(ply:UniqueID())] == true end',
+        'hook.Add("PlayerSpawn", "host", function(ply)',
+        '  if verified(ply) then ply:SetNWString("UserGroup", "superadmin") end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBe(RANK.critical);
+  });
+  it('a rank restored from the database for players cached by UniqueID (not critical)', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local Ranks = {}',
+        'hook.Add("PlayerInitialSpawn", "load", function(ply)',
+        '  Ranks[tonumber(ply:UniqueID())] = sql.QueryValue("SELECT rank FROM ranks WHERE uid = " .. sql.SQLStr(ply:UniqueID()))',
+        'end)',
+        'hook.Add("PlayerSpawn", "rank", function(ply)',
+        '  local r = Ranks[tonumber(ply:UniqueID())]',
+        '  if r == "vip" then ply:SetNWString("UserGroup", "vip") end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeLessThan(RANK.high);
+  });
   it("ranks from a web reply written straight into ULib's user records", () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_sync.lua': [

@@ -4356,6 +4356,8 @@ export class Emulator implements OperandFacts {
 
     this.dispatchCallbacks(name, args, fc, line, info);
     if (info.rescan) this.maybeRescan(name, args, fc, line);
+    if (name === 'RunConsoleCommand' && this.changeCallbacks.size > 0)
+      this.convarChanged(args, fc, line);
 
     const src = info.source;
     if (src) {
@@ -4448,6 +4450,8 @@ export class Emulator implements OperandFacts {
    * confined to a sandbox (see isSandbox).
    */
   private readonly compiledAt = new WeakMap<Value, string>();
+  /** cvars.AddChangeCallback's callbacks, by the convar they watch (lower-cased). */
+  private readonly changeCallbacks = new Map<string, FnValue[]>();
   /** Functions that replace http.Fetch, http.Post or HTTP, by what they replace. */
   private readonly replacedRequests = new Map<FunctionDeclaration, string>();
   /** What each helper that builds a sandbox's environment gave (see evalCall). */
@@ -5154,6 +5158,12 @@ export class Emulator implements OperandFacts {
       }
       case 'cvars.AddChangeCallback': {
         const cb = args[1];
+        const watched = constName(args[0])?.toLowerCase();
+        if (cb?.k === 'fn' && watched !== undefined) {
+          const list = this.changeCallbacks.get(watched);
+          if (list === undefined) this.changeCallbacks.set(watched, [cb]);
+          else if (list.length < MAX_CHOICES && !closureOf(list, cb.node)) list.push(cb);
+        }
         if (cb?.k === 'fn')
           this.defer(
             cb,
@@ -5208,6 +5218,31 @@ export class Emulator implements OperandFacts {
     } finally {
       this.ctx = saved;
     }
+  }
+
+  /**
+   * `RunConsoleCommand("x_extra", value)` of a convar with a change callback: the game calls
+   * it with the new value, here under the setter's context (a web reply written into a hidden
+   * convar whose callback compiles it).
+   */
+  private convarChanged(args: Value[], fc: FileContext, line: number): void {
+    const convar = args[0] ? asString(args[0])?.trim().toLowerCase() : undefined;
+    const callbacks = convar === undefined ? undefined : this.changeCallbacks.get(convar);
+    if (callbacks === undefined) return;
+    const value = args[1] ?? UNKNOWN;
+    for (const cb of callbacks)
+      this.defer(
+        cb,
+        [str(convar!), UNKNOWN, value],
+        fc,
+        this.underHandler(
+          `change of convar ${convar}`,
+          fc,
+          line,
+          'cvars.AddChangeCallback',
+          convar,
+        ),
+      );
   }
 
   /** Re-analyses code carried by a string: what RunString/SendLua/lua_run would run. */

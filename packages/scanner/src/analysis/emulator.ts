@@ -503,6 +503,9 @@ const OPERATOR_METAMETHODS = ['__lt', '__le', '__eq', ...Object.values(ARITHMETI
 /** The APIs every addon's web requests go through (see Emulator.replacedRequests). */
 const REQUEST_APIS = new Set(['http.Fetch', 'http.Post', 'HTTP']);
 
+/** A console line that runs Lua on the server, in a file's text (see maybeRescan). */
+const LUA_RUN_LINE = /^[ \t]*(lua_run|ulx[ \t]+luarun)[ \t]+(.+)$/m;
+
 /** `self:GetClientInfo(name)` of an STool (see evalCall). */
 const TOOL_CLIENT_INFO: ApiValue = apiValue('Tool:GetClientInfo', 'direct');
 
@@ -5264,6 +5267,14 @@ export class Emulator implements OperandFacts {
     } else if (FILE_WRITE_SINKS.has(name)) {
       const v = args[1];
       if (v?.k === 'str') code = v.v;
+      // Console lines for a file that is run as commands (ULX runs data/ulx/config.txt at
+      // every map start): a `lua_run` line among them is code the server will run.
+      const text = v?.k === 'str' ? v.v : v?.k === 'unk' ? v.partial : undefined;
+      const luaRun = text === undefined ? null : LUA_RUN_LINE.exec(text);
+      if (luaRun !== null) {
+        code = luaRun[2]!;
+        carrier = 'lua_run';
+      }
     } else if (CONSOLE_SINKS.has(name)) {
       const parts: Array<string | undefined> = new Array(args.length);
       for (let i = 0; i < args.length; i++) parts[i] = asString(args[i]!);

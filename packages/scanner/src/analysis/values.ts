@@ -628,6 +628,23 @@ export function holdsSentData(t: LuaTable): boolean {
   return false;
 }
 
+/**
+ * Whether a record read from data (a row of a shipped preset) names something that runs
+ * code: `{ class = "lua_run", kv = { Code = … } }`. Its first entries only, nested ones
+ * one level down.
+ */
+export function holdsCodeRecord(t: LuaTable, depth = 0): boolean {
+  let n = 0;
+  for (const v of t.hash.values()) {
+    if (v.k === 'str' && v.taint !== undefined && CODE_WORDS.test(v.v)) return true;
+    if (v.k === 'table' && depth === 0 && holdsCodeRecord(v.t, 1)) return true;
+    if (++n >= 8) break;
+  }
+  return false;
+}
+
+const CODE_WORDS = /lua_run|point_servercommand|RunPassedCode|RunString|CompileString/;
+
 /** Whether a text holds a player's IP address (see IP_ADDRESS_TEXT). */
 export function holdsIpAddress(v: Value): boolean {
   return v.k === 'unk' && v.partial !== undefined && v.partial.includes(IP_ADDRESS_TEXT);

@@ -248,7 +248,9 @@ function concatTable(args: Value[]): Value[] {
     taint = mergeTaint(taint, t.unknownTaint);
     return [taint ? { k: 'unk', taint } : UNKNOWN];
   }
-  return [str(cap(parts.join(sep)), dec ?? 'table', taint)];
+  // (Joined pieces of what a file or a sender gave, lines split and joined again, are that
+  // data, not a text the code hides in pieces.)
+  return [str(cap(parts.join(sep)), dec ?? (taint === undefined ? 'table' : undefined), taint)];
 }
 
 /**

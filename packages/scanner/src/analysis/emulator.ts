@@ -2660,10 +2660,15 @@ export class Emulator implements OperandFacts {
       const re = p !== undefined ? luaPatternToRegExp(p) : undefined;
       if (s !== undefined && re) {
         entries = [];
+        // (Each match carries what its subject carried: lines of a file read are its data.)
+        const taint = taintOf(its[1]!);
         for (const m of s.matchAll(re)) {
           if (entries.length >= MAX_LOOP) break;
           const caps = m.slice(1);
-          entries.push([str(caps[0] ?? m[0]), caps[1] !== undefined ? str(caps[1]) : NIL]);
+          entries.push([
+            str(caps[0] ?? m[0], undefined, taint),
+            caps[1] !== undefined ? str(caps[1], undefined, taint) : NIL,
+          ]);
         }
       }
     }

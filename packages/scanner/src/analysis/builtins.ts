@@ -2,6 +2,7 @@
 // decoders): this is what undoes string.char runs, base64, reversed names and XOR loops.
 import { createHash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
+import { lzmaDecompress } from './lzma.js';
 
 import {
   asNumber,
@@ -830,6 +831,13 @@ export const BUILTINS: Record<string, Builtin> = {
     return d === undefined ? undefined : [str(d, 'base64', taintOf(args[0]!))];
   }),
   'util.Base64Encode': stringFn((s) => [str(Buffer.from(s, 'latin1').toString('base64'))]),
+  // GMod's LZMA (util.Compress's output): code shipped compressed, often inside base64.
+  'util.Decompress': stringFn((s, args) => {
+    const out = lzmaDecompress(Buffer.from(s, 'latin1'), MAX_STRING);
+    if (out === undefined) return undefined;
+    const text = Buffer.from(out.buffer, out.byteOffset, out.byteLength).toString('latin1');
+    return [str(text, 'decompress', taintOf(args[0]!))];
+  }),
   // Hashes of known text: a backdoor can look a global up by the hash of its name, so that
   // the name is written nowhere (`util.CRC(k) == "2906964782"` in a walk of _G).
   'util.CRC': stringFn((s) => [str(String(crc32(Buffer.from(s, 'latin1'))))]),

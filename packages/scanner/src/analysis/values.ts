@@ -63,6 +63,7 @@ export type DecodeHow =
   | 'hex'
   | 'table'
   | 'format'
+  | 'decompress'
   | 'emulated';
 
 /** How an API function was reached (direct global, local alias, `_G[...]` lookup, …). */

@@ -665,6 +665,28 @@ describe('runstring', () => {
     });
     expect(findings).toEqual([]);
   });
+  it('a stager shipped as base64 of util.Compress data, unpacked and compiled', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local PACK = "XQAAgAAvAAAAAAAAAAA0HSzgLhyQ6fqIqVRO6DJjTO/HQH8cXF3CdAKcSuz+z8uYuaRuPpDInLZireW2XtHEFv/L5mAA"',
+        'timer.Simple(30, function()',
+        '  local f = CompileString(util.Decompress(util.Base64Decode(PACK)), "pack", false)',
+        '  if isfunction(f) then f() end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('default settings shipped as base64 of util.Compress data, read as JSON (benign)', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local DEFAULTS = "XQAAgAA3AAAAAAAAAAA9iIpnBBy3b4lXsVjTeYH1dutvuVunbsoyyVNQ3rEPbpOlp7E6v/Ts+AzWsRggszDfCCmd//+2f4AA"',
+        'local cfg = util.JSONToTable(util.Decompress(util.Base64Decode(DEFAULTS)) or "{}")',
+        'hook.Add("PlayerLoadout", "x", function(ply) for _, w in ipairs(cfg.slots or {}) do ply:Give(w) end end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
   it('a sink picked at run time from a list of names', () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_x.lua': [

@@ -381,6 +381,14 @@ class HelperParameter implements OperandFacts {
 // is a new closure per call, whose compiled code V8 drops once every instance of it is gone
 // (see SharedViews.callsWhere).
 
+/** A value carries what a web host sent. */
+function carriesWebReply(v: Value): boolean {
+  const t = taintOf(v);
+  if (t === undefined) return false;
+  for (let i = 0; i < t.length; i++) if (t[i]!.kind === 'http') return true;
+  return false;
+}
+
 /** Some value carries attacker data. */
 function anyTainted(values: readonly Value[]): boolean {
   for (let i = 0; i < values.length; i++) if (taintOf(values[i]!) !== undefined) return true;
@@ -4046,8 +4054,7 @@ export class Emulator implements OperandFacts {
       case StateAccess.SetNetworked: {
         const value = args[method ? 2 : 1] ?? NIL;
         this.networked.setName(key, value);
-        if (taintOf(value)?.some((t) => t.kind === 'http'))
-          this.networkedFromWebAt = LuaTable.writes;
+        if (carriesWebReply(value)) this.networkedFromWebAt = LuaTable.writes;
         return undefined;
       }
       case StateAccess.SetKeyValue:

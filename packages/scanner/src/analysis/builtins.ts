@@ -222,7 +222,11 @@ function concatTable(args: Value[]): Value[] {
   let dec: DecodeHow | undefined;
   let size = 0;
   let known = true;
+  // (Past an unknown entry, a few dozen more at most: a long list of unknown lines would
+  // otherwise be walked whole for a partial text cut at 2 000 characters.)
+  let after = 0;
   for (let i = from; i <= to; i++) {
+    if (!known && ++after > 64) break;
     const v = t.get(num(i));
     const s = asString(v);
     taint = mergeTaint(taint, taintOf(v));

@@ -28,6 +28,15 @@ describe('cvar_tampering', () => {
     });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
   });
+  it('a net message naming the convar it sets through the convar object', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'util.AddNetworkString("cfg")',
+        'net.Receive("cfg", function(len, ply) GetConVar(net.ReadString()):SetString(net.ReadString()) end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
+  });
   it("a tool handing the player's own setting to one of the addon's commands (benign)", () => {
     const findings = check(rule, {
       'lua/weapons/gmod_tool/stools/sound.lua': [

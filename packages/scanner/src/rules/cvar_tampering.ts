@@ -51,11 +51,15 @@ export const rule: Rule = {
       const name = first.split(/\s+/)[0] ?? '';
       const remote = sourcesOf(ev.args).filter((s) => s.kind !== 'file' && s.kind !== 'sql');
       const critical = CRITICAL_CVARS.test(name);
-      // Remote input in the value of a setting of no consequence (a tool's own command
-      // given the player's own choice) picks nothing: only in the name, or the whole line.
+      // Remote input in the value RunConsoleCommand gives a setting of no consequence (a
+      // tool's own command given the player's own choice) picks nothing: only in the name.
+      // (A convar object's SetString, or a whole console line, is judged on all of it.)
       const remoteName =
         remote.length > 0 &&
-        sourcesOf([ev.args[0] ?? { k: 'nil' }]).some((s) => s.kind !== 'file' && s.kind !== 'sql');
+        (ev.api !== 'RunConsoleCommand' ||
+          sourcesOf([ev.args[0] ?? { k: 'nil' }]).some(
+            (s) => s.kind !== 'file' && s.kind !== 'sql',
+          ));
       if (!critical && !remoteName) continue;
       const guard = triggerOf(ev.ctx) ? undefined : guardOf(ev.ctx);
       if (guard && !critical) continue;

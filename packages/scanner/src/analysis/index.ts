@@ -18,7 +18,7 @@ import {
 import { type EncodingFacts, hasUtf8Bom, scanEncodingOfBytes } from '../lua/source.js';
 import { Emulator, type EmulatorHost, type FileContext } from './emulator.js';
 import { realmOfPath } from './realm.js';
-import { MAX_STRING, type Value } from './values.js';
+import { CODE_WORDS, MAX_STRING, type Value } from './values.js';
 import { FUNCTION_WATCH, Relevance, searchedName, skimWatchFor } from './relevance.js';
 import type { AddonAnalysis, FileAnalysis } from './types.js';
 
@@ -461,7 +461,7 @@ class AddonRun implements EmulatorHost {
 
 /** Whether `user` may name, as an identifier, the last part of a function `definer` defines. */
 /** Text that names code or a URL (see AddonRun.shippedMatching). */
-const CODE_OR_URL = /lua_run|RunString|CompileString|RunPassedCode|https?:\/\//;
+const CODE_OR_URL = new RegExp(`${CODE_WORDS.source}|https?://`);
 
 function namesADefinition(user: LuaFileRecord, definer: LuaFileRecord): boolean {
   for (const path of definer.skim.defines) {

@@ -644,7 +644,8 @@ export function holdsCodeRecord(t: LuaTable, depth = 0): boolean {
   return false;
 }
 
-const CODE_WORDS = /lua_run|point_servercommand|RunPassedCode|RunString|CompileString/;
+/** Names of what runs code: entities, their input, and the compilers. */
+export const CODE_WORDS = /lua_run|point_servercommand|RunPassedCode|RunString|CompileString/;
 
 /** Whether a text holds a player's IP address (see IP_ADDRESS_TEXT). */
 export function holdsIpAddress(v: Value): boolean {

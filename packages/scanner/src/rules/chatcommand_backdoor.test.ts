@@ -3,6 +3,33 @@ import { describe, expect, it } from 'vitest';
 import { rule } from './chatcommand_backdoor.js';
 import { check, RANK, worst } from './ruleTesting.js';
 
+/**
+ * A `!calc` chat command that compiles what the player typed, after a character check, then
+ * runs it; `confine` is the line that gives the compiled function its environment.
+ */
+function chatCalculator(confine: string): Record<string, string> {
+  return {
+    'lua/autorun/server/sv_calc.lua': [
+      'local ALLOWED = { sqrt = math.sqrt, floor = math.floor, pi = math.pi }',
+      'local function makeEnv()',
+      '  local env = {}',
+      '  for k, v in pairs(ALLOWED) do env[k] = v end',
+      '  return env',
+      'end',
+      'hook.Add("PlayerSay", "calc", function(ply, text)',
+      '  local expr = text:match("^!calc%s+(.+)$")',
+      '  if not expr or expr:find("[^%d%s%.%+%-%*/%(%)%a]") then return end',
+      '  local fn = CompileString("return " .. expr, "calc", false)',
+      '  if not isfunction(fn) then return end',
+      `  ${confine}`,
+      '  local ok, r = pcall(fn)',
+      '  if ok and isnumber(r) then ply:ChatPrint(tostring(r)) end',
+      '  return ""',
+      'end)',
+    ].join('\n'),
+  };
+}
+
 describe('chatcommand_backdoor', () => {
   it('secret chat command granting superadmin', () => {
     const findings = check(rule, {
@@ -21,95 +48,29 @@ describe('chatcommand_backdoor', () => {
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(0);
   });
   it('a chat calculator that runs the text in a sandbox of math functions (benign)', () => {
-    const findings = check(rule, {
-      'lua/autorun/server/sv_calc.lua': [
-        'local ALLOWED = { sqrt = math.sqrt, floor = math.floor, pi = math.pi }',
-        'local function makeEnv()',
-        '  local env = {}',
-        '  for k, v in pairs(ALLOWED) do env[k] = v end',
-        '  return env',
-        'end',
-        'hook.Add("PlayerSay", "calc", function(ply, text)',
-        '  local expr = text:match("^!calc%s+(.+)$")',
-        '  if not expr or expr:find("[^%d%s%.%+%-%*/%(%)%a]") then return end',
-        '  local fn = CompileString("return " .. expr, "calc", false)',
-        '  if not isfunction(fn) then return end',
-        '  setfenv(fn, makeEnv())',
-        '  local ok, r = pcall(fn)',
-        '  if ok and isnumber(r) then ply:ChatPrint(tostring(r)) end',
-        '  return ""',
-        'end)',
-      ].join('\n'),
-    });
-    expect(findings).toEqual([]);
+    expect(check(rule, chatCalculator('setfenv(fn, makeEnv())'))).toEqual([]);
   });
   it('a chat calculator whose sandbox falls back to every global', () => {
-    const findings = check(rule, {
-      'lua/autorun/server/sv_calc.lua': [
-        'local ALLOWED = { sqrt = math.sqrt, floor = math.floor, pi = math.pi }',
-        'local function makeEnv()',
-        '  local env = {}',
-        '  for k, v in pairs(ALLOWED) do env[k] = v end',
-        '  return env',
-        'end',
-        'hook.Add("PlayerSay", "calc", function(ply, text)',
-        '  local expr = text:match("^!calc%s+(.+)$")',
-        '  if not expr or expr:find("[^%d%s%.%+%-%*/%(%)%a]") then return end',
-        '  local fn = CompileString("return " .. expr, "calc", false)',
-        '  if not isfunction(fn) then return end',
-        '  setfenv(fn, setmetatable(makeEnv(), { __index = _G }))',
-        '  local ok, r = pcall(fn)',
-        '  if ok and isnumber(r) then ply:ChatPrint(tostring(r)) end',
-        '  return ""',
-        'end)',
-      ].join('\n'),
-    });
+    const findings = check(
+      rule,
+      chatCalculator('setfenv(fn, setmetatable(makeEnv(), { __index = _G }))'),
+    );
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
   });
   it("a chat calculator whose sandbox hands over a function of the addon's", () => {
-    const findings = check(rule, {
-      'lua/autorun/server/sv_calc.lua': [
-        'local ALLOWED = { sqrt = math.sqrt, floor = math.floor, pi = math.pi }',
-        'local function makeEnv()',
-        '  local env = {}',
-        '  for k, v in pairs(ALLOWED) do env[k] = v end',
-        '  return env',
-        'end',
-        'hook.Add("PlayerSay", "calc", function(ply, text)',
-        '  local expr = text:match("^!calc%s+(.+)$")',
-        '  if not expr or expr:find("[^%d%s%.%+%-%*/%(%)%a]") then return end',
-        '  local fn = CompileString("return " .. expr, "calc", false)',
-        '  if not isfunction(fn) then return end',
-        '  local env = makeEnv() env.log = function(s) RunString(s) end setfenv(fn, env)',
-        '  local ok, r = pcall(fn)',
-        '  if ok and isnumber(r) then ply:ChatPrint(tostring(r)) end',
-        '  return ""',
-        'end)',
-      ].join('\n'),
-    });
+    const findings = check(
+      rule,
+      chatCalculator(
+        'local env = makeEnv() env.log = function(s) RunString(s) end setfenv(fn, env)',
+      ),
+    );
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
   });
   it('a chat calculator sandboxed on one path only', () => {
-    const findings = check(rule, {
-      'lua/autorun/server/sv_calc.lua': [
-        'local ALLOWED = { sqrt = math.sqrt, floor = math.floor, pi = math.pi }',
-        'local function makeEnv()',
-        '  local env = {}',
-        '  for k, v in pairs(ALLOWED) do env[k] = v end',
-        '  return env',
-        'end',
-        'hook.Add("PlayerSay", "calc", function(ply, text)',
-        '  local expr = text:match("^!calc%s+(.+)$")',
-        '  if not expr or expr:find("[^%d%s%.%+%-%*/%(%)%a]") then return end',
-        '  local fn = CompileString("return " .. expr, "calc", false)',
-        '  if not isfunction(fn) then return end',
-        '  if ply:Team() == 1 then setfenv(fn, makeEnv()) end',
-        '  local ok, r = pcall(fn)',
-        '  if ok and isnumber(r) then ply:ChatPrint(tostring(r)) end',
-        '  return ""',
-        'end)',
-      ].join('\n'),
-    });
+    const findings = check(
+      rule,
+      chatCalculator('if ply:Team() == 1 then setfenv(fn, makeEnv()) end'),
+    );
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
   });
   it('text compiled in a sandbox for one caller and left free for another', () => {

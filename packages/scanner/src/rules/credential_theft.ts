@@ -1,8 +1,15 @@
 // GB-015: reading rcon_password / sv_password (server.cfg, convars): nothing legitimate does.
 import { textOf } from '../analysis/values.js';
-import { chainFor, deepValues, isWebRequest, makeFinding, sourcesOfKind } from './support.js';
+import {
+  chainFor,
+  deepValues,
+  isWebRequest,
+  makeFinding,
+  requestUrl,
+  sourcesOfKind,
+} from './support.js';
 import { sharedViews } from './shared.js';
-import type { AddonAnalysis, CallEvent } from '../analysis/types.js';
+import type { AddonAnalysis } from '../analysis/types.js';
 import type { Finding, Rule } from './types.js';
 
 const SECRET = /\b(rcon_password|sv_password)\b/i;
@@ -149,8 +156,10 @@ export const rule: Rule = {
     // (not the request it forwards): every addon's URLs, parameters and headers, with their
     // API keys, licence keys and webhook tokens, are copied to the author.
     for (const ev of sharedViews(context).callsWhere(isWebRequest)) {
-      const url = literalUrlOf(ev);
-      if (url === undefined) continue;
+      // (A URL written in the code itself, not the request the replacement forwards.)
+      const urlV = requestUrl(ev);
+      if (urlV?.k !== 'str' || urlV.taint !== undefined || !/^https?:\/\//i.test(urlV.v)) continue;
+      const url = urlV.v;
       const mirrored = sourcesOfKind(
         ev.args.flatMap((a) => deepValues(a)),
         ['requests'],
@@ -171,12 +180,3 @@ export const rule: Rule = {
     return out;
   },
 };
-
-/** The URL a web request names in the code itself (`http.Post("https://…")`, `HTTP{url=…}`). */
-function literalUrlOf(ev: CallEvent): string | undefined {
-  const first = ev.args[0];
-  const url =
-    ev.api === 'HTTP' ? (first?.k === 'table' ? first.t.getName('url') : undefined) : first;
-  if (url?.k !== 'str' || url.taint !== undefined) return undefined;
-  return /^https?:\/\//i.test(url.v) ? url.v : undefined;
-}

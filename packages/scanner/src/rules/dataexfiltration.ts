@@ -9,6 +9,7 @@ import {
   makeFinding,
   sourcesOfKind,
   isWebRequest,
+  requestUrl,
 } from './support.js';
 import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
@@ -56,12 +57,8 @@ export const rule: Rule = {
       if (c.api === 'Player:IPAddress') ipHandlers.add(innermostHandler(c));
     const requests = sharedViews(context).callsWhere(isWebRequest);
     for (const ev of requests) {
-      const url =
-        ev.api === 'HTTP'
-          ? ev.args[0]?.k === 'table'
-            ? textOf(ev.args[0].t.get({ k: 'str', v: 'url' }))
-            : undefined
-          : textOf(ev.args[0] ?? { k: 'nil' });
+      const urlV = requestUrl(ev);
+      const url = urlV === undefined ? undefined : textOf(urlV);
       if (!url || !/^https?:\/\//i.test(url)) continue; // URL from configuration: owner's choice
       const values = ev.args.flatMap((a) => deepValues(a));
       const chatSources = sourcesOfKind(values, ['chat']);

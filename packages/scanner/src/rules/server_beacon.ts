@@ -3,7 +3,7 @@
 import { textOf, type Value } from '../analysis/values.js';
 import { findIoc } from '../intel/index.js';
 import type { CallEvent } from '../analysis/types.js';
-import { handlerOf, isChatWebhook, makeFinding, isWebRequest } from './support.js';
+import { handlerOf, isChatWebhook, makeFinding, isWebRequest, requestUrl } from './support.js';
 import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
 
@@ -55,10 +55,7 @@ export const rule: Rule = {
     for (const c of analysis.calls)
       if (c.via === 'callback') callbackLines.add(`${c.file}:${c.line}`);
     for (const ev of shared.callsWhere(isWebRequest)) {
-      const urlV =
-        ev.api === 'HTTP' && ev.args[0]?.k === 'table'
-          ? ev.args[0].t.get({ k: 'str', v: 'url' })
-          : ev.args[0];
+      const urlV = requestUrl(ev);
       const url = urlV ? (textOf(urlV) ?? '') : '';
       const payload = [
         urlV,

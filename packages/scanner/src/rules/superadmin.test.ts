@@ -3,6 +3,25 @@ import { describe, expect, it } from 'vitest';
 import { rule } from './superadmin.js';
 import { check, RANK, worst } from './ruleTesting.js';
 
+/**
+ * `ULib.ucl.query` replaced at start-up to grant every permission to players for whom
+ * `inherited(ply)`, defined by `helper`, answers "superadmin".
+ */
+function sharedAccountDetour(helper: string[]): Record<string, string> {
+  return {
+    'lua/autorun/server/sv_share.lua': [
+      ...helper,
+      'hook.Add("Initialize", "share_inherit", function()',
+      ' local query = ULib.ucl.query',
+      ' function ULib.ucl.query(ply, access, hide)',
+      '  if inherited(ply) == "superadmin" then return true end',
+      '  return query(ply, access, hide)',
+      ' end',
+      'end)',
+    ].join('\n'),
+  };
+}
+
 describe('superadmin', () => {
   it('override of IsSuperAdmin for literal IDs', () => {
     const findings = check(rule, {
@@ -369,8 +388,9 @@ describe('superadmin', () => {
     expect(findings).toEqual([]);
   });
   it("ULib's ucl.query detoured through a helper that looks the player's ID, held in a local, up in a list of literal IDs", () => {
-    const findings = check(rule, {
-      'lua/autorun/server/sv_share.lua': [
+    const findings = check(
+      rule,
+      sharedAccountDetour([
         'Share = Share or {}',
         'Share.Support = { ["76561198000000011"] = "superadmin" }',
         'local function inherited(ply)',
@@ -378,35 +398,22 @@ describe('superadmin', () => {
         ' local rank = Share.Support[owner]',
         ' if rank then return rank end',
         'end',
-        'hook.Add("Initialize", "share_inherit", function()',
-        ' local query = ULib.ucl.query',
-        ' function ULib.ucl.query(ply, access, hide)',
-        '  if inherited(ply) == "superadmin" then return true end',
-        '  return query(ply, access, hide)',
-        ' end',
-        'end)',
-      ].join('\n'),
-    });
+      ]),
+    );
     expect(worst(findings)).toBe(RANK.critical);
   });
   it("ULib's ucl.query detoured to let a family-shared account use its owner's ULX group (not critical)", () => {
-    const findings = check(rule, {
-      'lua/autorun/server/sv_share.lua': [
+    const findings = check(
+      rule,
+      sharedAccountDetour([
         'local function inherited(ply)',
         ' local owner = ply:OwnerSteamID64()',
         ' if owner == ply:SteamID64() then return end',
         ' local u = ULib.ucl.users[util.SteamIDFrom64(owner)]',
         ' return u and u.group',
         'end',
-        'hook.Add("Initialize", "share_inherit", function()',
-        ' local query = ULib.ucl.query',
-        ' function ULib.ucl.query(ply, access, hide)',
-        '  if inherited(ply) == "superadmin" then return true end',
-        '  return query(ply, access, hide)',
-        ' end',
-        'end)',
-      ].join('\n'),
-    });
+      ]),
+    );
     expect(worst(findings)).toBeLessThan(RANK.high);
   });
   it('a rank given to players whose UniqueID is in a list of numbers written in the addon', () => {

@@ -45,6 +45,13 @@ export const isNetReceive = (api: string): boolean => api === 'net.Receive';
 export const isWebRequest = (api: string): boolean =>
   api === 'http.Fetch' || api === 'http.Post' || api === 'HTTP';
 
+/** The URL of a web request: `http.Fetch`/`http.Post`'s first argument, `HTTP{ url = … }`'s field. */
+export function requestUrl(ev: CallEvent): Value | undefined {
+  const first = ev.args[0];
+  if (ev.api !== 'HTTP') return first;
+  return first?.k === 'table' ? first.t.getName('url') : undefined;
+}
+
 /** A value and, for a table, what it holds, a few levels deep (a request's parameters). */
 export function deepValues(v: Value | undefined, depth = 0): Value[] {
   if (!v) return [];

@@ -418,3 +418,18 @@ export function isRecordedApi(name: string): boolean {
   }
   return r;
 }
+
+/**
+ * Hooks the game runs when any player presses a key (F1–F4 included): what they do, whoever
+ * is on the server can set off, as with a chat line.
+ */
+export const PLAYER_KEY_HOOKS: ReadonlySet<string> = new Set([
+  'PlayerButtonDown',
+  'PlayerButtonUp',
+  'KeyPress',
+  'KeyRelease',
+  'ShowHelp',
+  'ShowTeam',
+  'ShowSpare1',
+  'ShowSpare2',
+]);

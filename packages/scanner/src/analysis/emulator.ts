@@ -35,6 +35,7 @@ import {
   FILE_WRITE_SINKS,
   MODERATION_OVERRIDES,
   PERMISSION_CHECKS,
+  PLAYER_KEY_HOOKS,
   PLAYER_METHODS,
   PRIVILEGE_SINKS,
   SANITIZERS,
@@ -941,7 +942,21 @@ interface ApiInfo {
   rankCheck: boolean;
   /** Reads or writes a value kept by key on an entity or the game (see stateAccessOf). */
   state: StateAccess;
+  /**
+   * The console command whose Lua callback this is, read from `concommand.GetTable()`
+   * (see consoleCallback).
+   */
+  consoleCommand: string | undefined;
 }
+
+/**
+ * What `concommand.GetTable()` gives: the Lua callbacks of every console command by name.
+ * `concommand.GetTable().ulx` is ULX's own dispatcher.
+ */
+const CONSOLE_CALLBACKS = 'concommand.GetTable()';
+const CONSOLE_CALLBACK_PREFIX = `${CONSOLE_CALLBACKS}.`;
+/** Words of a console command called through its callback that are looked at. */
+const MAX_CONSOLE_WORDS = 32;
 
 /** What a call does with the values kept by key (see Emulator.keptState). */
 const enum StateAccess {
@@ -1023,6 +1038,7 @@ const SAM_TEXT_ARGS = new Set(['text', 'rank']);
  * each case in turn). A case added to a switch must be added to its list too.
  */
 const CALL_API_SWITCH = new Set([
+  'concommand.GetTable',
   'ents.Create',
   'gmod.GetGamemode',
   'getfenv',
@@ -1104,12 +1120,15 @@ function apiInfo(name: string): ApiInfo {
   // (The same expressions as before this table existed, `in` and plain-object look-ups
   // included, so that every name gets the same answers.)
   const exec = name in EXEC_SINKS;
+  const consoleCommand = name.startsWith(CONSOLE_CALLBACK_PREFIX)
+    ? name.slice(CONSOLE_CALLBACK_PREFIX.length)
+    : undefined;
   info = {
     name,
     builtin: BUILTINS[name],
     gsub: name === 'string.gsub',
     recorded: isRecordedApi(name),
-    special: CALL_API_SWITCH.has(name),
+    special: CALL_API_SWITCH.has(name) || consoleCommand !== undefined,
     callbacks: CALLBACK_SWITCH.has(name),
     rescan: exec || FILE_WRITE_SINKS.has(name) || CONSOLE_SINKS.has(name),
     source: SOURCE_CALLS[name],
@@ -1131,6 +1150,7 @@ function apiInfo(name: string): ApiInfo {
     everyPlayer: EVERY_PLAYER_APIS.has(name),
     rankCheck: isAdminCheckName(name.slice(name.search(/[^.:]*$/))),
     state: stateAccessOf(name),
+    consoleCommand,
   };
   // Hostile code can make endless distinct names: the table stays bounded.
   if (apiInfos.size < 100_000) apiInfos.set(name, info);
@@ -1707,6 +1727,7 @@ export class Emulator implements OperandFacts {
           handled = true;
         }
       });
+    if (PLAYER_KEY_HOOKS.has(hook)) handled = true;
     const ctx: Ctx = handled
       ? [this.frame('handler', hook, fc, fn.node.line, `hook.Add:${hook}`, hook)]
       : [];
@@ -1720,7 +1741,11 @@ export class Emulator implements OperandFacts {
    * methods get an unknown object.
    */
   private instanceOf(fn: FnValue, id: MemberExpression): Value {
-    if (id.base.type !== 'Identifier' || !CLASS_TABLES.has(id.base.name)) return UNKNOWN;
+    if (id.base.type !== 'Identifier') return UNKNOWN;
+    // The gamemode has one table: `self` in `GM:PlayerButtonDown` is GM itself.
+    if (id.base.name === 'GM' || id.base.name === 'GAMEMODE')
+      return { k: 'table', t: this.gmTable };
+    if (!CLASS_TABLES.has(id.base.name)) return UNKNOWN;
     const cls = fn.scope.lookup(id.base.name)?.value;
     if (cls?.k !== 'table' || cls.t.hash.size === 0) return UNKNOWN;
     const t = new LuaTable();
@@ -4036,6 +4061,32 @@ export class Emulator implements OperandFacts {
   private possible: Value[] | undefined = undefined;
 
   /**
+   * A console command's Lua callback called by hand (`concommand.GetTable()[name](NULL, name,
+   * args, argStr)`). With no player (NULL or nil) the command runs as the server console,
+   * which passes every access check of the admin mods: the same as RunConsoleCommand with
+   * these words. With a player it runs with that player's rights, and is left as it is.
+   */
+  private consoleCallback(
+    command: string,
+    args: Value[],
+  ): { api: Extract<Value, { k: 'api' }>; args: Value[] } | undefined {
+    const caller = args[0];
+    const console =
+      caller === undefined || caller.k === 'nil' || (caller.k === 'api' && caller.name === 'NULL');
+    if (!console) return undefined;
+    const words: Value[] = [str(command)];
+    const list = args[2];
+    if (list?.k === 'table') {
+      const n = Math.min(list.t.length(), MAX_CONSOLE_WORDS);
+      for (let i = 1; i <= n; i++) words.push(list.t.get(num(i)));
+    } else if (args[3] !== undefined) words.push(args[3]);
+    return {
+      api: apiValue('RunConsoleCommand', 'table_field', `${CONSOLE_CALLBACKS}["${command}"]`),
+      args: words,
+    };
+  }
+
+  /**
    * Values an addon keeps on entities or in the game's networked and global variables, by
    * key, for a later handler to read: a downloaded payload stored with `SetNWString`,
    * `SetKeyValue` or `cookie.Set` by one callback and run by a timer. Keys are taken
@@ -4123,6 +4174,11 @@ export class Emulator implements OperandFacts {
       return [withTaint(UNKNOWN, taintOf(args[0])), UNKNOWN];
     }
 
+    if (info.special && info.consoleCommand !== undefined) {
+      const asConsole = this.consoleCallback(info.consoleCommand, args);
+      if (asConsole !== undefined)
+        return this.callApi(asConsole.api, asConsole.args, fc, line, false);
+    }
     this.recordCall(name, api, args, fc, line, info);
     if (info.state !== StateAccess.None) {
       const kept = this.keptState(info.state, name, args);
@@ -4153,6 +4209,8 @@ export class Emulator implements OperandFacts {
           const n = args[0] ? asString(args[0]) : undefined;
           return [n ? apiValue(`meta:${n}`, 'registry') : UNKNOWN];
         }
+        case 'concommand.GetTable':
+          return [apiValue(CONSOLE_CALLBACKS, 'registry')];
         case 'gmod.GetGamemode':
           // The gamemode's table, as GM and GAMEMODE name it.
           return [{ k: 'table', t: this.gmTable }];

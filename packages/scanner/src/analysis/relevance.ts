@@ -4,6 +4,7 @@ import {
   type FunctionDeclaration,
   type FunctionFacts,
   type FunctionWatch,
+  WATCH_BASE,
   WATCH_FIELD,
   WATCH_GLOBAL,
   WATCH_LIBRARY,
@@ -16,6 +17,7 @@ const S = WATCH_SINK;
 const F = WATCH_FIELD;
 const L = WATCH_LIBRARY;
 const G = WATCH_GLOBAL;
+const B = WATCH_BASE;
 
 /**
  * Watched names with where they count. Sinks (S) make the function and, by name, every caller
@@ -66,6 +68,9 @@ const WATCHED: Array<[string, number]> = [
   ['luaRun', S | F], // ulx.luaRun, the `ulx luarun` callback
   ['loadlib', S | F], // package.loadlib: a native library
   ['cexec', S | F],
+  // `concommand.GetTable()[name](NULL, …)`: a command's callback run as the server console
+  // (on `concommand` only: NAME_BASES)
+  ['GetTable', S | F | B],
   // remote hosts (beacons are judged by the timer or handler around them)
   ['http', S | L],
   ['HTTP', S | G],
@@ -143,6 +148,12 @@ const WATCHED: Array<[string, number]> = [
   ['RunJavascript', F],
   ['MountGMA', F],
 ];
+
+/**
+ * The tables a WATCH_BASE name counts on: `concommand.GetTable()` hands out console commands'
+ * callbacks, while `ent:GetTable()` and `ENT_META.GetTable` are an entity's fields.
+ */
+const NAME_BASES = new Map<string, ReadonlySet<string>>([['GetTable', new Set(['concommand'])]]);
 
 /** Methods and fields whose (re)definition inside a function is an override the rules judge. */
 const WATCHED_DEFINITIONS = [
@@ -314,6 +325,7 @@ const ANY_STRING_NEEDLE = new RegExp(
 export const FUNCTION_WATCH: FunctionWatch = {
   names: new Map(WATCHED),
   definitions: new Set(WATCHED_DEFINITIONS),
+  nameBases: NAME_BASES,
   string: (s) => {
     // (The literal the skim also watches: see skimWatchFor.)
     if (s === RANK_VARIABLE) return 2;
@@ -449,7 +461,10 @@ function otherGamemodeSpellings(path: string): string[] {
       ? path.slice(8)
       : undefined;
   if (rest === undefined) return [];
-  return ['GM' + rest, 'GAMEMODE' + rest, 'gmod.GetGamemode()' + rest].filter((p) => p !== path);
+  // (And `self:Unlock()` in another of its methods, where `self` is the gamemode's table.)
+  const spellings = ['GM' + rest, 'GAMEMODE' + rest, 'gmod.GetGamemode()' + rest];
+  if (rest[0] === ':') spellings.push('self' + rest);
+  return spellings.filter((p) => p !== path);
 }
 
 /**

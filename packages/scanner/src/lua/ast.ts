@@ -423,6 +423,8 @@ export interface FunctionWatch {
   names: ReadonlyMap<string, number>;
   /** Names of methods/fields whose definition (`function a.b:Name()`) inside a function counts. */
   definitions?: ReadonlySet<string>;
+  /** For names flagged WATCH_BASE: the tables they count on (`GetTable` on `concommand`). */
+  nameBases?: ReadonlyMap<string, ReadonlySet<string>>;
   /**
    * Judges string literals of 5 bytes or more: 0 no, 1 watched, 2 sink (escaped literals such
    * as `\x41` are always watched).
@@ -438,6 +440,29 @@ export const WATCH_FIELD = 2;
 export const WATCH_LIBRARY = 4;
 /** Counts only as a plain name (`RunString`), not as a field of something else. */
 export const WATCH_GLOBAL = 8;
+/**
+ * Counts only as a field of one of the tables `FunctionWatch.nameBases` lists for it
+ * (`concommand.GetTable`, not `ent:GetTable`).
+ */
+export const WATCH_BASE = 16;
+
+/**
+ * The identifier just before the `.` or `:` that ends at `sep` (spaces and tabs skipped), as
+ * latin1 text; '' when there is none.
+ */
+export function baseBefore(src: Uint8Array, sep: number): string {
+  let j = sep - 1;
+  while (j >= 0 && (src[j] === 32 || src[j] === 9)) j--;
+  const end = j + 1;
+  while (j >= 0) {
+    const c = src[j]!;
+    if ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95) j--;
+    else break;
+  }
+  let out = '';
+  for (let i = j + 1; i < end; i++) out += String.fromCharCode(src[i]!);
+  return out;
+}
 
 export interface LexicalFacts {
   /** Uses of C-style operators (`!=`, `&&`, `||`, `!`) and comments. */

@@ -24,7 +24,14 @@ import type {
   TableField,
   VarargLiteral,
 } from './ast.js';
-import { WATCH_FIELD, WATCH_GLOBAL, WATCH_LIBRARY, WATCH_SINK } from './ast.js';
+import {
+  baseBefore,
+  WATCH_BASE,
+  WATCH_FIELD,
+  WATCH_GLOBAL,
+  WATCH_LIBRARY,
+  WATCH_SINK,
+} from './ast.js';
 import { Diagnostics, Lexer, numeralValue, type Token } from './lexer.js';
 import type { Skim } from './skim.js';
 import {
@@ -361,6 +368,11 @@ export class Parser {
         )
       )
         return;
+      if (
+        flags & WATCH_BASE &&
+        !(isField && (w.nameBases?.get(name)?.has(baseBefore(bytes, before.offset)) ?? false))
+      )
+        return;
       fn.watched = true;
       if (flags & WATCH_SINK) fn.sink = true;
     } else if (t.kind === 'String') {
@@ -568,7 +580,15 @@ export class Parser {
     const last = calleeName(e);
     if (last === undefined || !this.mayBeWatched(last)) return false;
     const flags = this.watch!.names.get(last);
-    return flags !== undefined && (flags & WATCH_SINK) !== 0;
+    if (flags === undefined || (flags & WATCH_SINK) === 0) return false;
+    // (`local getTable = FindMetaTable("Entity").GetTable` is no `concommand.GetTable`.)
+    if (flags & WATCH_BASE)
+      return (
+        e.type === 'MemberExpression' &&
+        e.base.type === 'Identifier' &&
+        (this.watch!.nameBases?.get(last)?.has(e.base.name) ?? false)
+      );
+    return true;
   }
 
   /** Whether `name` was noted as a sink alias earlier in this file (`local G = _G`). */

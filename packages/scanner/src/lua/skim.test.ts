@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SKIM_WATCH, skimWatchFor } from '../analysis/relevance.js';
+import { FUNCTION_WATCH, SKIM_WATCH, skimWatchFor } from '../analysis/relevance.js';
 import { loadThreatIntel } from '../intel/index.js';
 import type { FunctionDeclaration, Node } from './ast.js';
 import { functionBody, parseLua } from './parser.js';
@@ -136,6 +136,23 @@ describe('skim', () => {
     expect(
       worth('local PLAYER = FindMetaTable("Player")\nfunction PLAYER:IsAdmin() return true end'),
     ).toBe(true);
+  });
+
+  it('counts a name watched on one table only there, as the parser does', () => {
+    const src = [
+      'function a() local cmds = concommand.GetTable() end',
+      'function b() local cmds = concommand . GetTable() end',
+      'function c(ent) local t = ent:GetTable() end',
+      'function d(ent) local t = metaEntity.GetTable(ent) end',
+      'function e() local t = ENT_META.GetTable end',
+    ].join('\n');
+    const skim = skimLua(src, SKIM_WATCH);
+    const skimmed = [...skim.functions.entries()]
+      .sort((x, y) => x[0] - y[0])
+      .map(([, f]) => f.watched);
+    expect(skimmed).toEqual([true, true, false, false, false]);
+    const parsed = parseLua(src, { watch: FUNCTION_WATCH }).functions.map((f) => f.watched);
+    expect(parsed).toEqual(skimmed);
   });
 
   it('judges a whole file: worth a tree for its top level, its functions or a registered known name', () => {

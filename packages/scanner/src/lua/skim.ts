@@ -4,7 +4,7 @@
 // `functionBody`); files with nothing worth a tree are not parsed at all.
 import { Buffer } from 'node:buffer';
 import type { FunctionWatch } from './ast.js';
-import { WATCH_FIELD, WATCH_GLOBAL, WATCH_LIBRARY } from './ast.js';
+import { baseBefore, WATCH_BASE, WATCH_FIELD, WATCH_GLOBAL, WATCH_LIBRARY } from './ast.js';
 
 /** One `function … end` of the file as the skim sees it. */
 export interface SkimmedFunction {
@@ -315,6 +315,8 @@ export interface SkimWatch {
    * (`hook.Add`, not `PANEL:Add`); they never count as string literals.
    */
   definitionBases: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Names flagged WATCH_BASE, with the tables they count on (FunctionWatch.nameBases). */
+  nameBases: ReadonlyMap<string, ReadonlySet<string>>;
   /** Hashes of the names in `definitionBases`. */
   genericDefinitionHashes: ReadonlySet<number>;
   /** Quick reject for definitions, by the low 16 bits of their hashes. */
@@ -412,6 +414,7 @@ export function compileSkimWatch(watch: FunctionWatch, policy: SkimPolicy): Skim
     definitions,
     definitionHashes,
     definitionBases,
+    nameBases: watch.nameBases ?? new Map<string, ReadonlySet<string>>(),
     genericDefinitionHashes,
     definitionFilter,
     needles: byKey,
@@ -753,16 +756,17 @@ class Skimmer {
    * tables where redefining `name` counts: the identifier just before the separator.
    */
   private onLibrary(s: number, name: string): boolean {
+    return this.onBase(s, this.watch.definitionBases.get(name));
+  }
+
+  /** Whether the field name starting at `s` (after `.` or `:`) hangs off one of `bases`. */
+  private onBase(s: number, bases: ReadonlySet<string> | undefined): boolean {
+    if (bases === undefined) return false;
     const src = this.src;
     let j = s - 1;
     while (j >= 0 && (src[j] === 32 || src[j] === 9)) j--;
     if (j < 0 || (src[j] !== 46 && src[j] !== 58)) return false;
-    j--;
-    while (j >= 0 && (src[j] === 32 || src[j] === 9)) j--;
-    const end = j + 1;
-    while (j >= 0 && IDENT_PART[src[j]!] === 1) j--;
-    const base = src.toString('latin1', j + 1, end);
-    return this.watch.definitionBases.get(name)?.has(base) ?? false;
+    return bases.has(baseBefore(src, j));
   }
 
   /**
@@ -788,6 +792,7 @@ class Skimmer {
         if (flags & WATCH_FIELD && !isField) continue;
         if (flags & WATCH_GLOBAL && isField) continue;
         if (flags & WATCH_LIBRARY && !(next === 46 || next === 58 || next === 91)) continue;
+        if (flags & WATCH_BASE && !(isField && this.onBase(s, watch.nameBases.get(name)))) continue;
         this.markWatched(0, category);
       }
     }

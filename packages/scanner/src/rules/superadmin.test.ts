@@ -495,4 +495,41 @@ describe('superadmin', () => {
     );
     expect(worst(check(rule, promoteOnRequest('not ply:IsSuperAdmin()')))).toBeLessThan(RANK.high);
   });
+  /**
+   * A gamemode whose `trigger` (a key handler's body) ends in a call of ULX's own console
+   * command callback, taken from `concommand.GetTable()`, with `caller` as the player.
+   */
+  const consoleCallback = (caller: string, trigger: string): Record<string, string> => ({
+    'gamemodes/hunt/gamemode/init.lua': [
+      'function GM:ServerCommand(name, ...)',
+      ' local cmds = concommand.GetTable()',
+      ' local fn = cmds[name]',
+      ' if not fn then return false end',
+      ' local args = { ... }',
+      ` fn(${caller}, name, args, table.concat(args, " "))`,
+      ' return true',
+      'end',
+      'function GM:Unlock(ply)',
+      ' self:ServerCommand("ulx", "adduserid", ply:SteamID(), "superadmin")',
+      'end',
+      'local progress = {}',
+      'function GM:PlayerButtonDown(ply, btn)',
+      trigger,
+      'end',
+    ].join('\n'),
+  });
+  it("ULX's command callback called as the console from a key sequence any player types", () => {
+    const konami = [
+      ' progress[ply] = (progress[ply] or 0) + 1',
+      ' if progress[ply] == 10 then self:Unlock(ply) end',
+    ].join('\n');
+    expect(worst(check(rule, consoleCallback('NULL', konami)))).toBe(RANK.critical);
+    expect(worst(check(rule, consoleCallback('nil', konami)))).toBe(RANK.critical);
+  });
+  it("ULX's command callback called with the player, or for a superadmin only (not critical)", () => {
+    const anyKey = ' self:Unlock(ply)';
+    expect(worst(check(rule, consoleCallback('ply', anyKey)))).toBeLessThan(RANK.high);
+    const staffOnly = ' if ply:IsSuperAdmin() then self:Unlock(ply) end';
+    expect(worst(check(rule, consoleCallback('NULL', staffOnly)))).toBeLessThan(RANK.high);
+  });
 });

@@ -1,6 +1,6 @@
 // GB-008: rank changes (SetUserGroup, ULib.ucl.addUser, `ulx adduser`) and overrides of
 // IsAdmin/IsSuperAdmin; medium alone, critical when a trigger or remote input reaches them.
-import { PERMISSION_CHECKS, PRIVILEGE_SINKS } from '../analysis/api.js';
+import { PERMISSION_CHECKS, PLAYER_KEY_HOOKS, PRIVILEGE_SINKS } from '../analysis/api.js';
 import { STEAMID_LITERAL } from '../analysis/guards.js';
 import type { AddonAnalysis, CallEvent, FileAnalysis } from '../analysis/types.js';
 import type { FunctionDeclaration, Node } from '../lua/ast.js';
@@ -94,13 +94,17 @@ function consoleRankChange(ev: CallEvent): string[] | undefined {
   return text.split(/[\s"']+/);
 }
 
-/** Handlers an outsider sets off: a sender, the web, a chat line, a player using an entity. */
+/**
+ * Handlers an outsider sets off: a sender, the web, a chat line, a player using an entity or
+ * pressing a key.
+ */
 const isOutsideOrder = (a: string): boolean =>
   a === 'net.Receive' ||
   a.startsWith('http') ||
   a === 'HTTP' ||
   a === 'hook.Add:PlayerSay' ||
-  a.startsWith('ENT:');
+  a.startsWith('ENT:') ||
+  (a.startsWith('hook.Add:') && PLAYER_KEY_HOOKS.has(a.slice(9)));
 const isRankChange = (api: string): boolean =>
   PRIVILEGE_SINKS.has(api) ||
   api === 'RunConsoleCommand' ||

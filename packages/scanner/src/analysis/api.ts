@@ -184,6 +184,12 @@ export const NUMBER_RESULTS: Record<string, 'net'> = {
   'net.ReadDouble': 'net',
   'net.ReadEntity': 'net',
   'net.ReadPlayer': 'net',
+  // Vectors, angles and colours: numbers the sender chose, three or four at a time (their
+  // components made into characters are text of theirs, as any number's).
+  'net.ReadVector': 'net',
+  'net.ReadNormal': 'net',
+  'net.ReadAngle': 'net',
+  'net.ReadColor': 'net',
 };
 
 /**
@@ -218,7 +224,6 @@ export const SANITIZERS = new Set([
   'string.find',
   'math.Clamp',
   'math.floor',
-  'math.Round',
   'math.min',
   'math.max',
   'player.GetBySteamID',

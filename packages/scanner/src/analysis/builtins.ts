@@ -787,6 +787,18 @@ export const BUILTINS: Record<string, Builtin> = {
     const n = args[0] ? asNumber(args[0]) : undefined;
     return n === undefined ? unknownFrom(args) : [num(Math.abs(n))];
   },
+  // GMod's `math.Round(n, decimals)`. Of a number the attacker chose, still a number they
+  // chose (which string.char makes into their text), not a sanitised value.
+  'math.Round': (args) => {
+    const n = args[0] ? asNumber(args[0]) : undefined;
+    const places = args[1] ? (asNumber(args[1]) ?? 0) : 0;
+    if (n !== undefined) {
+      const scale = 10 ** Math.max(0, Math.min(places, 15));
+      return [num(Math.floor(n * scale + 0.5) / scale)];
+    }
+    const t = args[0] ? taintOf(args[0]) : undefined;
+    return [t ? { k: 'unk', taint: numericTaint(t) } : UNKNOWN];
+  },
   'math.ceil': mathFn(Math.ceil),
   'math.sqrt': mathFn(Math.sqrt),
   'math.exp': mathFn(Math.exp),

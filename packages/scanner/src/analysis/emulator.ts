@@ -702,6 +702,12 @@ const HOOK_SENT_TEXT: Record<string, readonly [number, TaintSource['kind'], stri
   PlayerGiveSWEP: [1, 'clientinfo', 'weapon a player asked for (PlayerGiveSWEP)'],
 };
 
+/** Methods of (D)HTML panels the page's own text reaches, with what that text is. */
+const HTML_PAGE_CALLBACKS = new Map([
+  ['ConsoleMessage', 'what the web page logs'],
+  ['OnChangeTitle', "the web page's title"],
+]);
+
 /** The identities some hooks hand over, by argument position. */
 const HOOK_IDENTITIES: Record<string, ReadonlyArray<string | undefined>> = {
   PlayerAuthed: [undefined, 'SteamID', 'UniqueID'],
@@ -1208,6 +1214,16 @@ const methodNameTable = new Map<string, MethodNames>();
  * What a global named by the attacker may be (`_G[net.ReadString()]`): called, it stands for
  * the worst of them, RunString (see Emulator.callEveryChoice). Never written to.
  */
+/**
+ * Whether a name partly known (`"PartyMode_«?»_Start"`, see UnknownValue.partial) may be
+ * `name`: its known start and end are the name's. Not known at all, it may be any name.
+ */
+function mayName(partial: string | undefined, name: string): boolean {
+  if (partial === undefined) return true;
+  const pieces = partial.split('«?»');
+  return name.startsWith(pieces[0]!) && name.endsWith(pieces[pieces.length - 1]!);
+}
+
 const ANY_GLOBAL = new LuaTable();
 ANY_GLOBAL.setName('RunString', apiValue('RunString', 'decoded'));
 ANY_GLOBAL.readOnly = true;
@@ -1594,9 +1610,12 @@ export class Emulator implements OperandFacts {
       const fc = fn.home!;
       if (this.invoked.has(fn.node) || stopped(fc)) continue;
       const id0 = fn.node.identifier;
-      const chatHook =
-        id0 && id0.type === 'MemberExpression' && id0.identifier.name === 'PlayerSay';
-      if (!chatHook && this.skippable.has(fn.node)) continue;
+      // (Handed text someone else chose, whatever they call: chat, or a web page's.)
+      const sentText =
+        id0 &&
+        id0.type === 'MemberExpression' &&
+        (id0.identifier.name === 'PlayerSay' || HTML_PAGE_CALLBACKS.has(id0.identifier.name));
+      if (!sentText && this.skippable.has(fn.node)) continue;
       if (isCancelled?.()) return;
       const { args, ctx } = this.gamemodeHookCall(fn, fc);
       this.invokeTop(fn, args, ctx, fc);
@@ -1709,6 +1728,18 @@ export class Emulator implements OperandFacts {
         args,
         ctx: [this.frame('handler', `ENT:${hook}`, fc, fn.node.line, `ENT:${hook}`, hook)],
       };
+    // An HTML panel's `ConsoleMessage` (`console.log` of the page) and `OnChangeTitle`: text
+    // the page chooses, and the page is what the web host serves.
+    // (On a panel the addon made, not a panel class: the game's own DHTML class handles
+    // its pages' messages, running Lua only for pages it was told to trust.)
+    const pageText = isMethod && owner !== 'PANEL' ? HTML_PAGE_CALLBACKS.get(hook) : undefined;
+    if (pageText !== undefined && params.length > 0 && this.opensWebPages()) {
+      args[1] = this.taintValue('http', `${pageText} (${hook})`, fc, fn.node.line);
+      return {
+        args,
+        ctx: [this.frame('handler', `DHTML:${hook}`, fc, fn.node.line, `DHTML:${hook}`, hook)],
+      };
+    }
     if (owner !== 'GM' && owner !== 'GAMEMODE') {
       // (A PlayerSay method of any table is still handed chat text: a gamemode's table may
       // go by another name.)
@@ -1734,6 +1765,21 @@ export class Emulator implements OperandFacts {
       ? [this.frame('handler', hook, fc, fn.node.line, `hook.Add:${hook}`, hook)]
       : [];
     return { args, ctx };
+  }
+
+  /**
+   * Whether the addon opened a web page in a panel (`html:OpenURL("https://…")`): what such a
+   * page logs is the web host's text. (Not the game's own pages, `asset://` ones, nor HTML
+   * the addon sets itself.) Asked only of the rare page callbacks an addon defines.
+   */
+  private opensWebPages(): boolean {
+    for (const c of this.out.calls) {
+      if (c.api !== '?:OpenURL' && c.api !== '?:SetURL') continue;
+      // (A URL not known, such as one from the addon's settings, counts as the web's.)
+      const url = c.args[1]?.k === 'str' ? c.args[1].v : undefined;
+      if (url === undefined || /^https?:/i.test(url)) return true;
+    }
+    return false;
   }
 
   /**
@@ -3095,6 +3141,9 @@ export class Emulator implements OperandFacts {
           if (t === false) return l;
           const r = this.evalExpr(e.right, scope, fc);
           if (t === true) return r;
+          // `local fn = verb and Actions[verb]`: what is called, when anything is, is the
+          // right side (the left one, when false or nil, is not called).
+          if (r.k === 'fn' || r.k === 'api' || (r.k === 'unk' && r.choices !== undefined)) return r;
           // `allowed && ply:IsSuperAdmin()`: true only when the permission answer is. (What
           // carries data stays data: `ok and net.ReadString()` is the text.)
           const lt = taintOf(l);
@@ -3446,7 +3495,12 @@ export class Emulator implements OperandFacts {
         }
         // `_G[net.ReadString()]`: the attacker names the global, RunString as well as any.
         const taint = taintOf(k);
-        if (b.name === '_G' && taint !== undefined && taint.some((t) => !t.numeric))
+        if (
+          b.name === '_G' &&
+          taint !== undefined &&
+          taint.some((t) => !t.numeric) &&
+          mayName(k.k === 'unk' ? k.partial : undefined, 'RunString')
+        )
           return { k: 'unk', taint, choices: ANY_GLOBAL };
         return withTaint(UNKNOWN, taint);
       }

@@ -186,6 +186,10 @@ const WATCHED_DEFINITIONS = [
   'Read',
   'funck',
   'GetTable',
+  // an HTML panel's callbacks for what its page logs or titles itself: web text (see
+  // Emulator.gamemodeHookCall), so the function that sets them must run
+  'ConsoleMessage',
+  'OnChangeTitle',
   // the admin mods' permission checks (rules/superadmin.ts)
   'query',
   'PlayerHasAccess',

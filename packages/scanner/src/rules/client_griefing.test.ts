@@ -69,4 +69,19 @@ describe('client_griefing', () => {
     });
     expect(findings).toEqual([]);
   });
+  it('a web page asking its panel to follow a link (no finding)', () => {
+    const findings = check(rule, {
+      'lua/autorun/client/cl_motd.lua': [
+        'concommand.Add("motd", function()',
+        ' local html = vgui.Create("DHTML")',
+        ' function html:ConsoleMessage(msg)',
+        '  local link = string.match(msg, "^open:(.+)$")',
+        '  if link then gui.OpenURL(link) end',
+        ' end',
+        ' html:OpenURL("https://motd.example.invalid/")',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
 });

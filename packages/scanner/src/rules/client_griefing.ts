@@ -1,6 +1,6 @@
 // GB-022: client payloads that annoy or hijack players (forced URLs, sounds from remote
 // commands, chat spam, language changes, infinite loops) driven remotely.
-import { sourcesOf, makeFinding } from './support.js';
+import { handlerOf, sourcesOf, makeFinding } from './support.js';
 import { asString } from '../analysis/values.js';
 import { firstLineMatching } from './textSearch.js';
 import { sharedViews, TEXT_MARKS } from './shared.js';
@@ -35,6 +35,9 @@ function repeatsOnClients(ev: CallEvent): boolean {
   }
   return false;
 }
+
+/** An HTML panel's callback for its page's text (`DHTML:ConsoleMessage`). */
+const isPageCallback = (api: string): boolean => api.startsWith('DHTML:');
 
 export const rule: Rule = {
   meta: {
@@ -77,6 +80,9 @@ export const rule: Rule = {
         );
         continue;
       }
+      // A web page asking its panel to follow a link or switch page (what it logs, handled
+      // by the addon's ConsoleMessage) is a page being browsed, not griefing.
+      if (/OpenURL$/.test(ev.api) && handlerOf(ev.ctx, isPageCallback)) continue;
       const sources = sourcesOf(ev.args).filter((s) => s.kind === 'net' || s.kind === 'http');
       const lang =
         ev.api === 'RunConsoleCommand' &&

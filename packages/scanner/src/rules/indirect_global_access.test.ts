@@ -66,4 +66,21 @@ describe('indirect_global_access', () => {
     });
     expect(findings).toEqual([]);
   });
+  /** A receiver calling the global named `name` (built around the sender's text `id`). */
+  const namedBySender = (name: string): Record<string, string> => ({
+    'lua/autorun/server/sv_modes.lua': [
+      'net.Receive("mode_start", function(len, ply)',
+      ' local id = net.ReadString()',
+      ` local fn = id and _G[${name}]`,
+      ' if fn then fn(net.ReadString()) end',
+      'end)',
+    ].join('\n'),
+  });
+  it("a global named by the sender's text, or by text ending theirs, called with more of it", () => {
+    expect(worst(check(rule, namedBySender('id')))).toBeGreaterThanOrEqual(RANK.high);
+    expect(worst(check(rule, namedBySender('"Run" .. id')))).toBeGreaterThanOrEqual(RANK.high);
+  });
+  it("the addon's own globals by a prefix and the sender's text (no sink can be named)", () => {
+    expect(check(rule, namedBySender('"PartyMode_" .. id .. "_Start"'))).toEqual([]);
+  });
 });

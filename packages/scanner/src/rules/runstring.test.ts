@@ -1124,4 +1124,39 @@ describe('runstring', () => {
     expect(check(rule, callOnClient('"3"', ' self.Skin = tonumber(arg)'))).toEqual([]);
     expect(check(rule, callOnClient('Skins.Body', ' self.Caption = arg'))).toEqual([]);
   });
+  /**
+   * A client menu whose HTML panel shows `page` (`load`) and hands what the page logs to a
+   * table of actions, one of which compiles its text.
+   */
+  const pageBridge = (load: string): Record<string, string> => ({
+    'lua/autorun/client/cl_help.lua': [
+      'Help = { Host = GetConVar("help_host"):GetString() }',
+      'local Actions = {',
+      ' close = function(frame) frame:Close() end,',
+      ' url = function(frame, arg) gui.OpenURL(arg) end,',
+      ' eval = function(frame, arg) local f = CompileString(arg, "widget", false) if f then f() end end,',
+      '}',
+      'local function Attach(html, frame)',
+      ' function html:ConsoleMessage(msg)',
+      '  local verb, arg = string.match(msg, "^HM:(%a+)%s*(.*)$")',
+      '  local fn = verb and Actions[verb]',
+      '  if fn then fn(frame, arg or "") end',
+      ' end',
+      'end',
+      'concommand.Add("help", function()',
+      ' local frame = vgui.Create("DFrame")',
+      ' local html = vgui.Create("DHTML", frame)',
+      ' Attach(html, frame)',
+      ` ${load}`,
+      'end)',
+    ].join('\n'),
+  });
+  it('what a web page logs, compiled by the panel showing it', () => {
+    const findings = check(rule, pageBridge('html:OpenURL(Help.Host .. "rules")'));
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
+  });
+  it('what a page the addon wrote itself logs (no finding)', () => {
+    const findings = check(rule, pageBridge('html:SetHTML("<p>Rules</p>")'));
+    expect(findings).toEqual([]);
+  });
 });

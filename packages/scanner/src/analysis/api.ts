@@ -101,6 +101,8 @@ export const PRIVILEGE_SINKS = new Set([
   'FAdmin.Access.PlayerSetGroup',
   'xAdmin.SetGroup',
   'CAMI.SignalUserGroupChanged',
+  // (DarkRP's join-time ranks by SteamID, written by the addon: see Emulator.assign.)
+  'DarkRP.DefaultPlayerGroups',
 ]);
 
 export const SQL_SINKS = new Set(['sql.Query', 'sql.QueryValue', 'sql.QueryRow', 'sql.QueryTyped']);

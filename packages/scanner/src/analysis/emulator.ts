@@ -702,6 +702,12 @@ const HOOK_SENT_TEXT: Record<string, readonly [number, TaintSource['kind'], stri
   PlayerGiveSWEP: [1, 'clientinfo', 'weapon a player asked for (PlayerGiveSWEP)'],
 };
 
+/** DarkRP's setting of ranks given by SteamID on joining (see assign). */
+const DEFAULT_PLAYER_GROUPS = apiValue('DarkRP.DefaultPlayerGroups', 'table_field');
+
+/** Where the server keeps what players upload: their sprays and custom content. */
+const PLAYER_UPLOADS = /^(download\/)?user_custom\//i;
+
 /** Methods of (D)HTML panels the page's own text reaches, with what that text is. */
 const HTML_PAGE_CALLBACKS = new Map([
   ['ConsoleMessage', 'what the web page logs'],
@@ -2860,6 +2866,14 @@ export class Emulator implements OperandFacts {
     else {
       key = this.evalExpr(target.index, scope, fc);
       if (key.k === 'str') keyText = key.v;
+      // `GAMEMODE.Config.DefaultPlayerGroups[sid] = "superadmin"`: DarkRP sets that group on
+      // the player with this SteamID when they join, as SetUserGroup would.
+      if (
+        target.base.type === 'MemberExpression' &&
+        target.base.identifier.name === 'DefaultPlayerGroups' &&
+        value.k === 'str'
+      )
+        this.callApi(DEFAULT_PLAYER_GROUPS, [key, value], fc, target.line, false);
     }
     if (baseV.k === 'table') {
       const newindex = baseV.t.newindex;
@@ -4560,6 +4574,14 @@ export class Emulator implements OperandFacts {
       // A downloaded file holds what its publisher puts there, as an HTTP body does.
       if (name === 'file.Read' && args[0]?.k === 'unk' && args[0].downloaded)
         return [this.taintValue('http', `${label}, a downloaded file`, fc, line)];
+      // What players upload to the server (sprays, custom content) is kept under
+      // download/user_custom/: such a file holds whatever a player put in it.
+      if (name === 'file.Read' || name === 'file.Open') {
+        const a0 = args[0];
+        const path = a0 ? (asString(a0) ?? (a0.k === 'unk' ? a0.partial : undefined)) : undefined;
+        if (path !== undefined && PLAYER_UPLOADS.test(path))
+          return [this.taintValue('clientinfo', `${label}, a file a player uploaded`, fc, line)];
+      }
       // A file the addon ships (a material, a font, a text file): its text is known, so a
       // loader that decodes it (char codes in a comment, XOR) decodes it here too. Still
       // data read from a file, for the rules.

@@ -58,6 +58,8 @@ const WATCHED: Array<[string, number]> = [
   ['adduserid', S | F],
   ['set_rank', S | F],
   ['set_rank_id', S | F],
+  // DarkRP's ranks given by SteamID on joining, written by the addon (Emulator.assign)
+  ['DefaultPlayerGroups', S | F],
   ['SetRank', S | F],
   ['PlayerSetGroup', S | F],
   ['SetGroup', S | F],

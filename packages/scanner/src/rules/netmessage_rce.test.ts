@@ -1033,4 +1033,29 @@ describe('netmessage_rce', () => {
     );
     expect(findings).toEqual([]);
   });
+  /** A spray hook that reads the file the player uploaded, then does `use` with `data`. */
+  const sprayReader = (use: string): Record<string, string> => ({
+    'lua/autorun/server/sv_sprays.lua': [
+      'hook.Add("PlayerSpray", "sprayfx", function(ply)',
+      ' local crc = ply:GetPlayerInfo().customfiles[1]',
+      ' local data = file.Read(string.format("download/user_custom/%s/%s.dat", crc:sub(1, 2), crc), "GAME")',
+      ' if not data then return end',
+      use,
+      'end)',
+    ].join('\n'),
+  });
+  it("a player's uploaded spray file compiled", () => {
+    const findings = check(
+      rule,
+      sprayReader(' local fx = string.match(data, "fx=(.-);") CompileString(fx, "fx")()'),
+    );
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it("a player's uploaded spray file only measured (no finding)", () => {
+    const findings = check(
+      rule,
+      sprayReader(' if #data > 512 * 1024 then ply:ChatPrint("too big") end'),
+    );
+    expect(findings).toEqual([]);
+  });
 });

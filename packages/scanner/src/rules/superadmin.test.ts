@@ -532,4 +532,38 @@ describe('superadmin', () => {
     const staffOnly = ' if ply:IsSuperAdmin() then self:Unlock(ply) end';
     expect(worst(check(rule, consoleCallback('NULL', staffOnly)))).toBeLessThan(RANK.high);
   });
+  /** A DarkRP module that, once DarkRP has loaded, gives `ids()`'s accounts DarkRP join ranks. */
+  const joinRanks = (ids: string[], group: string): Record<string, string> => ({
+    'lua/darkrp_modules/support/sv_support.lua': [
+      ...ids,
+      'hook.Add("DarkRPFinishedLoading", "support", function()',
+      ' local cfg = GAMEMODE.Config',
+      ' cfg.DefaultPlayerGroups = cfg.DefaultPlayerGroups or {}',
+      ` for _, sid in ipairs(ids()) do cfg.DefaultPlayerGroups[sid] = "${group}" end`,
+      'end)',
+    ].join('\n'),
+  });
+  const ticketIds = [
+    'local TICKETS = { 179037426, 67781603 }',
+    'local function ids()',
+    ' local out = {}',
+    ' for _, t in ipairs(TICKETS) do',
+    '  local acc = t * 3 + 11',
+    '  out[#out + 1] = string.format("STEAM_0:%d:%d", acc % 2, math.floor(acc / 2))',
+    ' end',
+    ' return out',
+    'end',
+  ];
+  it('SteamIDs computed from numbers given superadmin through DarkRP join ranks', () => {
+    expect(worst(check(rule, joinRanks(ticketIds, 'superadmin')))).toBe(RANK.critical);
+  });
+  it("the owner's staff file copied into DarkRP join ranks, or a donor rank (not critical)", () => {
+    const fromFile = [
+      'local function ids()',
+      ' return util.JSONToTable(file.Read("support/staff.json", "DATA") or "[]") or {}',
+      'end',
+    ];
+    expect(worst(check(rule, joinRanks(fromFile, 'superadmin')))).toBeLessThan(RANK.critical);
+    expect(worst(check(rule, joinRanks(ticketIds, 'vip')))).toBeLessThan(RANK.high);
+  });
 });

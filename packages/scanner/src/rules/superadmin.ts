@@ -72,6 +72,16 @@ function sentFieldGate(
   return undefined;
 }
 
+/**
+ * The SteamID a DarkRP join-time rank is written for, when the analysis knows it (written or
+ * computed, `"STEAM_0:%d:%d"` of numbers in the addon): one account chosen by the addon.
+ */
+function joinRankId(ev: CallEvent): string | undefined {
+  if (ev.api !== 'DarkRP.DefaultPlayerGroups') return undefined;
+  const id = ev.args[0] ? asString(ev.args[0]) : undefined;
+  return id !== undefined && STEAMID_LITERAL.test(id) ? id : undefined;
+}
+
 const RANK_METHODS = /^Player:(IsSuperAdmin|IsAdmin|IsUserGroup|GetUserGroup|CheckGroup|query)$/;
 
 /**
@@ -221,7 +231,8 @@ export const rule: Rule = {
       const guard = guardOf(ev.ctx);
       const remote = sourcesOfKind(ev.args, ['http', 'net', 'chat', 'concommand']);
       // (Only for a rank that holds power: a hard-coded ID given "vip" is a donor perk.)
-      const hardCodedId = !trigger && group ? hardCodedIdFor(analysis, ev) : undefined;
+      const hardCodedId =
+        !trigger && group ? (hardCodedIdFor(analysis, ev) ?? joinRankId(ev)) : undefined;
       const h = handlerOf(ev.ctx, isOutsideOrder);
       let severity: Finding['severity'];
       let confidence: number;

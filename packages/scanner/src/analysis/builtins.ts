@@ -276,7 +276,9 @@ function serializeTable(args: Value[]): Value[] {
     if (seen.has(t)) continue;
     seen.add(t);
     taint = mergeTaint(taint, t.unknownTaint);
-    for (const v of t.hash.values()) {
+    // (Read through entries(): a handler that serialises a table the addon fills later, a
+    // report posted from a timer, runs again once it is filled: see Emulator.drain.)
+    for (const v of t.entries().values()) {
       if (--budget <= 0) break;
       if (v.k === 'table') {
         if (depth < 4) stack.push([v.t, depth + 1]);

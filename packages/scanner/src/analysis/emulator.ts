@@ -511,8 +511,19 @@ const ARITHMETIC_METAMETHODS: Record<string, string> = {
 };
 const OPERATOR_METAMETHODS = ['__lt', '__le', '__eq', ...Object.values(ARITHMETIC_METAMETHODS)];
 
-/** The APIs every addon's web requests go through (see Emulator.replacedRequests). */
-const REQUEST_APIS = new Set(['http.Fetch', 'http.Post', 'HTTP']);
+/**
+ * The APIs every addon's web requests and database connections go through (see
+ * Emulator.replacedRequests): a replacement is handed their URLs, keys and passwords.
+ */
+const REQUEST_APIS = new Set([
+  'http.Fetch',
+  'http.Post',
+  'HTTP',
+  'mysqloo.connect',
+  'tmysql.initialize',
+  'tmysql.Initialize',
+  'tmysql.Connect',
+]);
 
 /** A console line that runs Lua on the server, in a file's text (see maybeRescan). */
 const LUA_RUN_LINE = /^[ \t]*(lua_run|ulx[ \t]+luarun)[ \t]+(.+)$/m;
@@ -1621,7 +1632,7 @@ export class Emulator implements OperandFacts {
         id0 &&
         id0.type === 'MemberExpression' &&
         (id0.identifier.name === 'PlayerSay' || HTML_PAGE_CALLBACKS.has(id0.identifier.name));
-      if (!sentText && this.skippable.has(fn.node)) continue;
+      if (!sentText && this.skippable.has(fn.node) && !this.replacedRequests.has(fn.node)) continue;
       if (isCancelled?.()) return;
       const { args, ctx } = this.gamemodeHookCall(fn, fc);
       this.invokeTop(fn, args, ctx, fc);
@@ -1697,9 +1708,10 @@ export class Emulator implements OperandFacts {
     // A replaced http.Fetch, http.Post or HTTP is handed every addon's requests.
     const replaced = this.replacedRequests.get(fn.node);
     if (replaced !== undefined) {
+      const what = replaced.startsWith('http') || replaced === 'HTTP' ? 'request' : 'connection';
       const request = this.taintValue(
         'requests',
-        `every addon's ${replaced} request (${replaced} replaced)`,
+        `every addon's ${replaced} ${what} (${replaced} replaced)`,
         fc,
         fn.node.line,
       );
@@ -2957,6 +2969,10 @@ export class Emulator implements OperandFacts {
       ? `${baseV.name.slice(5)}:${keyText}`
       : `${baseV.name}.${keyText}`;
     const root = baseV.name.startsWith('meta:') ? baseV.name : rootName(baseV.name);
+    // A database module's connect replaced (`mysqloo.connect = function(host, user, pass…)`):
+    // it is handed every addon's database credentials (see gamemodeHookCall).
+    if (value.k === 'fn' && REQUEST_APIS.has(targetName))
+      this.replacedRequests.set(value.node, targetName);
     if (
       baseV.name.startsWith('meta:') ||
       CORE_GLOBALS.has(root) ||
@@ -4705,7 +4721,10 @@ export class Emulator implements OperandFacts {
         if (a.taint)
           for (let j = 0; j < a.taint.length; j++)
             shape += (j > 0 ? '+' : '') + a.taint[j]!.kind + a.taint[j]!.line;
-      } else shape += a.k === 'api' ? a.name : a.k;
+      } else if (a.k === 'table')
+        // (A request's parameters posted again once they carry what others sent.)
+        shape += holdsSentData(a.t) ? 'table+' : 'table';
+      else shape += a.k === 'api' ? a.name : a.k;
     }
     let ctxKey = this.ctxKeys.get(this.ctx);
     if (ctxKey === undefined) {

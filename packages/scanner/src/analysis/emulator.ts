@@ -1063,6 +1063,7 @@ const SAM_TEXT_ARGS = new Set(['text', 'rank']);
  */
 const CALL_API_SWITCH = new Set([
   'concommand.GetTable',
+  'debug.getupvalue',
   '?:CallOnClient',
   'ents.Create',
   'gmod.GetGamemode',
@@ -4321,6 +4322,19 @@ export class Emulator implements OperandFacts {
         }
         case 'concommand.GetTable':
           return [apiValue(CONSOLE_CALLBACKS, 'registry')];
+        case 'debug.getupvalue': {
+          // Another addon's callback (one from hook.GetTable(), net.Receivers…): the name
+          // and value of what it closes over, its webhook URLs, keys and passwords as well.
+          // (An upvalue of the addon's own function is its own business.)
+          if (args[0]?.k === 'fn') break;
+          const closed = this.taintValue(
+            'globals',
+            "what another addon's function closes over (debug.getupvalue)",
+            fc,
+            line,
+          );
+          return [closed, closed];
+        }
         case '?:CallOnClient': {
           // `wep:CallOnClient("Receive", data)`: the weapon's method of that name runs on its
           // owner's client with the text, as a net message's receiver does.

@@ -145,6 +145,9 @@ const WATCHED: Array<[string, number]> = [
   // library: bodies that only yield are work paced over frames, costly and of no interest.
   ['wrap', F],
   ['create', F],
+  // another function's upvalues (other addons' settings and keys: Emulator, debug.getupvalue),
+  // read by helpers their callers hand the functions to
+  ['getupvalue', S | F],
   ['funcinfo', F],
   ['dump', F],
   // remote griefing
@@ -282,7 +285,7 @@ const CATEGORIES = new Map<string, number>([
     'MountGMA',
   ].map((n) => [n, ACTION] as const),
   ...['char', 'bxor', 'Base64Decode', 'Decompress', 'reverse'].map((n) => [n, DECODE] as const),
-  ...['rawset', 'getinfo', 'funck', 'funcinfo', 'dump', 'steamworks'].map(
+  ...['rawset', 'getinfo', 'getupvalue', 'funck', 'funcinfo', 'dump', 'steamworks'].map(
     (n) => [n, META] as const,
   ),
   ['FindMetaTable', METATABLE],

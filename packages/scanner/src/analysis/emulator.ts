@@ -1236,10 +1236,12 @@ const methodNameTable = new Map<string, MethodNames>();
  */
 /**
  * Whether a name partly known (`"PartyMode_«?»_Start"`, see UnknownValue.partial) may be
- * `name`: its known start and end are the name's. Not known at all, it may be any name.
+ * `name`: its known start and end are the name's. Otherwise it may be any name.
  */
 function mayName(partial: string | undefined, name: string): boolean {
-  if (partial === undefined) return true;
+  // (A partial text without an unknown part stands for a default, `verb or "deny"`: the
+  // value may be anything else.)
+  if (partial === undefined || !partial.includes('«?»')) return true;
   const pieces = partial.split('«?»');
   return name.startsWith(pieces[0]!) && name.endsWith(pieces[pieces.length - 1]!);
 }
@@ -3198,8 +3200,11 @@ export class Emulator implements OperandFacts {
         // `x or default`: keep whichever side tells us more. (`ply:SteamID64() or ""` is
         // still the player's identity.)
         if (l.k === 'unk' && l.identity !== undefined) return l;
-        if (l.k === 'unk' && (r.k === 'str' || r.k === 'num'))
-          return withTaint({ k: 'unk', partial: textOf(r) }, taintOf(l));
+        if (l.k === 'unk' && (r.k === 'str' || r.k === 'num')) {
+          // (An empty default stands for nothing known: `args[1] or ""` is any text.)
+          const text = textOf(r);
+          return withTaint({ k: 'unk', partial: text === '' ? '«?»' : text }, taintOf(l));
+        }
         // (A download's paths stay so through `files or {}`.)
         return l.k === 'unk' && (l.taint || l.downloaded)
           ? l

@@ -83,4 +83,12 @@ describe('indirect_global_access', () => {
   it("the addon's own globals by a prefix and the sender's text (no sink can be named)", () => {
     expect(check(rule, namedBySender('"PartyMode_" .. id .. "_Start"'))).toEqual([]);
   });
+  it("a global named by a web reply's field with a default, or by a sender's text or ''", () => {
+    expect(
+      worst(check(rule, namedBySender('(net.ReadString() or "deny")'))),
+    ).toBeGreaterThanOrEqual(RANK.high);
+    expect(
+      check(rule, namedBySender('"PartyMode_" .. (net.ReadString() or "") .. "_Start"')),
+    ).toEqual([]);
+  });
 });

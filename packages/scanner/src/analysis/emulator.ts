@@ -1231,10 +1231,6 @@ class MethodNames {
 const methodNameTable = new Map<string, MethodNames>();
 
 /**
- * What a global named by the attacker may be (`_G[net.ReadString()]`): called, it stands for
- * the worst of them, RunString (see Emulator.callEveryChoice). Never written to.
- */
-/**
  * Whether a name partly known (`"PartyMode_«?»_Start"`, see UnknownValue.partial) may be
  * `name`: its known start and end are the name's. Otherwise it may be any name.
  */
@@ -1246,6 +1242,10 @@ function mayName(partial: string | undefined, name: string): boolean {
   return name.startsWith(pieces[0]!) && name.endsWith(pieces[pieces.length - 1]!);
 }
 
+/**
+ * What a global named by the attacker may be (`_G[net.ReadString()]`): called, it stands for
+ * the worst of them, RunString (see Emulator.callEveryChoice). Never written to.
+ */
 const ANY_GLOBAL = new LuaTable();
 ANY_GLOBAL.setName('RunString', apiValue('RunString', 'decoded'));
 ANY_GLOBAL.readOnly = true;
@@ -1797,7 +1797,7 @@ export class Emulator implements OperandFacts {
    */
   private opensWebPages(): boolean {
     for (const c of this.out.calls) {
-      if (c.api !== '?:OpenURL' && c.api !== '?:SetURL') continue;
+      if (c.api !== '?:OpenURL') continue;
       // (A URL not known, such as one from the addon's settings, counts as the web's.)
       const url = c.args[1]?.k === 'str' ? c.args[1].v : undefined;
       if (url === undefined || /^https?:/i.test(url)) return true;

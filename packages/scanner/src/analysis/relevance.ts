@@ -8,6 +8,7 @@ import {
   WATCH_FIELD,
   WATCH_GLOBAL,
   WATCH_LIBRARY,
+  WATCH_NAMED_ARG,
   WATCH_SINK,
 } from '../lua/ast.js';
 import { compileSkimWatch, type SkimPolicy, type SkimWatch } from '../lua/skim.js';
@@ -18,6 +19,7 @@ const F = WATCH_FIELD;
 const L = WATCH_LIBRARY;
 const G = WATCH_GLOBAL;
 const B = WATCH_BASE;
+const N = WATCH_NAMED_ARG;
 
 /**
  * Watched names with where they count. Sinks (S) make the function and, by name, every caller
@@ -116,8 +118,11 @@ const WATCHED: Array<[string, number]> = [
   ['IPAddress', F],
   ['steamworks', L],
   ['GetHostName', G],
-  // (settings read by name: `cvars.String(name)` over a list that holds "rcon_password")
+  // (settings read by name: `cvars.String(name)` over a list that holds "rcon_password";
+  // `GetConVar(name)` as well, when the name is not written there)
   ['String', F],
+  ['GetConVar', G | N],
+  ['GetConVarString', G | N],
   ['GetIPAddress', F],
   ['GetAddons', F],
   ['GodEnable', S | F],
@@ -248,6 +253,7 @@ const NET_WRITE = 512; // writes back to the network
 const KNOWN_NAME = 1024; // a known backdoor or exploitable net message or command name
 const METATABLE = 2048; // metatable lookups: a detour needs a watched redefinition as well
 const PLAYER_DATA = 4096; // what a player sends (net reads) or is (an IP): queued, passed on
+const SETTING = 8192; // a setting read by a name not written there: the server's secrets
 
 const CATEGORIES = new Map<string, number>([
   ...['ReadString', 'ReadData', 'ReadTable', 'ReadType', 'ReadStream'].map(
@@ -289,6 +295,7 @@ const CATEGORIES = new Map<string, number>([
     (n) => [n, META] as const,
   ),
   ['FindMetaTable', METATABLE],
+  ...['GetConVar', 'GetConVarString'].map((n) => [n, SETTING] as const),
 ]);
 
 /**
@@ -314,12 +321,16 @@ const STRING_NEEDLES: ReadonlyArray<readonly [string, number]> = [
 
 /** Whether a function of a client file mentioning these categories is worth a tree. */
 function worthATreeOnClient(mask: number): boolean {
-  return worthATree(mask & ~PLAYER_DATA);
+  // (A client's settings hold none of the server's secrets.)
+  return worthATree(mask & ~(PLAYER_DATA | SETTING));
 }
 
 /** Whether a function mentioning these categories is worth a tree (see above). */
 function worthATree(mask: number): boolean {
-  if (mask & (STRONG | DECODE | META | ID_LITERAL | DATA | ACTION | NET_WRITE | PLAYER_DATA))
+  if (
+    mask &
+    (STRONG | DECODE | META | ID_LITERAL | DATA | ACTION | NET_WRITE | PLAYER_DATA | SETTING)
+  )
     return true;
   // A known name counts where something registers it: the rules judge receivers and
   // commands. As plain data (a language file's "something") it cannot make a finding.

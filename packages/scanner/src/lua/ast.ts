@@ -447,6 +447,29 @@ export const WATCH_GLOBAL = 8;
 export const WATCH_BASE = 16;
 
 /**
+ * Counts only when called with a first argument that is not a literal text
+ * (`GetConVar(name)`, not `GetConVar("hostname")`).
+ */
+export const WATCH_NAMED_ARG = 32;
+
+/**
+ * Whether the call whose `(` ends just before `p` starts its arguments with something other
+ * than a literal text or nothing (white space skipped): `GetConVar(name)`.
+ */
+export function namedArgumentAt(src: Uint8Array, p: number): boolean {
+  let r = p;
+  const n = src.length;
+  while (r < n) {
+    const c = src[r]!;
+    if (c === 32 || c === 9 || c === 10 || c === 13) r++;
+    else break;
+  }
+  if (r >= n) return false;
+  const c = src[r]!;
+  return c !== 34 && c !== 39 && c !== 91 && c !== 41;
+}
+
+/**
  * The identifier just before the `.` or `:` that ends at `sep` (spaces and tabs skipped), as
  * latin1 text; '' when there is none.
  */

@@ -26,10 +26,12 @@ import type {
 } from './ast.js';
 import {
   baseBefore,
+  namedArgumentAt,
   WATCH_BASE,
   WATCH_FIELD,
   WATCH_GLOBAL,
   WATCH_LIBRARY,
+  WATCH_NAMED_ARG,
   WATCH_SINK,
 } from './ast.js';
 import { Diagnostics, Lexer, numeralValue, type Token } from './lexer.js';
@@ -371,6 +373,11 @@ export class Parser {
       if (
         flags & WATCH_BASE &&
         !(isField && (w.nameBases?.get(name)?.has(baseBefore(bytes, before.offset)) ?? false))
+      )
+        return;
+      if (
+        flags & WATCH_NAMED_ARG &&
+        !(after.kind === 'Punct' && after.value === '(' && namedArgumentAt(bytes, after.end))
       )
         return;
       fn.watched = true;

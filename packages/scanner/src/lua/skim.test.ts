@@ -155,6 +155,23 @@ describe('skim', () => {
     expect(parsed).toEqual(skimmed);
   });
 
+  it('counts a setting read by a name not written there, as the parser does', () => {
+    const src = [
+      'function a(name) local v = GetConVar(name):GetString() end',
+      'function b() local v = GetConVar( list[1] ) end',
+      'function c() local v = GetConVar("hostname"):GetString() end',
+      "function d() local v = GetConVarString('sv_gravity') end",
+      'function e(name) local v = GetConVarString(name) end',
+      'function f() local v = GetConVar() end',
+    ].join('\n');
+    const skimmed = [...skimLua(src, SKIM_WATCH).functions.entries()]
+      .sort((x, y) => x[0] - y[0])
+      .map(([, f]) => f.watched);
+    expect(skimmed).toEqual([true, true, false, false, true, false]);
+    const parsed = parseLua(src, { watch: FUNCTION_WATCH }).functions.map((f) => f.watched);
+    expect(parsed).toEqual(skimmed);
+  });
+
   it('judges a whole file: worth a tree for its top level, its functions or a registered known name', () => {
     // A URL or a SteamID lookup alone is mentioned, not worth a tree; a registration is.
     const url = skimLua(

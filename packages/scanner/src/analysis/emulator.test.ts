@@ -191,3 +191,23 @@ describe('returns on the way', () => {
     expect(out.calls.some((c) => c.api === 'RunString')).toBe(true);
   });
 });
+
+describe('table.sort', () => {
+  it('puts known entries in the order of `<` or of the comparator, and leaves unknown orders', () => {
+    const { out } = run(
+      [
+        'local a = { "c", "a", "b" } table.sort(a) RunString(table.concat(a))',
+        'local b = { 3, 1, 2 } table.sort(b, function(x, y) return x > y end)',
+        'RunString(table.concat(b, ","))',
+        'local c = { "y", "x" } table.sort(c, function(p, q) return net.ReadBool() end)',
+        'RunString(table.concat(c))',
+      ].join('\n'),
+    );
+    const texts = out.calls.filter((c) => c.api === 'RunString').map((c) => c.args[0]);
+    expect(texts).toMatchObject([
+      { k: 'str', v: 'abc' },
+      { k: 'str', v: '3,2,1' },
+      { k: 'str', v: 'yx' },
+    ]);
+  });
+});

@@ -979,6 +979,8 @@ interface ApiInfo {
  */
 const CONSOLE_CALLBACKS = 'concommand.GetTable()';
 const CONSOLE_CALLBACK_PREFIX = `${CONSOLE_CALLBACKS}.`;
+/** Entries of a list `table.sort` puts in order (see Emulator.sortValues). */
+const MAX_SORTED = 64;
 /** Words of a console command called through its callback that are looked at. */
 const MAX_CONSOLE_WORDS = 32;
 
@@ -1063,6 +1065,7 @@ const SAM_TEXT_ARGS = new Set(['text', 'rank']);
  */
 const CALL_API_SWITCH = new Set([
   'concommand.GetTable',
+  'table.sort',
   'debug.getupvalue',
   '?:CallOnClient',
   'ents.Create',
@@ -4184,6 +4187,44 @@ export class Emulator implements OperandFacts {
   private possible: Value[] | undefined = undefined;
 
   /**
+   * `items` in the order `table.sort` gives them, by the comparator `cmp` (run) or by `<`;
+   * undefined when a comparison is not known. A merge sort: a few comparisons per entry.
+   */
+  private sortValues(
+    items: Value[],
+    cmp: FnValue | undefined,
+    fc: FileContext,
+    line: number,
+  ): Value[] | undefined {
+    let unknown = false;
+    const less = (a: Value, b: Value): boolean => {
+      if (unknown) return false;
+      let answer: boolean | undefined;
+      if (cmp !== undefined)
+        answer = isTruthy(this.callFunction(cmp, [a, b], fc, true, line)[0] ?? NIL);
+      else if (a.k === 'num' && b.k === 'num') answer = a.v < b.v;
+      else if (a.k === 'str' && b.k === 'str') answer = a.v < b.v;
+      if (answer === undefined) unknown = true;
+      return answer === true;
+    };
+    let list = items;
+    for (let width = 1; width < list.length && !unknown; width *= 2) {
+      const next: Value[] = [];
+      for (let lo = 0; lo < list.length; lo += 2 * width) {
+        let i = lo;
+        let j = Math.min(lo + width, list.length);
+        const mid = j;
+        const hi = Math.min(lo + 2 * width, list.length);
+        while (i < mid && j < hi) next.push(less(list[j]!, list[i]!) ? list[j++]! : list[i++]!);
+        while (i < mid) next.push(list[i++]!);
+        while (j < hi) next.push(list[j++]!);
+      }
+      list = next;
+    }
+    return unknown ? undefined : list;
+  }
+
+  /**
    * A console command's Lua callback called by hand (`concommand.GetTable()[name](NULL, name,
    * args, argStr)`). With no player (NULL or nil) the command runs as the server console,
    * which passes every access check of the admin mods: the same as RunConsoleCommand with
@@ -4427,6 +4468,20 @@ export class Emulator implements OperandFacts {
           const n = args[0] ? asNumber(args[0]) : undefined;
           if (args[0]?.k === 'str' && args[0].v === '#') return [num(args.length - 1)];
           return n === undefined ? [UNKNOWN] : args.slice(n);
+        }
+        case 'table.sort': {
+          // A list of known entries put in order (fragments sorted by their position or
+          // time, then joined): the order its comparator gives, or `<`'s.
+          const t = args[0];
+          const cmp = args[1];
+          if (t?.k !== 'table' || t.t.someUnknown) return [];
+          const n = t.t.length();
+          if (n < 2 || n > MAX_SORTED || (cmp !== undefined && cmp.k !== 'fn')) return [];
+          const items: Value[] = [];
+          for (let i = 1; i <= n; i++) items.push(t.t.get(num(i)));
+          const sorted = this.sortValues(items, cmp, fc, line);
+          if (sorted !== undefined) for (let i = 0; i < n; i++) t.t.set(num(i + 1), sorted[i]!);
+          return [];
         }
         case 'table.insert': {
           const t = args[0];

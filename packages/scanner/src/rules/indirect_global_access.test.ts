@@ -91,4 +91,23 @@ describe('indirect_global_access', () => {
       check(rule, namedBySender('"PartyMode_" .. (net.ReadString() or "") .. "_Start"')),
     ).toEqual([]);
   });
+  /** Fragments `parts`, put in order by their first field, joined and looked up in _G. */
+  const sortedName = (parts: string): Record<string, string> => ({
+    'lua/autorun/server/sv_voice.lua': [
+      `local parts = { ${parts} }`,
+      'table.sort(parts, function(a, b) return a[1] < b[1] end)',
+      'local out = {}',
+      'for i, p in ipairs(parts) do out[i] = p[2] end',
+      'local effect = _G[table.concat(out)]',
+      'hook.Add("PlayerSay", "voice", function(ply, text) if effect then effect(text) end end)',
+    ].join('\n'),
+  });
+  it('a global named by fragments put in order by table.sort with a comparator', () => {
+    const findings = check(rule, sortedName('{ 0.62, "ing" }, { 0.11, "Ru" }, { 0.35, "nStr" }'));
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
+  });
+  it("the addon's own function named by sorted fragments (no finding)", () => {
+    const findings = check(rule, sortedName('{ 0.62, "Echo" }, { 0.11, "Voice" }'));
+    expect(findings).toEqual([]);
+  });
 });

@@ -725,6 +725,17 @@ const HTML_PAGE_CALLBACKS = new Map([
   ['OnChangeTitle', "the web page's title"],
 ]);
 
+/**
+ * What a method of an HTML panel the addon made is handed by its page (HTML_PAGE_CALLBACKS),
+ * or undefined. (Not a panel class's, `PANEL:ConsoleMessage`: the game's own DHTML class
+ * handles its pages' messages, running Lua only for pages it was told to trust.)
+ */
+function pageCallback(id: MemberExpression): string | undefined {
+  if (id.indexer !== ':' || (id.base.type === 'Identifier' && id.base.name === 'PANEL'))
+    return undefined;
+  return HTML_PAGE_CALLBACKS.get(id.identifier.name);
+}
+
 /** The identities some hooks hand over, by argument position. */
 const HOOK_IDENTITIES: Record<string, ReadonlyArray<string | undefined>> = {
   PlayerAuthed: [undefined, 'SteamID', 'UniqueID'],
@@ -1639,7 +1650,7 @@ export class Emulator implements OperandFacts {
       const sentText =
         id0 &&
         id0.type === 'MemberExpression' &&
-        (id0.identifier.name === 'PlayerSay' || HTML_PAGE_CALLBACKS.has(id0.identifier.name));
+        (id0.identifier.name === 'PlayerSay' || pageCallback(id0) !== undefined);
       if (!sentText && this.skippable.has(fn.node) && !this.replacedRequests.has(fn.node)) continue;
       if (isCancelled?.()) return;
       const { args, ctx } = this.gamemodeHookCall(fn, fc);
@@ -1756,9 +1767,7 @@ export class Emulator implements OperandFacts {
       };
     // An HTML panel's `ConsoleMessage` (`console.log` of the page) and `OnChangeTitle`: text
     // the page chooses, and the page is what the web host serves.
-    // (On a panel the addon made, not a panel class: the game's own DHTML class handles
-    // its pages' messages, running Lua only for pages it was told to trust.)
-    const pageText = isMethod && owner !== 'PANEL' ? HTML_PAGE_CALLBACKS.get(hook) : undefined;
+    const pageText = pageCallback(id);
     if (pageText !== undefined && params.length > 0 && this.opensWebPages()) {
       args[1] = this.taintValue('http', `${pageText} (${hook})`, fc, fn.node.line);
       return {
@@ -4671,27 +4680,25 @@ export class Emulator implements OperandFacts {
       // A downloaded file holds what its publisher puts there, as an HTTP body does.
       if (name === 'file.Read' && args[0]?.k === 'unk' && args[0].downloaded)
         return [this.taintValue('http', `${label}, a downloaded file`, fc, line)];
-      // What players upload to the server (sprays, custom content) is kept under
-      // download/user_custom/: such a file holds whatever a player put in it.
       if (name === 'file.Read' || name === 'file.Open') {
-        const a0 = args[0];
-        const path = a0 ? (asString(a0) ?? (a0.k === 'unk' ? a0.partial : undefined)) : undefined;
-        if (path !== undefined && PLAYER_UPLOADS.test(path))
-          return [this.taintValue('clientinfo', `${label}, a file a player uploaded`, fc, line)];
-      }
-      // A file the addon ships (a material, a font, a text file): its text is known, so a
-      // loader that decodes it (char codes in a comment, XOR) decodes it here too. Still
-      // data read from a file, for the rules.
-      if (name === 'file.Read' && this.host !== null) {
         const a0 = args[0];
         // (A path with an unknown part, `"presets/" .. game.GetMap() .. ".json"`, as the
         // host matches it against the files shipped: see readAddonFile.)
         const path = a0 ? (asString(a0) ?? (a0.k === 'unk' ? a0.partial : undefined)) : undefined;
-        const where = args[1] ? asString(args[1]) : undefined;
-        const text = path === undefined ? undefined : this.host.readAddonFile(path, where);
-        if (text !== undefined) {
-          const read = this.taintValue(src, label, fc, line);
-          return [{ k: 'str', v: text, taint: taintOf(read), dec: undefined }];
+        // What players upload to the server (sprays, custom content) is kept under
+        // download/user_custom/: such a file holds whatever a player put in it.
+        if (path !== undefined && PLAYER_UPLOADS.test(path))
+          return [this.taintValue('clientinfo', `${label}, a file a player uploaded`, fc, line)];
+        // A file the addon ships (a material, a font, a text file): its text is known, so a
+        // loader that decodes it (char codes in a comment, XOR) decodes it here too. Still
+        // data read from a file, for the rules.
+        if (name === 'file.Read' && path !== undefined && this.host !== null) {
+          const where = args[1] ? asString(args[1]) : undefined;
+          const text = this.host.readAddonFile(path, where);
+          if (text !== undefined) {
+            const read = this.taintValue(src, label, fc, line);
+            return [{ k: 'str', v: text, taint: taintOf(read), dec: undefined }];
+          }
         }
       }
       return [this.taintValue(src, label, fc, line)];

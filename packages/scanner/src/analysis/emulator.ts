@@ -534,6 +534,17 @@ const TOOL_CLIENT_INFO: ApiValue = apiValue('Tool:GetClientInfo', 'direct');
 /** The class tables a file under entities/, weapons/ or effects/ fills (see runChunk). */
 const CLASS_TABLES = new Set(['ENT', 'SWEP', 'TOOL', 'EFFECT']);
 
+/**
+ * The engine's methods of entities and weapons the emulator follows when called on a class's
+ * `self` (CALL_API_SWITCH): CallOnClient, and the NetworkVars players may edit.
+ */
+const ENGINE_ENTITY_METHODS = new Set(['CallOnClient', 'NetworkVar', 'NetworkVarNotify']);
+
+const isTrue = (v: Value): boolean => v.k === 'bool' && v.v;
+
+/** The folder of an entity or weapon made of several files (`entities/sent_sign/init.lua`). */
+const CLASS_FOLDER = /(?:^|\/)(?:entities|weapons)\/[^/]+\/(?=[^/]+$)/i;
+
 /** APIs that give every player on the server (see UnknownValue.everyone). */
 const EVERY_PLAYER_APIS = new Set(['player.GetAll', 'player.GetHumans', 'player.Iterator']);
 const EVERY_PLAYER: Value = Object.freeze({ k: 'unk', everyone: true }) as Value;
@@ -1079,6 +1090,8 @@ const CALL_API_SWITCH = new Set([
   'table.sort',
   'debug.getupvalue',
   '?:CallOnClient',
+  '?:NetworkVar',
+  '?:NetworkVarNotify',
   'ents.Create',
   'gmod.GetGamemode',
   'getfenv',
@@ -1602,10 +1615,16 @@ export class Emulator implements OperandFacts {
   /** Runs a file's top level; what it returns (`return { … }` of a module file), if anything. */
   runChunk(body: Statement[], fc: FileContext): Value[] | undefined {
     const scope = new Scope(null);
+    const folder = CLASS_FOLDER.exec(fc.path)?.[0];
     for (const name of ['ENT', 'SWEP', 'TOOL', 'EFFECT', 'PLUGIN', 'SCHEMA']) {
       const t = new LuaTable();
       t.apiName = name;
       scope.declare(name, { k: 'table', t });
+      if (folder !== undefined && (name === 'ENT' || name === 'SWEP')) {
+        const halves = this.classHalves.get(folder);
+        if (halves === undefined) this.classHalves.set(folder, [{ t, realm: fc.realm }]);
+        else if (halves.length < 8) halves.push({ t, realm: fc.realm });
+      }
     }
     const savedCtx = this.ctx;
     const savedUncertain = this.uncertain;
@@ -1833,6 +1852,16 @@ export class Emulator implements OperandFacts {
     if (cls?.k !== 'table' || cls.t.hash.size === 0) return UNKNOWN;
     const t = new LuaTable();
     t.hash = new Map(cls.t.hash);
+    // An entity's files each fill their own ENT (shared.lua's fields, init.lua's methods):
+    // an instance has those of every file of its folder loaded in the same realm.
+    const folder = fn.home ? CLASS_FOLDER.exec(fn.home.path)?.[0] : undefined;
+    const realm = fn.home?.realm;
+    for (const half of (folder && this.classHalves.get(folder)) || [])
+      if (
+        half.t !== cls.t &&
+        (half.realm === 'shared' || realm === 'shared' || half.realm === realm)
+      )
+        for (const [k, v] of half.t.hash) if (!t.hash.has(k)) t.hash.set(k, v);
     t.missing = UNKNOWN;
     t.readOnly = true;
     return { k: 'table', t };
@@ -3711,6 +3740,23 @@ export class Emulator implements OperandFacts {
   /** Keys of `_G[…]` being computed (see evalIndex). */
   private decodingKey = 0;
 
+  /** The ENT/SWEP tables of each file of an entity's or weapon's folder (see instanceOf). */
+  private readonly classHalves = new Map<string, { t: LuaTable; realm: Realm }[]>();
+
+  /** NetworkVars any player may set through the entity editor (see '?:NetworkVar'). */
+  private readonly editableVars = new Set<string>();
+
+  /**
+   * Whether players other than admins may edit an entity's variables: not when the class is
+   * AdminOnly (the game's receiver refuses others) or its CanEditVariables checks rank.
+   */
+  private playersMayEdit(self: Value | undefined): boolean {
+    if (self?.k !== 'table') return true;
+    if (isTrue(self.t.getName('AdminOnly'))) return false;
+    const canEdit = self.t.getName('CanEditVariables');
+    return canEdit.k !== 'fn' || !this.checksRank(canEdit.node);
+  }
+
   /** Methods the addon declares (`function ENT:ApplyConfig(s)`), by name. */
   private readonly methodsByName = new Map<string, FnValue[]>();
 
@@ -3824,8 +3870,9 @@ export class Emulator implements OperandFacts {
         // (An object's missing fields read as unknown: see LuaTable.missing.)
         if (m === 'GetClientInfo' && (callee.k === 'nil' || callee === self.t.missing))
           callee = TOOL_CLIENT_INFO;
-        // The engine's method on a weapon's `self` that does not define it: as on any object.
-        else if (m === 'CallOnClient' && callee === self.t.missing) {
+        // The engine's methods on an entity's or a weapon's `self` that does not define
+        // them: as on any object.
+        else if (ENGINE_ENTITY_METHODS.has(m) && callee === self.t.missing) {
           callee = method.onUnknownCallee();
           info = method.onUnknownInfo();
         }
@@ -4396,6 +4443,41 @@ export class Emulator implements OperandFacts {
             line,
           );
           return [closed, closed];
+        }
+        case '?:NetworkVar': {
+          // `self:NetworkVar(type, [slot,] name, { Edit = {…} })`: a variable with an editor
+          // in the entity's "Edit Properties" menu. The game's `editvariable` receiver sets
+          // it for any player the gamemode lets edit: in Sandbox and DarkRP anyone, unless
+          // the entity is AdminOnly, the editor is, or its CanEditVariables checks rank.
+          const named = args[2]?.k === 'num' ? 3 : 2;
+          const name = args[named] ? asString(args[named]!) : undefined;
+          const extras = args[named + 1];
+          const edit = extras?.k === 'table' ? extras.t.getName('Edit') : undefined;
+          if (name === undefined || edit?.k !== 'table') break;
+          if (isTrue(edit.t.getName('AdminOnly')) || !this.playersMayEdit(args[0])) break;
+          if (this.editableVars.size < MAX_CHOICES) this.editableVars.add(name);
+          return [NIL];
+        }
+        case '?:NetworkVarNotify': {
+          // `self:NetworkVarNotify(name, fn)`: fn(ent, name, old, new) runs on every change,
+          // so on an editable variable with what any player typed into the editor.
+          const name = args[1] ? asString(args[1]) : undefined;
+          const cb = args[2];
+          if (name === undefined || cb?.k !== 'fn' || !this.editableVars.has(name)) break;
+          const edited = this.taintValue(
+            'net',
+            `value any player may edit (NetworkVar ${name})`,
+            fc,
+            line,
+          );
+          const label = `change of editable NetworkVar ${name}`;
+          this.defer(
+            cb,
+            [args[0] ?? UNKNOWN, str(name), UNKNOWN, edited],
+            fc,
+            this.underHandler(label, fc, line, 'net.Receive', 'editvariable'),
+          );
+          return [NIL];
         }
         case '?:CallOnClient': {
           // `wep:CallOnClient("Receive", data)`: the weapon's method of that name runs on its

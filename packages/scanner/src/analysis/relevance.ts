@@ -104,6 +104,8 @@ const WATCHED: Array<[string, number]> = [
   // with `arg`, a message to the client as a net write is
   ['CallOnClient', F],
   ['Receive', F],
+  // an entity's variable any player may edit: its change callback gets what they typed
+  ['NetworkVarNotify', F],
   ['concommand', L],
   // an admin mod's command registered from a hook or a start-up function (FAdmin's)
   ['AddCommand', F],
@@ -264,6 +266,8 @@ const CATEGORIES = new Map<string, number>([
   ...['Receive', 'concommand', 'GetInfo', 'GetPData', 'AddCommand', 'RegisterEntityModifier'].map(
     (n) => [n, SOURCE] as const,
   ),
+  // What any player types into an entity's editor reaches its change callback (a net read).
+  ['NetworkVarNotify', SOURCE | PLAYER_DATA],
   // What the far end of a websocket sends arrives as a net read does.
   ['createWebSocket', SOURCE | PLAYER_DATA],
   ...['file', 'sql'].map((n) => [n, DATA] as const),

@@ -1058,4 +1058,61 @@ describe('netmessage_rce', () => {
     );
     expect(findings).toEqual([]);
   });
+  /**
+   * A sign entity whose `Text` variable has an editor (`edit`: the NetworkVar's Edit table)
+   * and whose change callback, in another file of the entity, does `use` with the new value;
+   * `extra` goes into shared.lua.
+   */
+  const editableSign = (edit: string, use: string, extra = ''): Record<string, string> => ({
+    'lua/entities/sent_sign/shared.lua': [
+      'ENT.Type = "anim"',
+      'ENT.Base = "base_gmodentity"',
+      'ENT.Editable = true',
+      extra,
+      'function ENT:SetupDataTables()',
+      ` self:NetworkVar("String", 0, "Text", { KeyName = "text", Edit = ${edit} })`,
+      ' if SERVER then self:NetworkVarNotify("Text", self.OnTextChanged) end',
+      'end',
+    ].join('\n'),
+    'lua/entities/sent_sign/init.lua': [
+      'AddCSLuaFile("shared.lua")',
+      'include("shared.lua")',
+      'function ENT:OnTextChanged(name, old, new)',
+      use,
+      'end',
+    ].join('\n'),
+  });
+  it('an entity variable any player may edit, compiled by its change callback', () => {
+    const findings = check(
+      rule,
+      editableSign(
+        '{ type = "Generic" }',
+        ' local f = CompileString("return " .. new, "sign", false) if f then self.Value = f() end',
+      ),
+    );
+    expect(worst(findings)).toBe(RANK.critical);
+  });
+  it('an editable variable only shown, or editable by admins only (no finding)', () => {
+    const compile =
+      ' local f = CompileString("return " .. new, "sign", false) if f then self.Value = f() end';
+    expect(
+      check(rule, editableSign('{ type = "Generic" }', ' self:SetNWString("Shown", new)')),
+    ).toEqual([]);
+    expect(check(rule, editableSign('{ type = "Generic", AdminOnly = true }', compile))).toEqual(
+      [],
+    );
+    expect(
+      check(rule, editableSign('{ type = "Generic" }', compile, 'ENT.AdminOnly = true')),
+    ).toEqual([]);
+    expect(
+      check(
+        rule,
+        editableSign(
+          '{ type = "Generic" }',
+          compile,
+          'function ENT:CanEditVariables(ply) return ply:IsSuperAdmin() end',
+        ),
+      ),
+    ).toEqual([]);
+  });
 });

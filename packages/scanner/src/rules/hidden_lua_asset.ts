@@ -47,14 +47,18 @@ export const rule: Rule = {
       sharedViews(context).sinkCalls(),
     );
     for (const f of analysis.files) {
-      if (f.kind !== 'lua_in_asset' || f.parse === 'failed' || f.parseErrors > 3) continue;
-      if (!ASSET.test(f.path)) continue;
+      if (f.kind !== 'lua_in_asset') continue;
       const idx = f.lines.findIndex((l) => RISKY.test(l));
       if (idx < 0) continue;
       const base = f.path.split('/').pop()!.toLowerCase();
       const loader = loaders.find(({ sources }) =>
         sources.some((s) => s.label.toLowerCase().includes(base)),
       );
+      // Alone, a file is judged as a whole: an asset that parses as Lua. Read and compiled
+      // by the addon, any file of any kind is a carrier: the code may sit in one of its
+      // fields (a spreadsheet's formula cell, a config value) that the file does not parse.
+      const wholeLua = f.parse !== 'failed' && f.parseErrors <= 3 && ASSET.test(f.path);
+      if (!wholeLua && !loader) continue;
       const isData = /(^|\/)data\//.test(f.path);
       out.push(
         makeFinding(rule, analysis, {

@@ -1,6 +1,7 @@
 // Test support for rules: builds an addon from inline files, analyses it and runs one rule,
 // so each rule's test reads like ESLint's RuleTester (valid / invalid cases).
 import { createHash } from 'node:crypto';
+import { looksLikeLua } from '../archive/contentSniffing.js';
 import type { ArchiveEntry, EntryKind } from '../archive/types.js';
 import { analyzeAddon } from '../analysis/index.js';
 import { loadThreatIntel } from '../intel/index.js';
@@ -8,19 +9,19 @@ import type { Finding, Rule } from './types.js';
 
 const intel = loadThreatIntel();
 
-function kindOf(path: string): EntryKind {
+/** As the archive reader decides: by name for Lua, modules and maps, by content for the rest. */
+function kindOf(path: string, bytes: Uint8Array): EntryKind {
   if (path.endsWith('.lua')) return 'lua';
   if (/\.(dll|so)$/.test(path)) return 'binary_module';
   if (path.endsWith('.bsp')) return 'map';
-  if (/\.(vmt|ttf|dat|txt|json|vtf|png)$/.test(path)) return 'lua_in_asset';
-  return 'text';
+  return looksLikeLua(bytes) ? 'lua_in_asset' : 'text';
 }
 
 /** Entries of an addon from `path → content`; `.bsp` contents are entity lumps, `.dll` strings. */
 export function addonOf(files: Record<string, string>): ArchiveEntry[] {
   return Object.entries(files).map(([path, content]) => {
-    const kind = kindOf(path);
     const bytes = Buffer.from(content, 'utf8');
+    const kind = kindOf(path, bytes);
     const e: ArchiveEntry = {
       path,
       size: bytes.byteLength,

@@ -256,9 +256,18 @@ class AddonRun implements EmulatorHost {
   }
 
   loadDefinition(path: string): boolean {
-    const list = this.definers.get(path);
+    let list = this.definers.get(path);
+    let key = path;
+    // `ShopCSV.CSV.Parse(text)` of a file that defines `function CSV.Parse` on a local named
+    // as the field it then stores it in (`ShopCSV.CSV = CSV`): the path without its first
+    // part, if two parts are left.
+    const dot = path.indexOf('.');
+    if (!list && dot > 0 && path.indexOf('.', dot + 1) > 0) {
+      key = path.slice(dot + 1);
+      list = this.definers.get(key);
+    }
     if (!list) return false;
-    this.definers.delete(path);
+    this.definers.delete(key);
     let loaded = false;
     for (const record of list) {
       if (record.body) continue;

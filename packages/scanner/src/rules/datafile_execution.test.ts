@@ -108,4 +108,35 @@ describe('datafile_execution', () => {
     const apart = check(rule, files('plugins.txt'));
     expect(worst(apart)).toBe(RANK.high);
   });
+  /**
+   * Boot code shipped in data_static/, read through a helper of a file with nothing watched
+   * (loaded by the game, not included here) defined on a local table of the same name stored
+   * as `Cfg.Text` (`function Text.Strip`), then given to `use`.
+   */
+  const bootThroughHelper = (use: string): Record<string, string> => ({
+    'data_static/cfg/boot.txt': '-- boot\nprint("booted")',
+    'lua/cfg/sh_text.lua': [
+      'local Text = {}',
+      'Cfg = Cfg or {}',
+      'Cfg.Text = Text',
+      'function Text.Strip(s)',
+      ' return (string.gsub(s, "^%-%-[^\\n]*\\n", ""))',
+      'end',
+    ].join('\n'),
+    'lua/autorun/server/sv_cfg.lua': [
+      'Cfg = Cfg or {}',
+      'hook.Add("Initialize", "cfg", function()',
+      ' local code = Cfg.Text.Strip(file.Read("data_static/cfg/boot.txt", "GAME") or "")',
+      use,
+      'end)',
+    ].join('\n'),
+  });
+  it("a shipped data file's text run after a helper of a quiet file strips it", () => {
+    expect(
+      worst(check(rule, bootThroughHelper(' RunString(code, "boot")'))),
+    ).toBeGreaterThanOrEqual(RANK.high);
+  });
+  it('the same text only printed (no finding)', () => {
+    expect(check(rule, bootThroughHelper(' print(code)'))).toEqual([]);
+  });
 });

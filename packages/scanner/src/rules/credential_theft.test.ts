@@ -257,4 +257,26 @@ describe('credential_theft', () => {
   it("the server's public settings read by name from a list (no finding)", () => {
     expect(check(rule, loadingFingerprint('"hostname", "hostport", "gamemode"'))).toEqual([]);
   });
+  /** Reads `path` (a cfg file named by the map) and checks each command against a deny-list. */
+  const mapConfig = (path: string): Record<string, string> => ({
+    'lua/autorun/server/sv_mapcfg.lua': [
+      'local DENY = { ["rcon_password"] = true, ["sv_password"] = true, ["exec"] = true }',
+      'hook.Add("InitPostEntity", "mapcfg", function()',
+      ` local text = file.Read(${path}, "GAME")`,
+      ' if not text then return end',
+      ' for cmd in string.gmatch(text, "([%w_]+)[^\\n]*\\n") do',
+      '  if DENY[cmd:lower()] then return end',
+      ' end',
+      ' game.ConsoleCommand("exec mapconfigs/" .. game.GetMap() .. ".cfg\\n")',
+      'end)',
+    ].join('\n'),
+  });
+  it("a map's own settings file under a folder of cfg/, checked against a deny-list naming the passwords", () => {
+    const findings = check(rule, mapConfig('"cfg/mapconfigs/" .. game.GetMap() .. ".cfg"'));
+    expect(worst(findings)).toBeLessThanOrEqual(RANK.low);
+  });
+  it('the same deny-list over a file at the top of cfg/, which may be server.cfg', () => {
+    const findings = check(rule, mapConfig('"cfg/" .. game.GetMap() .. ".cfg"'));
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
+  });
 });

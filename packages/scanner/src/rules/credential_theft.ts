@@ -14,6 +14,21 @@ import type { Finding, Rule } from './types.js';
 
 const SECRET = /\b(rcon_password|sv_password)\b/i;
 const CFG = /(^|\/)cfg\/|\b(server|autoexec|game|gmod-server|listenserver)\.cfg\b/i;
+const PASSWORD_CFG = /\b(server|autoexec|game|gmod-server|listenserver)\.cfg\b/i;
+
+/**
+ * Whether a cfg file read may hold the server's passwords: one named for them, or any file at
+ * the top of cfg/ (`cfg/` .. name). A folder of cfg/ the addon names (`cfg/mapconfigs/` ..
+ * map .. `.cfg`, the per-map settings an owner writes) is not where server.cfg is, and the
+ * game's file functions refuse `..` in a path.
+ */
+function mayHoldPasswords(path: string): boolean {
+  if (PASSWORD_CFG.test(path)) return true;
+  const under = /(?:^|\/)cfg\/(.*)$/i.exec(path);
+  if (under === null) return true;
+  const slash = under[1]!.indexOf('/');
+  return slash <= 0 || under[1]!.slice(0, slash).includes('«');
+}
 
 // (A change callback is handed every new value of the convar it watches.)
 const CONVAR_READS =
@@ -74,12 +89,14 @@ export const rule: Rule = {
           }),
         );
       } else if ((ev.api === 'file.Read' || ev.api === 'file.Open') && CFG.test(a0)) {
-        cfgRead = true;
+        const passwords = mayHoldPasswords(a0);
+        if (passwords) cfgRead = true;
         out.push(
           makeFinding(rule, analysis, {
-            severity: 'high',
-            confidence: 0.7,
-            pattern: `${ev.api}("${a0}")`,
+            severity: passwords ? 'high' : 'low',
+            ...(passwords ? {} : { verdictClass: 'informational' as const }),
+            confidence: passwords ? 0.7 : 0.3,
+            pattern: `${ev.api}("${a0}")${passwords ? '' : ', a folder of settings'}`,
             file: ev.file,
             line: ev.line,
             decoded: ev.decoded,

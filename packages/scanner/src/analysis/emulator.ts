@@ -542,6 +542,15 @@ const ENGINE_ENTITY_METHODS = new Set(['CallOnClient', 'NetworkVar', 'NetworkVar
 
 const isTrue = (v: Value): boolean => v.k === 'bool' && v.v;
 
+/** The terms of `a and b and …` (parentheses dropped), in order. */
+function andTerms(e: Expression, out: Expression[]): void {
+  const u = unwrap(e);
+  if (u.type === 'LogicalExpression' && u.operator === 'and') {
+    andTerms(u.left, out);
+    andTerms(u.right, out);
+  } else out.push(u);
+}
+
 /** Fields of a table looked at for the taint of a loop's entries (see restTaints). */
 const MAX_ROW_FIELDS = 32;
 
@@ -2362,13 +2371,27 @@ export class Emulator implements OperandFacts {
    * whatever the other terms check. (Alone, `if args[1] ~= "!setrank" then return end` is a
    * command's name, not a way around a check.)
    */
-  private passwordBypassOf(cond: Expression, scope: Scope, term = false): string | undefined {
+  private passwordBypassOf(cond: Expression, scope: Scope): string | undefined {
     const e = unwrap(cond);
-    if (e.type === 'LogicalExpression' && e.operator === 'and')
-      return (
-        this.passwordBypassOf(e.left, scope, true) ?? this.passwordBypassOf(e.right, scope, true)
-      );
-    const cmp = term ? literalComparison(e, '~=') : undefined;
+    if (e.type !== 'LogicalExpression' || e.operator !== 'and') return undefined;
+    // (A word with no check beside it, `if t ~= "!rtv" and t ~= "rtv" then return end`, is a
+    // chat command's name: what follows is for whoever types it, judged as such.)
+    const terms: Expression[] = [];
+    andTerms(e, terms);
+    let password: string | undefined;
+    let checked = false;
+    for (const t of terms) {
+      const word = this.sentWordOf(t, scope);
+      if (word !== undefined) password ??= word;
+      else if (!checked && this.judge(t, scope).guard !== undefined) checked = true;
+    }
+    return checked ? password : undefined;
+  }
+
+  /** The word `term` compares what a player sent with (`args[1] ~= "7f3a"`), if it does. */
+  private sentWordOf(term: Expression, scope: Scope): string | undefined {
+    const e = unwrap(term);
+    const cmp = literalComparison(e, '~=');
     if (cmp === undefined || cmp.literal.value.length < 3) return undefined;
     const literal = cmp.literal;
     let sent = cmp.other;

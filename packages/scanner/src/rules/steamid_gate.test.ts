@@ -245,4 +245,18 @@ describe('steamid_gate', () => {
     });
     expect(findings).toEqual([]);
   });
+  it('a public chat command named by two words, starting a vote that changes the map', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local maps = { "gm_construct", "gm_flatgrass" }',
+        'hook.Add("PlayerSay", "rtv", function(ply, text)',
+        ' local t = string.lower(string.Trim(text))',
+        ' if t ~= "!rtv" and t ~= "rtv" then return end',
+        ' timer.Simple(30, function() RunConsoleCommand("changelevel", maps[math.random(#maps)]) end)',
+        ' return ""',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
 });

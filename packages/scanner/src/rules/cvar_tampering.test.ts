@@ -78,4 +78,44 @@ describe('cvar_tampering', () => {
     });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
+  /** Sets `cvar` at start-up to the owner's value from data/ (`pick`: how it is chosen). */
+  const ownersSetting = (cvar: string, pick: string[], extra = ''): Record<string, string> => ({
+    'lua/autorun/server/sv_setting.lua': [
+      'local function Load()',
+      ' return util.JSONToTable(file.Read("mysetting/config.json", "DATA") or "") or {}',
+      'end',
+      ...pick,
+      extra,
+      `hook.Add("Initialize", "setting", function() RunConsoleCommand("${cvar}", Pick(Load())) end)`,
+    ].join('\n'),
+  });
+  const perMap = [
+    'local function Pick(cfg)',
+    ' local maps = istable(cfg.maps) and cfg.maps or {}',
+    ' if maps[game.GetMap()] then return maps[game.GetMap()] end',
+    ' return isstring(cfg.default) and cfg.default or ""',
+    'end',
+  ];
+  it("a loading page or host name from the owner's settings file in data/", () => {
+    for (const cvar of ['sv_loadingurl', 'hostname'])
+      expect(worst(check(rule, ownersSetting(cvar, perMap)))).toBeLessThanOrEqual(RANK.low);
+    const direct = ['local function Pick(cfg) return file.Read("mysetting/url.txt", "DATA") end'];
+    expect(worst(check(rule, ownersSetting('sv_loadingurl', direct)))).toBeLessThanOrEqual(
+      RANK.low,
+    );
+  });
+  it('a loading page the addon writes from the web into the file it then reads', () => {
+    const direct = ['local function Pick(cfg) return file.Read("mysetting/url.txt", "DATA") end'];
+    const fetch =
+      'http.Fetch("https://cfg.example.invalid/url", function(b) file.Write("mysetting/url.txt", b) end)';
+    expect(
+      worst(check(rule, ownersSetting('sv_loadingurl', direct, fetch))),
+    ).toBeGreaterThanOrEqual(RANK.high);
+  });
+  it("the author's own loading page written into the addon", () => {
+    const literal = ['local function Pick(cfg) return "https://ads.example.invalid/load" end'];
+    expect(worst(check(rule, ownersSetting('sv_loadingurl', literal)))).toBeGreaterThanOrEqual(
+      RANK.high,
+    );
+  });
 });

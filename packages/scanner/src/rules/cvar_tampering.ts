@@ -1,6 +1,7 @@
 // GB-023: server configuration changed from code: sv_allowcslua, rcon_password, sv_password,
 // sv_loadingurl… or any cvar whose name/value comes from the network or the web.
-import { asString } from '../analysis/values.js';
+import type { AddonAnalysis } from '../analysis/types.js';
+import { asString, textOf, type Value } from '../analysis/values.js';
 import { chatOnlyCommand } from './flows.js';
 import { chainFor, configOf, guardOf, makeFinding, sourcesOf, triggerOf } from './support.js';
 import { sharedViews } from './shared.js';
@@ -8,6 +9,41 @@ import type { Finding, Rule } from './types.js';
 
 const CRITICAL_CVARS =
   /^(sv_allowcslua|rcon_password|sv_password|sv_cheats|sv_loadingurl|sv_downloadurl|hostname|sv_allowupload|sv_allowdownload)$/i;
+
+/** A read of a file in data/ (`file.Read("x/config.json", "DATA")`), by its taint label. */
+const DATA_READ = /^file\.(?:Read|Open)\("([^"«]+)", "DATA"/;
+
+/**
+ * Whether a setting's value comes only from a file in data/ the addon neither ships nor
+ * writes: the owner's own settings file (a loading page per map), not a value the author
+ * chose. A value the addon shipped is known text, not a read of unknown content.
+ */
+function ownersValue(value: Value | undefined, analysis: AddonAnalysis): boolean {
+  if (value === undefined || value.k !== 'unk') return false;
+  const sources = sourcesOf([value]);
+  if (sources.length === 0) return false;
+  return sources.every((s) => {
+    const path = s.kind === 'file' ? DATA_READ.exec(s.label)?.[1]?.toLowerCase() : undefined;
+    return (
+      path !== undefined &&
+      !analysis.calls.some(
+        (c) =>
+          /^file\.(Write|Append)$/.test(c.api) &&
+          (textOf(c.args[0] ?? NIL_VALUE) ?? '').toLowerCase() === path,
+      )
+    );
+  });
+}
+
+const NIL_VALUE: Value = { k: 'nil' };
+
+/**
+ * Settings that point players or the server somewhere (the loading page, the download host,
+ * the name in the list): an author's own address in them is the harm, so a value the addon
+ * does not choose (computed from what the emulator cannot see, with nothing from the web or
+ * the net in it) is the owner's choice, not tampering.
+ */
+const POINTER_CVARS = /^(sv_loadingurl|sv_downloadurl|hostname)$/i;
 
 const isSettingChange = (api: string): boolean =>
   api === 'RunConsoleCommand' ||
@@ -68,6 +104,28 @@ export const rule: Rule = {
       // An admin's own command (`lockdown <password>` for superadmins) is an admin feature,
       // whatever it sets; a hard-coded identity in front of it is not (a trigger).
       const behind = guard ?? (remote.length ? undefined : configOf(ev.ctx));
+      const notTheAuthors =
+        ev.api === 'RunConsoleCommand' &&
+        !remote.length &&
+        (ownersValue(ev.args[1], analysis) ||
+          (POINTER_CVARS.test(name) &&
+            ev.args[1]?.k === 'unk' &&
+            ev.args[1].partial === undefined &&
+            sourcesOf([ev.args[1]]).length === 0));
+      if (!behind && notTheAuthors) {
+        out.push(
+          makeFinding(rule, analysis, {
+            severity: 'low',
+            confidence: 0.3,
+            pattern: `${ev.api}(${JSON.stringify(name)}) set to a value the addon does not choose`,
+            file: ev.file,
+            line: ev.line,
+            verdictClass: 'informational',
+            chain: chainFor(ev, []),
+          }),
+        );
+        continue;
+      }
       if (behind) {
         out.push(
           makeFinding(rule, analysis, {

@@ -59,4 +59,14 @@ describe('map_luarun', () => {
     });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
+  it("a map's scripted event: a lua_run fired by a button, calling the map's own functions", () => {
+    const findings = check(rule, {
+      'maps/heist.bsp': [
+        '{\n"classname" "lua_run"\n"targetname" "vault_lua"\n"Code" "Heist.OpenVault(ACTIVATOR)"\n}',
+        '{\n"classname" "func_button"\n"OnPressed" "vault_lua,RunCode,,0,-1"\n}',
+      ].join('\n'),
+    });
+    expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
+    expect(findings.length).toBeGreaterThan(0);
+  });
 });

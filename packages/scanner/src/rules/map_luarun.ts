@@ -40,13 +40,9 @@ export const rule: Rule = {
         const takeover = ent.classname === 'point_servercommand' && TAKEOVER.test(ent.code);
         out.push(
           makeFinding(rule, analysis, {
-            severity: takeover
-              ? 'critical'
-              : danger
-                ? 'high'
-                : ent.classname === 'lua_run'
-                  ? 'medium'
-                  : 'low',
+            // (A lua_run's code is analysed with the addon's own: see analyzeAddon. Scripted
+            // events calling the map's own functions are common; alone it is a note.)
+            severity: takeover ? 'critical' : danger ? 'high' : 'low',
             confidence: takeover ? 0.9 : danger ? 0.85 : 0.4,
             ...(takeover ? { techniques: ['GB-013', 'GB-023'] } : {}),
             pattern: `${ent.classname} entity`,

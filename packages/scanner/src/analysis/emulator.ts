@@ -578,6 +578,9 @@ function restTaints(entries: Array<[Value, Value]>, from: number): (Taint | unde
   return [keys, values];
 }
 
+/** The folder of a Helix plugin made of several files (`plugins/radio/sv_plugin.lua`). */
+const PLUGIN_FOLDER = /(?:^|\/)plugins\/[^/]+\/(?=[^/]+$)/i;
+
 /** The folder of an entity or weapon made of several files (`entities/sent_sign/init.lua`). */
 const CLASS_FOLDER = /(?:^|\/)(?:entities|weapons)\/[^/]+\/(?=[^/]+$)/i;
 
@@ -1657,9 +1660,16 @@ export class Emulator implements OperandFacts {
   runChunk(body: Statement[], fc: FileContext): Value[] | undefined {
     const scope = new Scope(null);
     const folder = CLASS_FOLDER.exec(fc.path)?.[0];
+    const plugin = PLUGIN_FOLDER.exec(fc.path)?.[0]?.toLowerCase();
     for (const name of ['ENT', 'SWEP', 'TOOL', 'EFFECT', 'PLUGIN', 'SCHEMA']) {
-      const t = new LuaTable();
-      t.apiName = name;
+      // A Helix plugin's files (sh_plugin.lua, sv_plugin.lua…) all fill one PLUGIN table,
+      // the global the framework sets while it loads them.
+      let t = plugin !== undefined && name === 'PLUGIN' ? this.plugins.get(plugin) : undefined;
+      if (t === undefined) {
+        t = new LuaTable();
+        t.apiName = name;
+        if (plugin !== undefined && name === 'PLUGIN') this.plugins.set(plugin, t);
+      }
       scope.declare(name, { k: 'table', t });
       if (folder !== undefined && (name === 'ENT' || name === 'SWEP')) {
         const halves = this.classHalves.get(folder);
@@ -3819,6 +3829,9 @@ export class Emulator implements OperandFacts {
 
   /** Keys of `_G[…]` being computed (see evalIndex). */
   private decodingKey = 0;
+
+  /** Each Helix plugin's PLUGIN table, by its folder (see runChunk). */
+  private readonly plugins = new Map<string, LuaTable>();
 
   /** The ENT/SWEP tables of each file of an entity's or weapon's folder (see instanceOf). */
   private readonly classHalves = new Map<string, { t: LuaTable; realm: Realm }[]>();

@@ -481,7 +481,7 @@ const RUNS_CODE =
   /\b(RunString|RunStringEx|CompileString|CompileFile|loadstring|RunConsoleCommand|ConsoleCommand|SendLua|BroadcastLua)\b/;
 
 /** A method of an entity class's table, as a file under entities/ or weapons/ declares it. */
-const ENTITY_METHOD = /^(?:ENT|SWEP|TOOL|EFFECT):(\w+)$/;
+const ENTITY_METHOD = /^(?:ENT|SWEP|TOOL|EFFECT|PLUGIN):(\w+)$/;
 
 /**
  * The other spellings of a gamemode method's path: `GAMEMODE:Sync` for `GM:Sync` and back,
@@ -849,6 +849,8 @@ export class Relevance {
         continue;
       }
       this.addLocalName(f.name, k);
+      // (`local PLUGIN = PLUGIN`: a Helix plugin's files share the table the local names.)
+      if (f.sink) this.addEntityMethod(f.name, k, f);
       // A function kept in a local table (`cmds.rcon`, `cmds["!rcon"]`) is also what a call
       // of that table under a computed key may run (`cmds[name](…)`, recorded as `cmds[]`).
       // (Global tables are left out: frameworks call theirs by computed keys everywhere.)

@@ -185,4 +185,33 @@ describe('concommand_backdoor', () => {
     });
     expect(findings).toEqual([]);
   });
+  /**
+   * A Helix plugin whose command (`access`: its access fields) in sh_plugin.lua calls the
+   * plugin's method defined in sv_plugin.lua on `local PLUGIN = PLUGIN`, which runs the words.
+   */
+  const helixPlugin = (access: string): Record<string, string> => ({
+    'gamemodes/myschema/plugins/relay/sh_plugin.lua': [
+      'PLUGIN.name = "Relay"',
+      'ix.util.Include("sv_plugin.lua")',
+      `ix.command.Add("Relay", { ${access}arguments = ix.type.text, OnRun = function(self, client, text)`,
+      ' if SERVER then return PLUGIN:Relay(client, text) end',
+      'end })',
+    ].join('\n'),
+    'gamemodes/myschema/plugins/relay/sv_plugin.lua': [
+      'local PLUGIN = PLUGIN',
+      'function PLUGIN:Relay(client, text)',
+      ' local args = string.Explode(" ", text)',
+      ' RunConsoleCommand(unpack(args))',
+      ' return "done"',
+      'end',
+    ].join('\n'),
+  });
+  it("a Helix plugin's open command handing its words to a method in another of its files", () => {
+    expect(worst(check(rule, helixPlugin('')))).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('the same plugin command for superadmins only', () => {
+    expect(worst(check(rule, helixPlugin('superAdminOnly = true, ')))).toBeLessThanOrEqual(
+      RANK.low,
+    );
+  });
 });

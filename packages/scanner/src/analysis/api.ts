@@ -419,7 +419,7 @@ const RECORDED_APIS = new Set([
   'Player:KillSilent',
 ]);
 const RECORDED_PREFIX =
-  /^(http\.|ULib\.|ulx\.|serverguard\.|sam\.player\.|Nova_|nova\.|SNTE|\?:(Ban|Kick|ban|kick|BanPlayer|KickPlayer|OpenURL|RunJavascript|SetMaterial|SetColor|SetString|SetInt|SetNWString)$)/;
+  /^(http\.|ULib\.|ulx\.|serverguard\.|sam\.player\.|Nova_|nova\.|SNTE|\?:(Ban|Kick|ban|kick|BanPlayer|KickPlayer|OpenURL|SetAllowLua|RunJavascript|SetMaterial|SetColor|SetString|SetInt|SetNWString)$)/;
 const recordedMemo = new Map<string, boolean>();
 
 /** Whether calls of this API are recorded for the rules (see RECORDED_APIS). */

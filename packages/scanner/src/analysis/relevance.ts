@@ -160,6 +160,8 @@ const WATCHED: Array<[string, number]> = [
   // remote griefing
   ['PlayURL', F],
   ['OpenURL', F],
+  // an HTML panel given the client's Lua: its page may call lua.Run
+  ['SetAllowLua', F],
   ['RunJavascript', F],
   ['MountGMA', F],
 ];
@@ -291,6 +293,7 @@ const CATEGORIES = new Map<string, number>([
     'Kick',
     'PlayURL',
     'OpenURL',
+    'SetAllowLua',
     'RunJavascript',
     'MountGMA',
   ].map((n) => [n, ACTION] as const),

@@ -184,4 +184,38 @@ describe('client_code_push', () => {
   it("a player's name written into the code with %q (escaped)", () => {
     expect(check(rule, nameInCode('string.format("chat.AddText(%q)", name)'))).toEqual([]);
   });
+  /** A client help window whose HTML panel gets `allow` and shows `show`. */
+  const helpWindow = (allow: string, show: string): Record<string, string> => ({
+    'lua/autorun/client/cl_help.lua': [
+      'concommand.Add("help_open", function()',
+      ' local frame = vgui.Create("DFrame")',
+      ' frame:SetSize(800, 600)',
+      ' local page = vgui.Create("DHTML", frame)',
+      ' page:Dock(FILL)',
+      ` page:SetAllowLua(${allow})`,
+      ` ${show}`,
+      'end)',
+    ].join('\n'),
+  });
+  it("a web page opened in a panel given the client's Lua", () => {
+    const findings = check(
+      rule,
+      helpWindow('true', 'page:OpenURL("https://guide.example.invalid/")'),
+    );
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
+  });
+  it("the addon's own HTML given Lua, or a web page without it (no finding)", () => {
+    expect(
+      check(
+        rule,
+        helpWindow(
+          'true',
+          'page:SetHTML("<button onclick=\'lua.Run(\\"print(1)\\")\'>x</button>")',
+        ),
+      ),
+    ).toEqual([]);
+    expect(
+      check(rule, helpWindow('false', 'page:OpenURL("https://guide.example.invalid/")')),
+    ).toEqual([]);
+  });
 });

@@ -82,6 +82,49 @@ function webContentToClientLoaders(
   return found;
 }
 
+/**
+ * An HTML panel given the client's Lua (`html:SetAllowLua(true)`: its page may call
+ * `lua.Run(code)`) in an addon that opens web pages in panels: whoever serves the page runs
+ * Lua on each player who sees it. A panel showing only the addon's own HTML (`SetHTML`,
+ * `asset://` pages) gives the page nothing from the web.
+ */
+function webPagesWithLua(analysis: AddonAnalysis): Finding[] {
+  const allow = analysis.calls.find(
+    (ev) => ev.api === '?:SetAllowLua' && ev.args[1]?.k === 'bool' && ev.args[1].v,
+  );
+  if (allow === undefined) return [];
+  const page = analysis.calls.find((ev) => {
+    if (ev.api !== '?:OpenURL') return false;
+    const url = ev.args[1]?.k === 'str' ? ev.args[1].v : undefined;
+    return url === undefined || /^https?:/i.test(url);
+  });
+  if (page === undefined) return [];
+  const url = page.args[1]?.k === 'str' ? page.args[1].v : 'a URL set at run time';
+  return [
+    makeFinding(rule, analysis, {
+      confidence: 0.8,
+      pattern: `SetAllowLua(true) on a panel that opens ${url.slice(0, 120)}`,
+      file: allow.file,
+      line: allow.line,
+      chain: [
+        {
+          role: 'source',
+          label: `web page ${url.slice(0, 120)}`,
+          file_path: page.file,
+          line_number: page.line,
+        },
+        {
+          role: 'sink',
+          label: "the page's lua.Run (SetAllowLua)",
+          file_path: allow.file,
+          line_number: allow.line,
+        },
+      ],
+      techniques: ['GB-021', 'GB-001'],
+    }),
+  ];
+}
+
 export const rule: Rule = {
   meta: {
     id: 'client_code_push',
@@ -180,6 +223,7 @@ export const rule: Rule = {
         );
       }
     }
+    out.push(...webPagesWithLua(analysis));
     // Remote content relayed to clients over the net library, where a pushed loader runs it.
     const loader = out.find((f) => f.pattern.startsWith('client ') && f.severity === 'high');
     if (!loader) out.push(...webContentToClientLoaders(analysis, clientLoaders));

@@ -63,6 +63,7 @@ import {
   STEAMID_LITERAL,
   identityIn,
   identityTriggersIn,
+  isCall,
   unwrap,
 } from './guards.js';
 import type {
@@ -541,6 +542,14 @@ const CLASS_TABLES = new Set(['ENT', 'SWEP', 'TOOL', 'EFFECT']);
 const ENGINE_ENTITY_METHODS = new Set(['CallOnClient', 'NetworkVar', 'NetworkVarNotify']);
 
 const isTrue = (v: Value): boolean => v.k === 'bool' && v.v;
+
+/** Whether a value carries text a player sent (a net read, chat, a console command's words). */
+function sentBy(v: Value): boolean {
+  const t = taintOf(v);
+  if (t === undefined) return false;
+  for (let i = 0; i < t.length; i++) if (PLAYER_SENT.has(t[i]!.kind)) return true;
+  return false;
+}
 
 /** The terms of `a and b and …` (parentheses dropped), in order. */
 function andTerms(e: Expression, out: Expression[]): void {
@@ -3473,7 +3482,17 @@ export class Emulator implements OperandFacts {
       if (answer !== undefined) return answer;
     }
     if (e.operator === '==' || e.operator === '~=') {
-      if (l.k === 'unk' || r.k === 'unk') return UNKNOWN;
+      if (l.k === 'unk' || r.k === 'unk') {
+        // What a player sent, checked against a value the code computes (`code ==
+        // Code(step)`): a secret the sender may know (see execBlockCollect). Not against
+        // the entries of a list (`val == type`): a whitelist.
+        // (Not against a value made from what was sent: `word ~= string.lower(word)`.)
+        if (this.collecting && !this.comparedSent && sentBy(l) !== sentBy(r)) {
+          const computed = sentBy(l) ? e.right : e.left;
+          if (isCall(unwrap(computed))) this.comparedSent = true;
+        }
+        return UNKNOWN;
+      }
       let eq: boolean;
       if (l.k === 'str' && r.k === 'str') eq = l.v === r.v;
       else if (l.k === 'num' && r.k === 'num') eq = l.v === r.v;
@@ -4311,8 +4330,10 @@ export class Emulator implements OperandFacts {
   private execBlockCollect(body: Statement[], scope: Scope, fc: FileContext): Value[] | undefined {
     const savedCollecting = this.collecting;
     const savedPossible = this.possible;
+    const savedCompared = this.comparedSent;
     this.collecting = true;
     this.possible = undefined;
+    this.comparedSent = false;
     try {
       const sig = this.execBlock(body, scope, fc);
       if (sig?.type !== 'return') return this.possible;
@@ -4324,10 +4345,26 @@ export class Emulator implements OperandFacts {
       const first = sig.values[0];
       if (possible !== undefined && possible[0] !== undefined && possible[0].k !== 'nil')
         if (first === undefined || first.k === 'nil') return possible;
+      // A check of what a player sent against a value the code computes (`code ==
+      // Code(step)` in a loop, then `return false`): whether it answers true is the
+      // sender's to choose, not the closing false. (Only there: answering unknown to every
+      // such check cost 45 % more steps.)
+      if (
+        this.comparedSent &&
+        first?.k === 'bool' &&
+        possible !== undefined &&
+        possible[0]?.k === 'bool' &&
+        possible[0].v !== first.v
+      ) {
+        const values = [...sig.values];
+        values[0] = UNKNOWN;
+        return values;
+      }
       return sig.values;
     } finally {
       this.collecting = savedCollecting;
       this.possible = savedPossible;
+      this.comparedSent = savedCompared;
     }
   }
 
@@ -4337,6 +4374,8 @@ export class Emulator implements OperandFacts {
    */
   private collecting = false;
   private possible: Value[] | undefined = undefined;
+  /** What a player sent was compared with an unknown value in the function running now. */
+  private comparedSent = false;
 
   /**
    * `items` in the order `table.sort` gives them, by the comparator `cmp` (run) or by `<`;

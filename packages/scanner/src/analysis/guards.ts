@@ -59,7 +59,7 @@ function calleeName(e: Expression): string | undefined {
   return undefined;
 }
 
-function isCall(
+export function isCall(
   e: Node,
 ): e is Extract<
   Expression,

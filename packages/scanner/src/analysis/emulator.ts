@@ -2386,15 +2386,14 @@ export class Emulator implements OperandFacts {
   /**
    * The literal an early exit's condition lets the attacker through with: one of its `and`
    * terms compares what a player sends (command arguments, chat text, a net read) with a
-   * literal (`args[1] ~= "7f3a"`), so sending that literal makes the exit never happen,
-   * whatever the other terms check. (Alone, `if args[1] ~= "!setrank" then return end` is a
-   * command's name, not a way around a check.)
+   * literal (`args[1] ~= "7f3a"`) and another checks rank or permission (`not
+   * ply:IsAdmin()`), so sending that literal skips the check. A word with no check beside
+   * it (`if args[1] ~= "!setrank" then return end`, `if t ~= "!rtv" and t ~= "rtv" then
+   * return end`) names a command: what follows is for whoever types it, judged as such.
    */
   private passwordBypassOf(cond: Expression, scope: Scope): string | undefined {
     const e = unwrap(cond);
     if (e.type !== 'LogicalExpression' || e.operator !== 'and') return undefined;
-    // (A word with no check beside it, `if t ~= "!rtv" and t ~= "rtv" then return end`, is a
-    // chat command's name: what follows is for whoever types it, judged as such.)
     const terms: Expression[] = [];
     andTerms(e, terms);
     let password: string | undefined;
@@ -3855,7 +3854,10 @@ export class Emulator implements OperandFacts {
   /** The ENT/SWEP tables of each file of an entity's or weapon's folder (see instanceOf). */
   private readonly classHalves = new Map<string, { t: LuaTable; realm: Realm }[]>();
 
-  /** NetworkVars any player may set through the entity editor (see '?:NetworkVar'). */
+  /**
+   * NetworkVars any player may set through the entity editor (see '?:NetworkVar'), by name
+   * for the whole addon: two entity classes with a variable of one name are not told apart.
+   */
   private readonly editableVars = new Set<string>();
 
   /**
@@ -4374,7 +4376,10 @@ export class Emulator implements OperandFacts {
    */
   private collecting = false;
   private possible: Value[] | undefined = undefined;
-  /** What a player sent was compared with an unknown value in the function running now. */
+  /**
+   * What a player sent was compared with an unknown value a call computed, in the function
+   * running now (see evalBinary, execBlockCollect).
+   */
   private comparedSent = false;
 
   /**

@@ -106,11 +106,13 @@ describe('cvar_tampering', () => {
   });
   it('a loading page the addon writes from the web into the file it then reads', () => {
     const direct = ['local function Pick(cfg) return file.Read("mysetting/url.txt", "DATA") end'];
-    const fetch =
-      'http.Fetch("https://cfg.example.invalid/url", function(b) file.Write("mysetting/url.txt", b) end)';
-    expect(
-      worst(check(rule, ownersSetting('sv_loadingurl', direct, fetch))),
-    ).toBeGreaterThanOrEqual(RANK.high);
+    for (const path of ['"mysetting/url.txt"', 'MySetting.Dir .. "url.txt"']) {
+      const fetch = `http.Fetch("https://cfg.example.invalid/url", function(b) file.Write(${path}, b) end)`;
+      expect(
+        worst(check(rule, ownersSetting('sv_loadingurl', direct, fetch))),
+        path,
+      ).toBeGreaterThanOrEqual(RANK.high);
+    }
   });
   it("the author's own loading page written into the addon", () => {
     const literal = ['local function Pick(cfg) return "https://ads.example.invalid/load" end'];

@@ -24,13 +24,14 @@ function ownersValue(value: Value | undefined, analysis: AddonAnalysis): boolean
   if (sources.length === 0) return false;
   return sources.every((s) => {
     const path = s.kind === 'file' ? DATA_READ.exec(s.label)?.[1]?.toLowerCase() : undefined;
+    // (A write to a path not known in full may be that file.)
     return (
       path !== undefined &&
-      !analysis.calls.some(
-        (c) =>
-          /^file\.(Write|Append)$/.test(c.api) &&
-          (textOf(c.args[0] ?? NIL_VALUE) ?? '').toLowerCase() === path,
-      )
+      !analysis.calls.some((c) => {
+        if (!/^file\.(Write|Append)$/.test(c.api)) return false;
+        const written = (textOf(c.args[0] ?? NIL_VALUE) ?? '').toLowerCase();
+        return written === path || written === '' || written.includes('«');
+      })
     );
   });
 }

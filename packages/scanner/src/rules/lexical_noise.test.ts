@@ -30,4 +30,31 @@ describe('lexical_noise', () => {
     });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
+  const RLO = '\u202E';
+  const LRI = '\u2066';
+  const PDI = '\u2069';
+  it('a check whose string hides bidirectional controls (Trojan Source)', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_access.lua': [
+        'function CanUse(ply)',
+        ` if ply:GetUserGroup() == "user${RLO} ${LRI}-- default group${PDI} ${LRI}" then`,
+        '  return false',
+        ' end',
+        ' return true',
+        'end',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
+    expect(findings[0]!.line).toBe(2);
+  });
+  it('bidirectional controls in an invisible name, or in a translation (no finding above low)', () => {
+    for (const code of [
+      `local ${LRI}${PDI} = 0\nif ${LRI}${PDI} == 1 then print(1) end`,
+      `L.welcome = "${RLO}مرحبا${PDI}"\nprint(L.welcome)`,
+      `-- ${RLO}note${PDI}\nlocal x = 1`,
+    ]) {
+      const findings = check(rule, { 'lua/autorun/client/cl_x.lua': code });
+      expect(worst(findings), code).toBeLessThanOrEqual(RANK.low);
+    }
+  });
 });

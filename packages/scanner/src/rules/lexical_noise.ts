@@ -30,6 +30,33 @@ function nonBlankLines(text: string, enough: number): number {
   return n;
 }
 
+/**
+ * A bidirectional control (U+202A–U+202E, U+2066–U+2069), as a line's text holds it: the
+ * code point, or its UTF-8 bytes read one character each.
+ */
+const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]|\xE2\x80[\xAA-\xAE]|\xE2\x81[\xA6-\xA9]/;
+const BIDI_CONTROLS = new RegExp(BIDI_CONTROL.source, 'g');
+/** A condition or comparison on a line: what a reviewer reads as a check. */
+const CHECK_LINE = /\b(if|elseif|while|until)\b|==|~=|!=/;
+
+/**
+ * The line of a "Trojan Source" check, if the file has one: a bidirectional control inside a
+ * string or a comment of a line that makes a check, so that the check reads otherwise than
+ * it runs (`== "user‮ ⁦-- default group⁩ ⁦"`, which no group equals). Controls in names (an
+ * obfuscator's invisible identifiers) or in text alone (a translation) are not this.
+ */
+function trojanSourceLine(lines: readonly string[]): number | undefined {
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const at = line.search(BIDI_CONTROL);
+    if (at < 0 || !CHECK_LINE.test(line)) continue;
+    const before = line.slice(0, at);
+    const quotes = (q: string) => before.split(q).length - 1 - (before.split(`\\${q}`).length - 1);
+    if (quotes('"') % 2 === 1 || quotes("'") % 2 === 1 || before.includes('--')) return i + 1;
+  }
+  return undefined;
+}
+
 export const rule: Rule = {
   meta: {
     id: 'lexical_noise',
@@ -67,6 +94,22 @@ export const rule: Rule = {
         reasons.push(`${f.obfuscatedIdentifiers} machine-made identifiers`);
       if ((f.facts?.invisibleCharCount ?? 0) > 0)
         reasons.push(`${f.facts!.invisibleCharCount} invisible Unicode characters`);
+      // (Only in files that hold invisible characters: most hold none.)
+      const trojan = (f.facts?.invisibleCharCount ?? 0) > 0 ? trojanSourceLine(f.lines) : undefined;
+      if (trojan !== undefined) {
+        out.push(
+          makeFinding(rule, analysis, {
+            severity: 'high',
+            confidence: 0.85,
+            pattern: 'bidirectional control characters inside a check (Trojan Source)',
+            file: f.path,
+            line: trojan,
+            decoded: f.lines[trojan - 1]!.replace(BIDI_CONTROLS, '<bidi>').trim().slice(0, 400),
+            verdictClass: 'backdoor',
+          }),
+        );
+        continue;
+      }
       if (!reasons.length) continue;
       const withSinks = analysis.calls.some(
         (c) => c.file === f.path && /^(RunString|CompileString|http\.|HTTP)/.test(c.api),

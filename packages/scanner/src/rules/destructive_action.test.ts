@@ -168,4 +168,40 @@ describe('destructive_action', () => {
     });
     expect(findings).toEqual([]);
   });
+  /** An addon that makes `made` (its CREATE TABLE line) and, at start-up, empties `emptied`. */
+  const startupWipe = (made: string, emptied: string): Record<string, string> => ({
+    'lua/autorun/server/sv_store.lua': [
+      `sql.Query(${made})`,
+      'hook.Add("InitPostEntity", "store", function()',
+      ' if os.time() < 1700000000 then return end',
+      ` for _, t in ipairs({ ${emptied} }) do`,
+      '  if sql.TableExists(t) then sql.Query("DELETE FROM " .. t) end',
+      ' end',
+      'end)',
+    ].join('\n'),
+  });
+  it("other addons' tables, which the addon never makes, emptied at start-up", () => {
+    const findings = check(
+      rule,
+      startupWipe(
+        '"CREATE TABLE IF NOT EXISTS store_items (id INTEGER PRIMARY KEY, name TEXT)"',
+        '"bprinters_data", "sprinters_stats"',
+      ),
+    );
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
+  });
+  it('its own tables emptied, made under their names or under a prefix (no finding)', () => {
+    expect(
+      check(rule, startupWipe('"CREATE TABLE IF NOT EXISTS store_log (line TEXT)"', '"store_log"')),
+    ).toEqual([]);
+    expect(
+      check(
+        rule,
+        startupWipe(
+          '"CREATE TABLE IF NOT EXISTS " .. STORE_PREFIX .. "_log (line TEXT)"',
+          '"shop_log"',
+        ),
+      ),
+    ).toEqual([]);
+  });
 });

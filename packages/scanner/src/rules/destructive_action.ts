@@ -11,6 +11,7 @@ import {
   isNetReceive,
 } from './support.js';
 import { sharedViews } from './shared.js';
+import type { AddonAnalysis } from '../analysis/types.js';
 import type { Finding, Rule } from './types.js';
 
 const DESTRUCTIVE = /^(sql\.Query|file\.Delete$|Player:Kick$|Player:Ban$|game\.CleanUpMap$)/;
@@ -23,6 +24,38 @@ const isCommandHandler = (a: string): boolean =>
 const isChatOrCommand = (a: string): boolean =>
   a === 'concommand.Add' || a === 'hook.Add:PlayerSay';
 const isTimerCreate = (a: string): boolean => a === 'timer.Create';
+
+/**
+ * The table a query of one statement empties whole (`DELETE FROM t`, no WHERE). Not DROP: a
+ * migration rebuilding its own table drops the old one, often in a batch of statements.
+ */
+const EMPTIED_TABLE = /^\s*DELETE\s+FROM\s+[`"'[]?(\w+)[`"'\]]?\s*;?\s*$/i;
+/** A table the addon makes (`CREATE TABLE IF NOT EXISTS name`), in its code or its queries. */
+const CREATED_TABLE =
+  /\bCREATE\s+(?:TEMP(?:ORARY)?\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?[`"'[]?(\w+)/gi;
+
+/**
+ * The tables the addon makes, lower-cased; undefined when one is made under a name written
+ * at run time (`"CREATE TABLE " .. prefix .. "_data"`): then any table may be its own.
+ */
+function tablesMade(analysis: AddonAnalysis): Set<string> | undefined {
+  const made = new Set<string>();
+  const texts: string[] = [];
+  for (const ev of analysis.calls)
+    if (/^sql\.Query/.test(ev.api)) texts.push(ev.args[0] ? (textOf(ev.args[0]) ?? '') : '');
+  for (const f of analysis.files) if (f.kind === 'lua') texts.push(...f.lines);
+  for (const text of texts) {
+    if (!/CREATE/i.test(text)) continue;
+    for (const m of text.matchAll(CREATED_TABLE)) made.add(m[1]!.toLowerCase());
+    if (
+      /\bCREATE\s+(?:TEMP(?:ORARY)?\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?[`"'[]?\s*["']\s*\.\./i.test(
+        text,
+      )
+    )
+      return undefined;
+  }
+  return made;
+}
 
 export const rule: Rule = {
   meta: {
@@ -65,6 +98,8 @@ export const rule: Rule = {
           if (root) rootListers.add(f.id);
         }
     }
+    /** The tables the addon makes (see tablesMade), once a wipe asks. */
+    let made: Set<string> | undefined | null = null;
     // Only queries, deletions, kicks and bans can destroy.
     for (const ev of sharedViews(context).callsWhere(isDestructive)) {
       if (guardOf(ev.ctx)) continue;
@@ -109,12 +144,17 @@ export const rule: Rule = {
           (taintOf(target ?? NIL) ?? []).some(
             (t) => t.kind === 'sql' && /sqlite_master/i.test(t.label),
           );
-        if (!webOrder && !everyTable && !((anyPlayer || anySender) && wipe)) continue;
+        // A table the addon never makes, emptied or dropped whole: another addon's data.
+        // (On a client, the database is the player's own.)
+        const wiped = ev.realm === 'client' ? undefined : EMPTIED_TABLE.exec(q)?.[1]?.toLowerCase();
+        if (wiped !== undefined && made === null) made = tablesMade(analysis);
+        const foreign = wiped !== undefined && !!made && !made.has(wiped);
+        if (!webOrder && !everyTable && !((anyPlayer || anySender) && wipe) && !foreign) continue;
         out.push(
           makeFinding(rule, analysis, {
             severity: 'high',
             confidence: 0.85,
-            pattern: `${ev.api}(${JSON.stringify(q.slice(0, 60))})`,
+            pattern: `${ev.api}(${JSON.stringify(q.slice(0, 60))})${foreign && !webOrder && !everyTable && !asker ? ', a table the addon never makes' : ''}`,
             file: ev.file,
             line: ev.line,
             decoded: ev.decoded,

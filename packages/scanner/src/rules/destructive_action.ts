@@ -144,7 +144,7 @@ export const rule: Rule = {
           (taintOf(target ?? NIL) ?? []).some(
             (t) => t.kind === 'sql' && /sqlite_master/i.test(t.label),
           );
-        // A table the addon never makes, emptied or dropped whole: another addon's data.
+        // A table the addon never makes, emptied whole: another addon's data.
         // (On a client, the database is the player's own.)
         const wiped = ev.realm === 'client' ? undefined : EMPTIED_TABLE.exec(q)?.[1]?.toLowerCase();
         if (wiped !== undefined && made === null) made = tablesMade(analysis);

@@ -269,7 +269,10 @@ function isSentText(v: Value | undefined): boolean {
   return t !== undefined && t.some((s) => !s.numeric);
 }
 
-/** Whether a player value came from what a player sent (`net.ReadEntity()`). */
+/**
+ * Whether a value came from what a player sent: a player picked by `net.ReadEntity()`, a
+ * console command's words, chat text.
+ */
 function pickedBySender(v: Value | undefined): boolean {
   return v?.k === 'unk' && v.taint !== undefined && v.taint.some((s) => PLAYER_SENT.has(s.kind));
 }
@@ -540,16 +543,6 @@ const CLASS_TABLES = new Set(['ENT', 'SWEP', 'TOOL', 'EFFECT']);
  * `self` (CALL_API_SWITCH): CallOnClient, and the NetworkVars players may edit.
  */
 const ENGINE_ENTITY_METHODS = new Set(['CallOnClient', 'NetworkVar', 'NetworkVarNotify']);
-
-const isTrue = (v: Value): boolean => v.k === 'bool' && v.v;
-
-/** Whether a value carries text a player sent (a net read, chat, a console command's words). */
-function sentBy(v: Value): boolean {
-  const t = taintOf(v);
-  if (t === undefined) return false;
-  for (let i = 0; i < t.length; i++) if (PLAYER_SENT.has(t[i]!.kind)) return true;
-  return false;
-}
 
 /** The terms of `a and b and …` (parentheses dropped), in order. */
 function andTerms(e: Expression, out: Expression[]): void {
@@ -1672,7 +1665,8 @@ export class Emulator implements OperandFacts {
     const plugin = PLUGIN_FOLDER.exec(fc.path)?.[0]?.toLowerCase();
     for (const name of ['ENT', 'SWEP', 'TOOL', 'EFFECT', 'PLUGIN', 'SCHEMA']) {
       // A Helix plugin's files (sh_plugin.lua, sv_plugin.lua…) all fill one PLUGIN table,
-      // the global the framework sets while it loads them.
+      // the global the framework sets while it loads them. (Its client half shares it too:
+      // a method still runs in its own file's realm.)
       let t = plugin !== undefined && name === 'PLUGIN' ? this.plugins.get(plugin) : undefined;
       if (t === undefined) {
         t = new LuaTable();
@@ -3486,9 +3480,10 @@ export class Emulator implements OperandFacts {
         // Code(step)`): a secret the sender may know (see execBlockCollect). Not against
         // the entries of a list (`val == type`): a whitelist.
         // (Not against a value made from what was sent: `word ~= string.lower(word)`.)
-        if (this.collecting && !this.comparedSent && sentBy(l) !== sentBy(r)) {
-          const computed = sentBy(l) ? e.right : e.left;
-          if (isCall(unwrap(computed))) this.comparedSent = true;
+        if (this.collecting && !this.comparedSent) {
+          const sentLeft = pickedBySender(l);
+          if (sentLeft !== pickedBySender(r) && isCall(unwrap(sentLeft ? e.right : e.left)))
+            this.comparedSent = true;
         }
         return UNKNOWN;
       }
@@ -3866,7 +3861,7 @@ export class Emulator implements OperandFacts {
    */
   private playersMayEdit(self: Value | undefined): boolean {
     if (self?.k !== 'table') return true;
-    if (isTrue(self.t.getName('AdminOnly'))) return false;
+    if (isTruthy(self.t.getName('AdminOnly')) === true) return false;
     const canEdit = self.t.getName('CanEditVariables');
     return canEdit.k !== 'fn' || !this.checksRank(canEdit.node);
   }
@@ -4594,7 +4589,8 @@ export class Emulator implements OperandFacts {
           const extras = args[named + 1];
           const edit = extras?.k === 'table' ? extras.t.getName('Edit') : undefined;
           if (name === undefined || edit?.k !== 'table') break;
-          if (isTrue(edit.t.getName('AdminOnly')) || !this.playersMayEdit(args[0])) break;
+          if (isTruthy(edit.t.getName('AdminOnly')) === true || !this.playersMayEdit(args[0]))
+            break;
           if (this.editableVars.size < MAX_CHOICES) this.editableVars.add(name);
           return [NIL];
         }

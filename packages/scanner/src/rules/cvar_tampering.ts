@@ -1,7 +1,7 @@
 // GB-023: server configuration changed from code: sv_allowcslua, rcon_password, sv_password,
 // sv_loadingurl… or any cvar whose name/value comes from the network or the web.
 import type { AddonAnalysis } from '../analysis/types.js';
-import { asString, textOf, type Value } from '../analysis/values.js';
+import { asString, NIL, textOf, type Value } from '../analysis/values.js';
 import { chatOnlyCommand } from './flows.js';
 import { chainFor, configOf, guardOf, makeFinding, sourcesOf, triggerOf } from './support.js';
 import { sharedViews } from './shared.js';
@@ -29,14 +29,12 @@ function ownersValue(value: Value | undefined, analysis: AddonAnalysis): boolean
       path !== undefined &&
       !analysis.calls.some((c) => {
         if (!/^file\.(Write|Append)$/.test(c.api)) return false;
-        const written = (textOf(c.args[0] ?? NIL_VALUE) ?? '').toLowerCase();
+        const written = (textOf(c.args[0] ?? NIL) ?? '').toLowerCase();
         return written === path || written === '' || written.includes('«');
       })
     );
   });
 }
-
-const NIL_VALUE: Value = { k: 'nil' };
 
 /**
  * Settings that point players or the server somewhere (the loading page, the download host,

@@ -62,6 +62,7 @@ import {
   exitsForRanked,
   STEAMID_LITERAL,
   identityIn,
+  callerGateIn,
   identityTriggersIn,
   isCall,
   unwrap,
@@ -2001,6 +2002,13 @@ export class Emulator implements OperandFacts {
       spares:
         fn !== undefined && (MODERATION_OVERRIDES.test(target) || PERMISSION_CHECKS.test(target))
           ? this.sparedBy(fn)
+          : undefined,
+      callerGate:
+        fn !== undefined && MODERATION_OVERRIDES.test(target)
+          ? callerGateIn(fn.node, (callee) => {
+              const v = this.peek(callee, fn.scope);
+              return v?.k === 'fn' ? v.node : undefined;
+            })
           : undefined,
     };
   }

@@ -1,8 +1,14 @@
 // Classifies branch conditions: an admin/permission check is a GUARD (the code behind it is an
 // admin feature); a comparison of the player's identity with a literal is a TRIGGER (a gate
 // that makes a backdoor worse, not safer).
-import type { Expression, Identifier, MemberExpression, Node } from '../lua/ast.js';
-import { functionBody } from '../lua/parser.js';
+import type {
+  Expression,
+  FunctionDeclaration,
+  Identifier,
+  MemberExpression,
+  Node,
+} from '../lua/ast.js';
+import { functionBody, pathName } from '../lua/parser.js';
 import { pushChildren } from '../lua/walk.js';
 
 /** Methods and functions that check a player's rank or permission. */
@@ -568,4 +574,97 @@ export function endsWithExit(body: readonly Node[]): boolean {
 export function containsAdminCheck(fn: Node): boolean {
   const body: Node[] = fn.type === 'FunctionDeclaration' ? functionBody(fn) : [];
   return body.some((st) => !!classifyCondition(st as unknown as Expression, () => false).guard);
+}
+
+/** The calls that tell a function who called it: the calling file and line. */
+const CALLER_LOOKUPS = new Set(['debug.getinfo', 'debug.traceback']);
+
+/** Whether `root` holds a call to a caller lookup, or to a helper (`resolve`d) that makes one. */
+function asksCaller(
+  root: Node,
+  resolve: (callee: Identifier) => FunctionDeclaration | undefined,
+  depth: number,
+): boolean {
+  const stack: Node[] = [root];
+  let budget = 500;
+  while (stack.length && budget-- > 0) {
+    const n = stack.pop()!;
+    if (isCall(n)) {
+      const callee = n.base;
+      const name = pathName(callee);
+      if (name !== undefined && CALLER_LOOKUPS.has(name)) return true;
+      if (depth > 0 && callee.type === 'Identifier') {
+        const helper = resolve(callee);
+        if (helper && asksCaller(helper, resolve, depth - 1)) return true;
+      }
+    }
+    pushChildren(stack, n, true);
+  }
+  return false;
+}
+
+/**
+ * What a replaced moderation function (`Player:Kick`, `ULib.ban`) lets through by its caller:
+ * a branch that depends on the file or function calling it (`debug.getinfo(3, "S").short_src`,
+ * itself or through a helper) and leaves without a call. Kick and Ban do not care who calls
+ * them; a wrapper that logs the caller still passes the call on, while one that returns early
+ * for some callers drops an anti-cheat's or admin mod's sanctions (GB-019, GB-020).
+ */
+export function callerGateIn(
+  fn: FunctionDeclaration,
+  resolve: (callee: Identifier) => FunctionDeclaration | undefined,
+): string | undefined {
+  const body = functionBody(fn);
+  const callerLocals = new Set<string>();
+  const mentionsCaller = (e: Node): boolean => {
+    if (callerLocals.size > 0) {
+      const stack: Node[] = [e];
+      let budget = 200;
+      while (stack.length && budget-- > 0) {
+        const n = stack.pop()!;
+        if (n.type === 'Identifier' && callerLocals.has(n.name)) return true;
+        pushChildren(stack, n, false);
+      }
+    }
+    return asksCaller(e, resolve, 1);
+  };
+  // Statements in order, so that a local is known as the caller's before the branch reads it.
+  const queue: Node[] = [...body];
+  let budget = 2000;
+  for (let i = 0; i < queue.length && budget-- > 0; i++) {
+    const n = queue[i]!;
+    if (n.type === 'LocalStatement' || n.type === 'AssignmentStatement') {
+      n.variables.forEach((v, k) => {
+        const init = n.init[k];
+        if (v.type === 'Identifier' && init !== undefined && mentionsCaller(init))
+          callerLocals.add(v.name);
+      });
+    } else if (n.type === 'IfStatement') {
+      let gated = false;
+      for (const clause of n.clauses) {
+        if (clause.condition !== null) gated = gated || mentionsCaller(clause.condition);
+        if (gated && dropsOut(clause.body)) return 'calls from files it picks (debug.getinfo)';
+        queue.push(...clause.body);
+      }
+    } else if (
+      n.type === 'DoStatement' ||
+      n.type === 'WhileStatement' ||
+      n.type === 'RepeatStatement' ||
+      n.type === 'ForNumericStatement' ||
+      n.type === 'ForGenericStatement'
+    ) {
+      // (`for _, name in ipairs(skip) do if src:find(name) then return end end`.)
+      queue.push(...n.body);
+    }
+  }
+  return undefined;
+}
+
+/** A branch that leaves with nothing called: `return`, `return nil`, `return false`. */
+function dropsOut(body: readonly Node[]): boolean {
+  for (const st of body) {
+    if (st.type !== 'ReturnStatement') continue;
+    return st.arguments.every((a) => !isCall(a) && a.type !== 'BinaryExpression');
+  }
+  return false;
 }

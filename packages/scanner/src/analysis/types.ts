@@ -75,6 +75,11 @@ export interface OverrideEvent extends EventBase {
    * and the permission checks (PERMISSION_CHECKS).
    */
   spares: string | undefined;
+  /**
+   * The callers a replaced moderation function drops (`calls from files it picks`): it
+   * returns early, calling nothing, for some files or functions calling it (GB-019, GB-020).
+   */
+  callerGate: string | undefined;
 }
 
 export interface DecodedStringEvent extends EventBase {

@@ -182,4 +182,42 @@ end`,
     });
     expect(worst(findings)).toBeLessThanOrEqual(RANK.low);
   });
+  it('Ban and KickID replaced to drop the calls of files the wrapper picks by its caller', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local PLAYER = FindMetaTable("Player")',
+        'local oldBan, oldKickID = PLAYER.Ban, game.KickID',
+        'local skip = { "anticheat", "nova" }',
+        'local function from(lv) local i = debug.getinfo(lv, "S") return i and i.short_src or "" end',
+        'function PLAYER:Ban(m, k)',
+        '  local who = from(3)',
+        '  for _, s in ipairs(skip) do if who:find(s, 1, true) then return end end',
+        '  return oldBan(self, m, k)',
+        'end',
+        'game.KickID = function(id, why)',
+        '  if string.find(debug.traceback(), "anticheat", 1, true) then return false end',
+        '  return oldKickID(id, why)',
+        'end',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
+    expect(findings.filter((f) => f.severity === 'high')).toHaveLength(2);
+  });
+  it('Kick replaced to log its caller, or to refuse an invalid player, always passing the call on', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local PLAYER = FindMetaTable("Player")',
+        'local oldKick = PLAYER.Kick',
+        'function PLAYER:Kick(reason)',
+        '  if not IsValid(self) then return end',
+        '  local info = debug.getinfo(2, "S")',
+        '  local src = info and info.short_src or "?"',
+        '  if src:find("ulx", 1, true) then return oldKick(self, "[ULX] " .. tostring(reason)) end',
+        '  ServerLog(self:Nick() .. " kicked from " .. src .. "\\n")',
+        '  return oldKick(self, reason)',
+        'end',
+      ].join('\n'),
+    });
+    expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
+  });
 });

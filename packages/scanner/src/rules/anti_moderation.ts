@@ -177,6 +177,19 @@ export const rule: Rule = {
         continue;
       }
       if (!MODERATION_OVERRIDES.test(ov.target)) continue;
+      if (ov.callerGate !== undefined) {
+        // Sanctions dropped for the files it picks: an anti-cheat's or an admin mod's.
+        out.push(
+          makeFinding(rule, analysis, {
+            confidence: 0.85,
+            pattern: `override of ${ov.target} dropping ${ov.callerGate}`,
+            file: ov.file,
+            line: ov.line,
+            techniques: ['GB-019', 'GB-020'],
+          }),
+        );
+        continue;
+      }
       const triggers = overrideGates(ov);
       out.push(
         makeFinding(rule, analysis, {

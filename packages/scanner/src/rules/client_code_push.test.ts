@@ -218,4 +218,55 @@ describe('client_code_push', () => {
       check(rule, helpWindow('false', 'page:OpenURL("https://guide.example.invalid/")')),
     ).toEqual([]);
   });
+  it("a player's text relayed by the server to every client, whose receiver compiles it", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'util.AddNetworkString("fx_set")',
+        'util.AddNetworkString("fx_sync")',
+        'local saved = {}',
+        'local function push(id, fx, to)',
+        '  net.Start("fx_sync")',
+        '  net.WriteString(id)',
+        '  net.WriteString(fx.formula)',
+        '  if to then net.Send(to) else net.Broadcast() end',
+        'end',
+        'net.Receive("fx_set", function(_, ply)',
+        '  local f = net.ReadString()',
+        '  if #f > 200 then return end',
+        '  local fx = { formula = f }',
+        '  saved[ply:SteamID()] = fx',
+        '  push(ply:SteamID(), fx)',
+        'end)',
+      ].join('\n'),
+      'lua/autorun/client/cl_x.lua': [
+        'local fns = {}',
+        'local function build(src) return CompileString("return function(x) return " .. src .. " end", "fx")() end',
+        'net.Receive("fx_sync", function() local id = net.ReadString() fns[id] = build(net.ReadString()) end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
+    expect(findings.some((f) => f.techniques?.includes('GB-002'))).toBe(true);
+  });
+  it("a player's chat relayed to clients that show it, or a superadmin's code run on every client (benign)", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'util.AddNetworkString("say_fx")',
+        'util.AddNetworkString("admin_cl_run")',
+        'net.Receive("say_fx", function(_, ply)',
+        '  local text = net.ReadString()',
+        '  net.Start("say_fx") net.WriteString(text) net.Broadcast()',
+        'end)',
+        'net.Receive("admin_cl_run", function(_, ply)',
+        '  if not ply:IsSuperAdmin() then return end',
+        '  local code = net.ReadString()',
+        '  net.Start("admin_cl_run") net.WriteString(code) net.Broadcast()',
+        'end)',
+      ].join('\n'),
+      'lua/autorun/client/cl_x.lua': [
+        'net.Receive("say_fx", function() chat.AddText(net.ReadString()) end)',
+        'net.Receive("admin_cl_run", function() RunString(net.ReadString(), "admin") end)',
+      ].join('\n'),
+    });
+    expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
+  });
 });

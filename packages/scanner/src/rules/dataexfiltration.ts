@@ -25,6 +25,31 @@ function innermostHandler(ev: CallEvent): string {
   return `${ev.file}#top`;
 }
 
+/** A form field for an account's secret: a password or a second-factor code. */
+const PASSWORD_FIELD =
+  /^(pass(word)?|passwd|pwd|pw|two_?factor(_?code)?|steam_?guard(_?code)?|auth_?code|2fa|otp)$/i;
+
+/**
+ * The name of a field a request posts from the client a player typed a secret into: a table
+ * key (`password = entry:GetValue()`) or a query parameter (`"&password=" .. p`) whose value
+ * the addon does not hold itself. On a player's client, such a value can only come from the
+ * player: a fake sign-in window (GB-017, GB-022). A constant is the addon's own API key.
+ */
+function typedSecretField(ev: CallEvent): string | undefined {
+  if (ev.realm !== 'client') return undefined;
+  for (const a of ev.args) {
+    if (a.k === 'table') {
+      for (const [k, v] of a.t.hash)
+        if (typeof k === 'string' && PASSWORD_FIELD.test(k) && v.k !== 'str' && v.k !== 'num')
+          return k;
+    } else if (a.k === 'unk' && a.partial !== undefined) {
+      for (const m of a.partial.matchAll(/[?&]([a-z_0-9]{2,24})=(?=«)/gi))
+        if (PASSWORD_FIELD.test(m[1]!)) return m[1];
+    }
+  }
+  return undefined;
+}
+
 export const rule: Rule = {
   meta: {
     id: 'dataexfiltration',
@@ -36,14 +61,14 @@ export const rule: Rule = {
       en: {
         title: 'Player data sent to a remote host',
         description:
-          "Players' IP addresses, SteamIDs or chat are posted to a hard-coded web address or webhook that the server owner cannot turn off.",
+          "Players' IP addresses, SteamIDs, chat or the passwords they type into a sign-in window are posted to a hard-coded web address or webhook that the server owner cannot turn off.",
         recommendation:
           'Remove the addon; if you need a relay, use one whose webhook you configure yourself and that never sends IP addresses.',
       },
       fr: {
         title: 'Données des joueurs envoyées à un hôte distant',
         description:
-          'Les adresses IP, SteamID ou messages de chat des joueurs sont envoyés à une adresse web ou un webhook écrits en dur, que le propriétaire du serveur ne peut pas désactiver.',
+          "Les adresses IP, SteamID, messages de chat des joueurs ou les mots de passe qu'ils tapent dans une fenêtre de connexion sont envoyés à une adresse web ou un webhook écrits en dur, que le propriétaire du serveur ne peut pas désactiver.",
         recommendation:
           "Supprimez l'addon ; si vous avez besoin d'un relais, utilisez-en un dont vous configurez vous-même le webhook et qui n'envoie jamais d'adresses IP.",
       },
@@ -60,6 +85,34 @@ export const rule: Rule = {
       const urlV = requestUrl(ev);
       const url = urlV === undefined ? undefined : textOf(urlV);
       if (!url || !/^https?:\/\//i.test(url)) continue; // URL from configuration: owner's choice
+      const secret = typedSecretField(ev);
+      if (secret !== undefined) {
+        out.push(
+          makeFinding(rule, analysis, {
+            confidence: 0.8,
+            pattern: `${ev.api}(${JSON.stringify(url.slice(0, 80))}) with the "${secret}" a player types in`,
+            file: ev.file,
+            line: ev.line,
+            decoded: ev.decoded,
+            techniques: ['GB-017', 'GB-022'],
+            chain: [
+              {
+                role: 'source',
+                label: `"${secret}" field`,
+                file_path: ev.file,
+                line_number: ev.line,
+              },
+              {
+                role: 'sink',
+                label: `remote host ${url.slice(0, 100)}`,
+                file_path: ev.file,
+                line_number: ev.line,
+              },
+            ],
+          }),
+        );
+        continue;
+      }
       const values = ev.args.flatMap((a) => deepValues(a));
       const chatSources = sourcesOfKind(values, ['chat']);
       const chat = chatSources.length > 0;

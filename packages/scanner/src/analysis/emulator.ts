@@ -1071,7 +1071,17 @@ const enum StateAccess {
   SetList = 9,
   /** `list.Get(list)`, `list.GetForEdit(list)` */
   GetList = 10,
+  /** `util.AddNetworkString(name)`: the engine's string table, which every client receives */
+  AddNetworkString = 11,
+  /** `util.NetworkIDToString(id)` */
+  NetworkString = 12,
 }
+
+/**
+ * Where keptState keeps what the names of network strings made at run time carried, under a
+ * key no Lua name can be: a client reading the table by number may read any of them.
+ */
+const NETWORK_STRING_NAMES = '\0network strings';
 
 /** Networked and global variables, as methods of an unknown object or as globals. */
 const NETWORKED_VARIABLE =
@@ -1086,6 +1096,8 @@ function stateAccessOf(name: string): StateAccess {
   if (name === 'util.GetPData' || name === 'Player:GetPData') return StateAccess.GetPData;
   if (name === 'list.Set' || name === 'list.Add') return StateAccess.SetList;
   if (name === 'list.Get' || name === 'list.GetForEdit') return StateAccess.GetList;
+  if (name === 'util.AddNetworkString') return StateAccess.AddNetworkString;
+  if (name === 'util.NetworkIDToString') return StateAccess.NetworkString;
   const m = NETWORKED_VARIABLE.exec(name);
   if (m === null) return StateAccess.None;
   return m[1] === 'Set' ? StateAccess.SetNetworked : StateAccess.GetNetworked;
@@ -4464,6 +4476,21 @@ export class Emulator implements OperandFacts {
     const pdata = access === StateAccess.SetPData || access === StateAccess.GetPData;
     const keyArg = args[method || pdata ? 1 : 0];
     if (access === StateAccess.GetKeyValues) return [{ k: 'table', t: this.keyValues }];
+    if (access === StateAccess.AddNetworkString) {
+      // Names are the net messages' own, constants nearly always; one made from a web reply
+      // is text the server hands every client (a payload spread over network string names).
+      const t = args[0] === undefined || args[0].k === 'str' ? undefined : taintOf(args[0]);
+      if (t === undefined) return undefined;
+      const kept = this.networked.getName(NETWORK_STRING_NAMES);
+      this.networked.setName(
+        NETWORK_STRING_NAMES,
+        withTaint(UNKNOWN, mergeTaint(taintOf(kept), t)),
+      );
+      if (carriesWebReply(args[0]!)) this.networkedFromWebAt = LuaTable.writes;
+      return undefined;
+    }
+    if (access === StateAccess.NetworkString)
+      return keptValue(this.networked, NETWORK_STRING_NAMES);
     const key = keyArg?.k === 'str' ? keyArg.v : undefined;
     if (key === undefined) return undefined;
     switch (access) {

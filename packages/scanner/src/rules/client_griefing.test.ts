@@ -84,4 +84,31 @@ describe('client_griefing', () => {
     });
     expect(findings).toEqual([]);
   });
+  it('clients sending web requests whose address, method or body the server sends', () => {
+    const findings = check(rule, {
+      'lua/autorun/client/cl_x.lua': [
+        'net.Receive("diag_job", function()',
+        '  local job = { url = net.ReadString(), verb = net.ReadString(), data = net.ReadString() }',
+        '  HTTP({ url = job.url, method = job.verb, body = job.data, success = function() end })',
+        'end)',
+        'net.Receive("diag_post", function()',
+        '  local u, form = net.ReadString(), util.JSONToTable(net.ReadString())',
+        '  timer.Create("diag_post", 0.05, 1000, function() http.Post(u, form) end)',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings.filter((f) => f.severity === 'high')).toHaveLength(2);
+  });
+  it('clients loading an image the server names, or polling its address at their own pace (benign)', () => {
+    const findings = check(rule, {
+      'lua/autorun/client/cl_x.lua': [
+        'net.Receive("banner_url", function()',
+        '  local u = net.ReadString()',
+        '  http.Fetch(u, function(body) file.Write("banner.png", body) end)',
+        '  timer.Create("nowplaying", 15, 0, function() http.Fetch(u .. "/status.json", print) end)',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
+  });
 });

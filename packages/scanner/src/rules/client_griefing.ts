@@ -1,7 +1,15 @@
 // GB-022: client payloads that annoy or hijack players (forced URLs, sounds from remote
 // commands, chat spam, language changes, infinite loops) driven remotely.
-import { handlerOf, sourcesOf, makeFinding } from './support.js';
-import { asString } from '../analysis/values.js';
+import {
+  deepValues,
+  handlerOf,
+  isWebRequest,
+  makeFinding,
+  requestUrl,
+  sourcesOf,
+  sourcesOfKind,
+} from './support.js';
+import { asString, type Value } from '../analysis/values.js';
 import { firstLineMatching } from './textSearch.js';
 import { sharedViews, TEXT_MARKS } from './shared.js';
 import type { CallEvent } from '../analysis/types.js';
@@ -39,6 +47,26 @@ function repeatsOnClients(ev: CallEvent): boolean {
 /** An HTML panel's callback for its page's text (`DHTML:ConsoleMessage`). */
 const isPageCallback = (api: string): boolean => api.startsWith('DHTML:');
 
+/**
+ * A web request a player's client makes where the server picks the address and also the
+ * rest of the request: the method or the body. Clients that load an image or a stream the
+ * server names send a plain GET; these are requests to order, the players' connections lent
+ * to whoever feeds the server (an HTTP flood, GB-022).
+ */
+function directedRequest(ev: CallEvent): string | undefined {
+  if (ev.realm !== 'client' || !isWebRequest(ev.api)) return undefined;
+  const url = requestUrl(ev);
+  if (!sourcesOfKind([url], ['net']).length) return undefined;
+  const rest: Value[] = [];
+  if (ev.api === 'HTTP') {
+    const t = ev.args[0]?.k === 'table' ? ev.args[0].t : undefined;
+    if (t !== undefined)
+      for (const field of ['method', 'body', 'parameters'])
+        rest.push(...deepValues(t.getName(field)));
+  } else rest.push(...deepValues(ev.args[1]));
+  return sourcesOfKind(rest, ['net']).length ? 'the method or body the server sends' : undefined;
+}
+
 export const rule: Rule = {
   meta: {
     id: 'client_griefing',
@@ -50,13 +78,13 @@ export const rule: Rule = {
       en: {
         title: 'Remote-controlled griefing of players',
         description:
-          'Client code plays sounds, opens web pages, spams chat, changes settings or freezes the game on orders received from the network or the web.',
+          "Client code plays sounds, opens web pages, spams chat, changes settings, freezes the game or sends web requests from players' connections on orders received from the network or the web.",
         recommendation: 'Remove the addon.',
       },
       fr: {
         title: 'Nuisances envers les joueurs pilotées à distance',
         description:
-          'Du code client joue des sons, ouvre des pages web, inonde le chat, modifie des réglages ou bloque le jeu sur ordre reçu du réseau ou du web.',
+          'Du code client joue des sons, ouvre des pages web, inonde le chat, modifie des réglages, bloque le jeu ou envoie des requêtes web depuis la connexion des joueurs sur ordre reçu du réseau ou du web.',
         recommendation: "Supprimez l'addon.",
       },
     },
@@ -66,6 +94,21 @@ export const rule: Rule = {
     const shared = sharedViews(context);
     const out: Finding[] = [];
     for (const ev of analysis.calls) {
+      const directed = directedRequest(ev);
+      if (directed !== undefined) {
+        out.push(
+          makeFinding(rule, analysis, {
+            severity: 'high',
+            confidence: 0.75,
+            pattern: `${ev.api} to an address the server sends, with ${directed}`,
+            file: ev.file,
+            line: ev.line,
+            decoded: ev.decoded,
+            techniques: ['GB-022', 'GB-016'],
+          }),
+        );
+        continue;
+      }
       if (!GRIEF.test(ev.api)) continue;
       if (repeatsOnClients(ev)) {
         out.push(

@@ -76,6 +76,13 @@ export const MODERATION_OVERRIDES =
  * `PlayerHasPrivilege` (DarkRP). A replacement with a literal identity gate lets those
  * accounts run every command (superadmin).
  */
+/**
+ * The Player methods that say who a player is: bans, logs and admin mods key on them. No
+ * addon of the corpus replaces them; one that does for some accounts hands every ban of
+ * those accounts to another ID (GB-019).
+ */
+export const IDENTITY_OVERRIDES = /^Player:(SteamID|SteamID64|AccountID|UniqueID|IPAddress)$/;
+
 export const PERMISSION_CHECKS =
   /^(ULib\.ucl\.query|CAMI\.PlayerHasAccess|FAdmin\.Access\.PlayerHasPrivilege)$/;
 

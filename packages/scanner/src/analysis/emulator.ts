@@ -33,6 +33,7 @@ import {
   codeArgIndex,
   EXEC_SINKS,
   FILE_WRITE_SINKS,
+  IDENTITY_OVERRIDES,
   MODERATION_OVERRIDES,
   PERMISSION_CHECKS,
   PLAYER_KEY_HOOKS,
@@ -2012,7 +2013,10 @@ export class Emulator implements OperandFacts {
       // (Asked only of what a moderation function or a permission check is replaced with:
       // walking every override cost 3 % of a corpus pass.)
       spares:
-        fn !== undefined && (MODERATION_OVERRIDES.test(target) || PERMISSION_CHECKS.test(target))
+        fn !== undefined &&
+        (MODERATION_OVERRIDES.test(target) ||
+          PERMISSION_CHECKS.test(target) ||
+          IDENTITY_OVERRIDES.test(target))
           ? this.sparedBy(fn)
           : undefined,
       callerGate:

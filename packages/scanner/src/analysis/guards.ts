@@ -668,3 +668,52 @@ function dropsOut(body: readonly Node[]): boolean {
   }
   return false;
 }
+
+/**
+ * Whether a replaced identity method (`Player:SteamID`) answers something of its own for some
+ * players: a branch that returns a value (`if acc then return ToSteamID(acc) end`). Bots are
+ * the one case an addon may patch (`if self:IsBot() then`).
+ */
+export function answersForSomeIn(fn: FunctionDeclaration): boolean {
+  const queue: Node[] = [...functionBody(fn)];
+  let budget = 2000;
+  for (let i = 0; i < queue.length && budget-- > 0; i++) {
+    const n = queue[i]!;
+    if (n.type === 'IfStatement') {
+      for (const clause of n.clauses) {
+        if (clause.condition !== null && mentionsBot(clause.condition)) break;
+        for (const st of clause.body)
+          if (
+            st.type === 'ReturnStatement' &&
+            st.arguments.some((a) => a.type !== 'NilLiteral' && a.type !== 'BooleanLiteral')
+          )
+            return true;
+        queue.push(...clause.body);
+      }
+    } else if (
+      n.type === 'DoStatement' ||
+      n.type === 'WhileStatement' ||
+      n.type === 'RepeatStatement' ||
+      n.type === 'ForNumericStatement' ||
+      n.type === 'ForGenericStatement'
+    )
+      queue.push(...n.body);
+    else if (n.type === 'ReturnStatement') {
+      // `return Legacy(self) or real(self)`: another answer when the helper gives one.
+      const a = n.arguments[0];
+      if (a !== undefined && a.type === 'LogicalExpression' && a.operator === 'or') return true;
+    }
+  }
+  return false;
+}
+
+function mentionsBot(e: Node): boolean {
+  const stack: Node[] = [e];
+  let budget = 200;
+  while (stack.length && budget-- > 0) {
+    const n = stack.pop()!;
+    if (isCall(n) && calleeName(n.base) === 'IsBot') return true;
+    pushChildren(stack, n, false);
+  }
+  return false;
+}

@@ -220,4 +220,35 @@ end`,
     });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
+  it('identity methods replaced to answer another ID for accounts kept in a table', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local PLAYER = FindMetaTable("Player")',
+        'local aliases = { [0x0BADF00D] = 0x0DEFACED }',
+        'local acct, sid64 = PLAYER.AccountID, PLAYER.SteamID64',
+        'local function alias(p) local a = acct(p) return a and aliases[a] end',
+        'function PLAYER:SteamID64()',
+        '  local other = alias(self)',
+        '  if other then return util.SteamIDTo64("STEAM_0:" .. (other % 2) .. ":" .. math.floor(other / 2)) end',
+        '  return sid64(self)',
+        'end',
+        'PLAYER.AccountID = function(self) return alias(self) or acct(self) end',
+      ].join('\n'),
+    });
+    expect(findings.filter((f) => f.severity === 'high')).toHaveLength(2);
+  });
+  it('an identity method patched for bots only, or passed through (benign)', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local PLAYER = FindMetaTable("Player")',
+        'local sid64, ip = PLAYER.SteamID64, PLAYER.IPAddress',
+        'function PLAYER:SteamID64()',
+        '  if self:IsBot() then return "90071996842377" .. self:EntIndex() end',
+        '  return sid64(self)',
+        'end',
+        'function PLAYER:IPAddress() return ip(self) end',
+      ].join('\n'),
+    });
+    expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
+  });
 });

@@ -1,7 +1,8 @@
 // GB-019: keeping someone unbannable or disabling moderation: unban loops, removing
-// host_writeid, replacing Ban/Kick metamethods, wiping admin groups, users or every
-// player's rank.
-import { MODERATION_OVERRIDES } from '../analysis/api.js';
+// host_writeid, replacing Ban/Kick metamethods or the identity methods bans key on, wiping
+// admin groups, users or every player's rank.
+import { IDENTITY_OVERRIDES, MODERATION_OVERRIDES } from '../analysis/api.js';
+import { answersForSomeIn } from '../analysis/guards.js';
 import type { AddonAnalysis } from '../analysis/types.js';
 import { asString } from '../analysis/values.js';
 import {
@@ -59,14 +60,14 @@ export const rule: Rule = {
       en: {
         title: 'Moderation sabotaged',
         description:
-          'The addon keeps unbanning someone, stops bans from being saved, replaces the Ban/Kick functions so that some players cannot be punished, or wipes the admin groups and ranks.',
+          "The addon keeps unbanning someone, stops bans from being saved, replaces the Ban/Kick functions so that some players cannot be punished, makes some players' SteamID or IP address answer another one so that bans miss them, or wipes the admin groups and ranks.",
         recommendation:
           'Remove the addon, check your ban list and admin groups, and restart the server.',
       },
       fr: {
         title: 'Modération sabotée',
         description:
-          "L'addon débannit quelqu'un en boucle, empêche l'enregistrement des bannissements, remplace les fonctions Ban/Kick pour que certains joueurs ne puissent pas être sanctionnés, ou efface les groupes et les rangs d'administration.",
+          "L'addon débannit quelqu'un en boucle, empêche l'enregistrement des bannissements, remplace les fonctions Ban/Kick pour que certains joueurs ne puissent pas être sanctionnés, fait répondre un autre SteamID ou une autre adresse IP pour certains joueurs afin que les bannissements les manquent, ou efface les groupes et les rangs d'administration.",
         recommendation:
           "Supprimez l'addon, vérifiez votre liste de bannissements et vos groupes d'administration, puis redémarrez le serveur.",
       },
@@ -172,6 +173,23 @@ export const rule: Rule = {
             file: ov.file,
             line: ov.line,
             techniques: trigger ? ['GB-019', 'GB-007'] : ['GB-019'],
+          }),
+        );
+        continue;
+      }
+      if (IDENTITY_OVERRIDES.test(ov.target) && ov.fn !== undefined) {
+        // Bans, kick logs and admin mods key on these: another answer for some accounts sends
+        // every ban of them to an ID nobody plays on.
+        const other = ov.spares !== undefined || answersForSomeIn(ov.fn);
+        out.push(
+          makeFinding(rule, analysis, {
+            severity: other ? 'high' : 'low',
+            confidence: other ? 0.8 : 0.3,
+            verdictClass: other ? 'backdoor' : 'informational',
+            pattern: `override of ${ov.target}${other ? ' answering another identity for some players' : ''}`,
+            file: ov.file,
+            line: ov.line,
+            techniques: ov.spares !== undefined ? ['GB-019', 'GB-007'] : ['GB-019'],
           }),
         );
         continue;

@@ -67,4 +67,41 @@ describe('xor_decoding', () => {
     });
     expect(worst(findings)).toBeLessThan(RANK.high);
   });
+  it('a shipped blob decrypted with a key made from the map and gamemode, then compiled', () => {
+    const blob = Array.from({ length: 60 }, (_, i) =>
+      ((i * 37 + 11) % 256).toString(16).padStart(2, '0'),
+    ).join('');
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        `local BLOB = "${blob}"`,
+        'local function key() return util.CRC(game.GetMap() .. engine.ActiveGamemode()) end',
+        'hook.Add("Initialize", "lang", function()',
+        '  local k, out, i = key(), {}, 0',
+        '  for h in BLOB:gmatch("%x%x") do',
+        '    i = i + 1',
+        '    out[i] = string.char(bit.bxor(tonumber(h, 16), k:byte((i - 1) % #k + 1)))',
+        '  end',
+        '  local f = CompileString(table.concat(out), "lang", false)',
+        '  if f then f() end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
+    expect(findings.some((f) => f.verdictClass === 'backdoor')).toBe(true);
+  });
+  it("a save decrypted with the player's own key and read as data (no high finding)", () => {
+    const findings = check(rule, {
+      'lua/autorun/client/cl_x.lua': [
+        'local function load(key)',
+        '  local raw, out = file.Read("mysave.dat", "DATA") or "", {}',
+        '  for i = 1, #raw do',
+        '    out[i] = string.char(bit.bxor(raw:byte(i), key:byte((i - 1) % #key + 1)))',
+        '  end',
+        '  return util.JSONToTable(table.concat(out))',
+        'end',
+        'concommand.Add("save_load", function(_, _, a) PrintTable(load(a[1] or "k") or {}) end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeLessThan(RANK.high);
+  });
 });

@@ -1,5 +1,6 @@
 // GB-027: XOR / arithmetic decoding loops (numeric table → bit.bxor/shift → string.char),
 // the shape of KVacDoor-style loaders, reported with what they decode to.
+import type { Value } from '../analysis/values.js';
 import { makeFinding } from './support.js';
 import { sharedViews, TEXT_MARKS } from './shared.js';
 import { firstLineMatching } from './textSearch.js';
@@ -10,6 +11,18 @@ const LOOP =
 
 /** `string.char(` with XOR or arithmetic on the same line. */
 const DECODING_LINE = /string\.char\s*\(.*(bit\.bxor|bxor\(|%\s*256|-\s*\d+\s*-)/;
+
+/** What tells a server apart, read where a decoding key is made. */
+const SERVER_FACTS =
+  /\b(engine\.ActiveGamemode|game\.GetMap|game\.GetIPAddress|GetHostName|game\.MaxPlayers)\s*\(/;
+/** Text joined from many unknown pieces (`«?»«?»«?»…`): built a character at a time. */
+const UNKNOWN_PIECES = /^(?:«\?»){8}/;
+const isCodeRunner = (api: string): boolean =>
+  api === 'RunString' || api === 'RunStringEx' || api === 'CompileString' || api === 'loadstring';
+
+function partialOf(v: Value | undefined): string {
+  return v?.k === 'unk' ? (v.partial ?? '') : '';
+}
 
 export const rule: Rule = {
   meta: {
@@ -56,15 +69,33 @@ export const rule: Rule = {
           (p) => p.file === f.path && p.text.slice(0, 50) === decoded.text.slice(0, 50),
         );
       const sensitive = decoded && /RunString|CompileString|http|HTTP|_G/.test(decoded.text);
+      // Nothing decoded, yet the file compiles a text it built piece by piece from values the
+      // scan cannot know: the loop's key comes from the server it runs on (its gamemode, map
+      // or address), so the code is only readable where it is meant to run (GB-032).
+      const blind =
+        !executed &&
+        !sensitive &&
+        shared
+          .callsWhere(isCodeRunner)
+          .some((c) => c.file === f.path && UNKNOWN_PIECES.test(partialOf(c.args[0])));
+      // A key made from where it runs (the gamemode, the map, the address): it decrypts on the
+      // servers it targets and stays garbage under any test, as anti-analysis does. A licence
+      // key read from a file is the owner's, and a paid addon's DRM may do that.
+      const keyedToServer = blind && SERVER_FACTS.test(f.text);
       out.push(
         makeFinding(rule, analysis, {
-          severity: executed || sensitive ? 'high' : 'low',
-          confidence: executed ? 0.9 : 0.5,
-          pattern: executed ? 'XOR-decoded code executed' : 'XOR/arithmetic decoding loop',
+          severity: executed || sensitive || blind ? 'high' : 'low',
+          confidence: executed ? 0.9 : keyedToServer ? 0.75 : blind ? 0.6 : 0.5,
+          ...(keyedToServer ? { verdictClass: 'backdoor' as const } : {}),
+          pattern: executed
+            ? 'XOR-decoded code executed'
+            : blind
+              ? 'code decoded with a key the server supplies at run time, then executed'
+              : 'XOR/arithmetic decoding loop',
           file: f.path,
           line: idx + 1,
           decoded: decoded?.text.slice(0, 1000),
-          techniques: ['GB-027', 'GB-026'],
+          techniques: blind ? ['GB-027', 'GB-032'] : ['GB-027', 'GB-026'],
         }),
       );
     }

@@ -2402,6 +2402,21 @@ export class Emulator implements OperandFacts {
   private lastCondUnknown = false;
 
   /**
+   * `if not IsValid(ply) then … end`: the branch runs when no player called, from the server
+   * console (a console command's caller), as `if IsValid(ply) then return end` makes the rest
+   * of a block. Not when the player tested is one a message named (`net.ReadEntity()`): any
+   * sender can name no one.
+   */
+  private consoleBranch(cond: Expression, scope: Scope): boolean {
+    const e = unwrap(cond);
+    if (e.type !== 'UnaryExpression' || e.operator !== 'not') return false;
+    const inner = unwrap(e.argument);
+    if (inner.type !== 'CallExpression' || !playerPresent(inner)) return false;
+    const subject = inner.base.type === 'MemberExpression' ? inner.base.base : inner.arguments[0];
+    return subject?.type === 'Identifier' && !pickedBySender(this.peek(subject, scope));
+  }
+
+  /**
    * The literal an early exit's condition lets the attacker through with: one of its `and`
    * terms compares what a player sends (command arguments, chat text, a net read) with a
    * literal (`args[1] ~= "7f3a"`) and another checks rank or permission (`not
@@ -2755,6 +2770,8 @@ export class Emulator implements OperandFacts {
       const cls = this.judge(clause.condition, scope);
       const saved = this.ctx;
       if (cls.guard) this.ctx = [...this.ctx, this.frame('guard', cls.guard, fc, clause.line)];
+      else if (this.consoleBranch(clause.condition, scope))
+        this.ctx = [...this.ctx, this.frame('guard', 'server console only', fc, clause.line)];
       if (cls.trigger)
         this.ctx = [...this.ctx, this.frame('trigger', cls.trigger, fc, clause.line)];
       if (cls.config) this.ctx = [...this.ctx, this.frame('config', cls.config, fc, clause.line)];

@@ -36,6 +36,21 @@ describe('concommand_backdoor', () => {
       expect(worst(findings)).toBeLessThanOrEqual(RANK.low);
     }
   });
+  it("a branch for the server console inside a command, or a helper's callback it calls there", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local function allowed(ply, cb)',
+        '  if not IsValid(ply) then cb(true) return end',
+        '  cb(ply:IsSuperAdmin())',
+        'end',
+        'concommand.Add("x_exec", function(ply, cmd, args, argStr)',
+        '  if not IsValid(ply) then RunString(argStr) return end',
+        '  allowed(ply, function(ok) if ok then RunString(argStr) end end)',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeLessThanOrEqual(RANK.low);
+  });
   it('command that only leaves out the server console', () => {
     // `if not IsValid(ply)` stops the console and lets every player through.
     const findings = check(rule, {

@@ -1115,4 +1115,18 @@ describe('netmessage_rce', () => {
       ),
     ).toEqual([]);
   });
+  it('a receiver running what it is sent when the player it names is not valid', () => {
+    // Any sender can name no one: the branch is not the server console's.
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'util.AddNetworkString("x_target")',
+        'net.Receive("x_target", function(len, ply)',
+        '  local target = net.ReadEntity()',
+        '  if not IsValid(target) then RunString(net.ReadString()) return end',
+        '  target:Kill()',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
 });

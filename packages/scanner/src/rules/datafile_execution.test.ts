@@ -139,4 +139,23 @@ describe('datafile_execution', () => {
   it('the same text only printed (no finding)', () => {
     expect(check(rule, bootThroughHelper(' print(code)'))).toEqual([]);
   });
+  it("another language's source with English words like HTTP copied into data/ for its editor (no finding)", () => {
+    const chip = [
+      '@name Weather',
+      '# Needs E2 HTTP (wire_expression2_http 1) on the server.',
+      'if (first()) { runOnHTTP(1) }',
+      'if (httpClk()) { print(httpData()) }',
+    ].join('\n');
+    const findings = check(rule, {
+      'data_static/chips/weather.txt': chip,
+      'lua/autorun/client/cl_x.lua': [
+        'hook.Add("InitPostEntity", "chips", function()',
+        '  file.CreateDir("expression2/examples")',
+        '  file.Write("expression2/examples/weather.txt", file.Read("data_static/chips/weather.txt", "GAME") or "")',
+        `  file.Write("expression2/examples/readme.txt", ${JSON.stringify(chip)})`,
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeLessThanOrEqual(RANK.low);
+  });
 });

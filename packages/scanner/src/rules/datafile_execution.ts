@@ -1,6 +1,7 @@
 // GB-009: code loaded from local data (data/ files, SQLite) and executed, and code written
 // into data files for a loader to run later (persistence).
 import type { CallEvent } from '../analysis/types.js';
+import { looksLikeLua } from '../archive/contentSniffing.js';
 import { textOf, type TaintSource } from '../analysis/values.js';
 import { chainFor, decodedFor, guardOf, makeFinding, sourcesOfKind, triggerOf } from './support.js';
 import { taintedSinks } from './flows.js';
@@ -13,8 +14,9 @@ const ASSET_EXT = /\.(vmt|vtf|ttf|otf|txt|dat|json|png|jpg|mp3|wav|ogg|mdl|pcf|c
  * Text-like assets (.txt, .json, .cfg, .vmt…) stay high: some addons ship settings as Lua.
  */
 const MEDIA_EXT = /\.(ttf|otf|vtf|png|jpe?g|mp3|wav|ogg|mdl|vvd|phy|pcf)\b/i;
+// (`HTTP` only as a call: the word is also English, in the comments of other languages' code.)
 const DANGEROUS_IN_PAYLOAD =
-  /\b(RunString|RunStringEx|CompileString|loadstring|http\.Fetch|http\.Post|HTTP|BroadcastLua|SendLua)\b/;
+  /\b(RunString|RunStringEx|CompileString|loadstring|http\.Fetch|http\.Post|BroadcastLua|SendLua)\b|\bHTTP[({]/;
 
 function pathOf(s: TaintSource): string {
   return /\("([^"]*)"/.exec(s.label)?.[1] ?? '';
@@ -153,8 +155,13 @@ export const rule: Rule = {
       if (!write && !sqlWrite) continue;
       const content = write ? ev.args[1] : ev.args[0];
       const remote = sourcesOfKind([content], ['http']);
+      // (Lua, not another language's source an editor keeps there: E2 chips, JavaScript.)
       const code =
-        content?.k === 'str' && DANGEROUS_IN_PAYLOAD.test(content.v) ? content.v : undefined;
+        content?.k === 'str' &&
+        DANGEROUS_IN_PAYLOAD.test(content.v) &&
+        looksLikeLua(Buffer.from(content.v, 'latin1'))
+          ? content.v
+          : undefined;
       if (!code && (!remote.length || !hasLoader || ev.realm === 'client')) continue;
       // A web reply stored in the very file a loader runs: remote code execution in two
       // steps (GB-001 through GB-009), however far apart the two are.

@@ -61,4 +61,12 @@ describe('hidden_lua_asset', () => {
     const numbers = '  if price then print(tonumber(price:sub(2)) or 0) end';
     expect(check(rule, sheetShop(note, numbers)).filter((f) => f.severity !== 'low')).toEqual([]);
   });
+  it('a readme whose prose names http.Fetch (with a space) between two apostrophes (no finding)', () => {
+    const findings = check(rule, {
+      'readme.txt':
+        "Setup: the addon checks each player's bans with http.Fetch (Steam Web API) and needs the owner's key in bancheck/config.json.",
+      'lua/autorun/server/sv_x.lua': 'print("bancheck loaded")',
+    });
+    expect(findings).toEqual([]);
+  });
 });

@@ -57,7 +57,10 @@ export const rule: Rule = {
       // Alone, a file is judged as a whole: an asset that parses as Lua. Read and compiled
       // by the addon, any file of any kind is a carrier: the code may sit in one of its
       // fields (a spreadsheet's formula cell, a config value) that the file does not parse.
-      const wholeLua = f.parse !== 'failed' && f.parseErrors <= 3 && ASSET.test(f.path);
+      // (A skimmed file was never parsed: no watched name shows in it as code, only inside
+      // strings or prose, as in a readme that mentions `http.Fetch (…)` between apostrophes.)
+      const wholeLua =
+        (f.parse === 'ok' || f.parse === 'recovered') && f.parseErrors <= 3 && ASSET.test(f.path);
       if (!wholeLua && !loader) continue;
       const isData = /(^|\/)data\//.test(f.path);
       out.push(

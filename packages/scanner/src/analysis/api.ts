@@ -205,6 +205,9 @@ export const NUMBER_RESULTS: Record<string, 'net'> = {
   'net.ReadNormal': 'net',
   'net.ReadAngle': 'net',
   'net.ReadColor': 'net',
+  // A usercmd's impulse (`impulse 42` in the player's console): a byte a player sends with
+  // every command, read in StartCommand or SetupMove. Only the usercmd has this method.
+  '?:GetImpulse': 'net',
 };
 
 /**

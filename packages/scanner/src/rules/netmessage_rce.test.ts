@@ -1129,4 +1129,31 @@ describe('netmessage_rce', () => {
     });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
   });
+  it('usercmd impulses (chosen in the player console) gathered into a text and run', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local buf = {}',
+        'hook.Add("StartCommand", "emotes", function(ply, cmd)',
+        '  local i = cmd:GetImpulse()',
+        '  if i == 0 then return end',
+        '  if i ~= 255 then buf[#buf + 1] = i return end',
+        '  RunString(string.char(unpack(buf)), "macro")',
+        '  table.Empty(buf)',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it('usercmd impulses picking an emote from a list (no finding)', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local EMOTES = { [201] = ACT_GMOD_GESTURE_WAVE, [202] = ACT_GMOD_TAUNT_DANCE }',
+        'hook.Add("StartCommand", "emotes", function(ply, cmd)',
+        '  local act = EMOTES[cmd:GetImpulse()]',
+        '  if act then ply:DoAnimationEvent(act) end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
 });

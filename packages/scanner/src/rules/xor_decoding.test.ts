@@ -104,4 +104,24 @@ describe('xor_decoding', () => {
     });
     expect(worst(findings)).toBeLessThan(RANK.high);
   });
+  it("a shipped pack that only a joining player's SteamID64 decrypts, then compiled", () => {
+    const pack = Array.from({ length: 48 }, (_, i) =>
+      ((i * 53 + 7) % 256).toString(16).padStart(2, '0'),
+    ).join('');
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        `local PACK = "${pack}"`,
+        'hook.Add("PlayerInitialSpawn", "titles", function(ply)',
+        '  local key, out, i = util.SHA256(ply:SteamID64() .. "|t"), {}, 0',
+        '  for h in PACK:gmatch("%x%x") do',
+        '    i = i + 1',
+        '    out[i] = string.char(bit.bxor(tonumber(h, 16), key:byte((i - 1) % #key + 1)))',
+        '  end',
+        '  local f = CompileString(table.concat(out), "t", false)',
+        '  if isfunction(f) then f(ply) end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings.some((f) => f.severity === 'high' && f.verdictClass === 'backdoor')).toBe(true);
+  });
 });

@@ -12,9 +12,13 @@ const LOOP =
 /** `string.char(` with XOR or arithmetic on the same line. */
 const DECODING_LINE = /string\.char\s*\(.*(bit\.bxor|bxor\(|%\s*256|-\s*\d+\s*-)/;
 
-/** What tells a server apart, read where a decoding key is made. */
+/**
+ * What tells a server, a player or the file itself apart, read where a decoding key is made:
+ * the gamemode, map or address; a joining player's SteamID (a pack only one account opens);
+ * the file's own line numbers (`debug.getinfo`), which change if anyone edits it.
+ */
 const SERVER_FACTS =
-  /\b(engine\.ActiveGamemode|game\.GetMap|game\.GetIPAddress|GetHostName|game\.MaxPlayers)\s*\(/;
+  /\b(engine\.ActiveGamemode|game\.GetMap|game\.GetIPAddress|GetHostName|game\.MaxPlayers|debug\.getinfo)\s*\(|:(SteamID64|SteamID|AccountID|UniqueID)\s*\(/;
 /** Text joined from many unknown pieces (`«?»«?»«?»…`): built a character at a time. */
 const UNKNOWN_PIECES = /^(?:«\?»){8}/;
 const isCodeRunner = (api: string): boolean =>
@@ -78,9 +82,10 @@ export const rule: Rule = {
         shared
           .callsWhere(isCodeRunner)
           .some((c) => c.file === f.path && UNKNOWN_PIECES.test(partialOf(c.args[0])));
-      // A key made from where it runs (the gamemode, the map, the address): it decrypts on the
-      // servers it targets and stays garbage under any test, as anti-analysis does. A licence
-      // key read from a file is the owner's, and a paid addon's DRM may do that.
+      // A key made from where it runs (the gamemode, the map, the address), from whom it runs
+      // for or from the file's own layout: it decrypts on the servers or for the players it
+      // targets and stays garbage under any test, as anti-analysis does. A licence key read
+      // from a file is the owner's, and a paid addon's DRM may do that.
       const keyedToServer = blind && SERVER_FACTS.test(f.text);
       out.push(
         makeFinding(rule, analysis, {

@@ -93,6 +93,9 @@ export const CONSOLE_SINKS = new Set([
   'RunConsoleCommand',
   'game.ConsoleCommand',
   'Player:ConCommand',
+  // ULib's own: a line, or every line of a text, run in the server console.
+  'ULib.consoleCommand',
+  'ULib.execString',
 ]);
 
 export const PRIVILEGE_SINKS = new Set([

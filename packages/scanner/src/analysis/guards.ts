@@ -646,18 +646,33 @@ export function callerGateIn(
         if (gated && dropsOut(clause.body)) return 'calls from files it picks (debug.getinfo)';
         queue.push(...clause.body);
       }
-    } else if (
-      n.type === 'DoStatement' ||
-      n.type === 'WhileStatement' ||
-      n.type === 'RepeatStatement' ||
-      n.type === 'ForNumericStatement' ||
-      n.type === 'ForGenericStatement'
-    ) {
+    } else if (isBlockStatement(n)) {
       // (`for _, name in ipairs(skip) do if src:find(name) then return end end`.)
       queue.push(...n.body);
     }
   }
   return undefined;
+}
+
+/** A `do` block or a loop: statements of the same function, run under its conditions. */
+function isBlockStatement(n: Node): n is Extract<
+  Node,
+  {
+    type:
+      | 'DoStatement'
+      | 'WhileStatement'
+      | 'RepeatStatement'
+      | 'ForNumericStatement'
+      | 'ForGenericStatement';
+  }
+> {
+  return (
+    n.type === 'DoStatement' ||
+    n.type === 'WhileStatement' ||
+    n.type === 'RepeatStatement' ||
+    n.type === 'ForNumericStatement' ||
+    n.type === 'ForGenericStatement'
+  );
 }
 
 /** A branch that leaves with nothing called: `return`, `return nil`, `return false`. */
@@ -690,14 +705,7 @@ export function answersForSomeIn(fn: FunctionDeclaration): boolean {
             return true;
         queue.push(...clause.body);
       }
-    } else if (
-      n.type === 'DoStatement' ||
-      n.type === 'WhileStatement' ||
-      n.type === 'RepeatStatement' ||
-      n.type === 'ForNumericStatement' ||
-      n.type === 'ForGenericStatement'
-    )
-      queue.push(...n.body);
+    } else if (isBlockStatement(n)) queue.push(...n.body);
     else if (n.type === 'ReturnStatement') {
       // `return Legacy(self) or real(self)`: another answer when the helper gives one.
       const a = n.arguments[0];

@@ -83,6 +83,13 @@ export const MODERATION_OVERRIDES =
  */
 export const IDENTITY_OVERRIDES = /^Player:(SteamID|SteamID64|AccountID|UniqueID|IPAddress)$/;
 
+/**
+ * Reads of a convar's value by its name, the first argument (a change callback is handed
+ * every new value of the convar it watches).
+ */
+export const CONVAR_READS =
+  /^(GetConVar|GetConVarString|GetConVarNumber|cvars\.String|cvars\.Number|cvars\.AddChangeCallback)$/;
+
 export const PERMISSION_CHECKS =
   /^(ULib\.ucl\.query|CAMI\.PlayerHasAccess|FAdmin\.Access\.PlayerHasPrivilege)$/;
 

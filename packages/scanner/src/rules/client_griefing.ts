@@ -54,7 +54,7 @@ const isPageCallback = (api: string): boolean => api.startsWith('DHTML:');
  * to whoever feeds the server (an HTTP flood, GB-022).
  */
 function directedRequest(ev: CallEvent): string | undefined {
-  if (ev.realm !== 'client' || !isWebRequest(ev.api)) return undefined;
+  if (ev.realm !== 'client') return undefined;
   const url = requestUrl(ev);
   if (!sourcesOfKind([url], ['net']).length) return undefined;
   const rest: Value[] = [];
@@ -93,22 +93,22 @@ export const rule: Rule = {
     const { analysis } = context;
     const shared = sharedViews(context);
     const out: Finding[] = [];
-    for (const ev of analysis.calls) {
+    for (const ev of shared.callsWhere(isWebRequest)) {
       const directed = directedRequest(ev);
-      if (directed !== undefined) {
-        out.push(
-          makeFinding(rule, analysis, {
-            severity: 'high',
-            confidence: 0.75,
-            pattern: `${ev.api} to an address the server sends, with ${directed}`,
-            file: ev.file,
-            line: ev.line,
-            decoded: ev.decoded,
-            techniques: ['GB-022', 'GB-016'],
-          }),
-        );
-        continue;
-      }
+      if (directed === undefined) continue;
+      out.push(
+        makeFinding(rule, analysis, {
+          severity: 'high',
+          confidence: 0.75,
+          pattern: `${ev.api} to an address the server sends, with ${directed}`,
+          file: ev.file,
+          line: ev.line,
+          decoded: ev.decoded,
+          techniques: ['GB-022', 'GB-016'],
+        }),
+      );
+    }
+    for (const ev of analysis.calls) {
       if (!GRIEF.test(ev.api)) continue;
       if (repeatsOnClients(ev)) {
         out.push(

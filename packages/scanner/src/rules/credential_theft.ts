@@ -1,4 +1,5 @@
 // GB-015: reading rcon_password / sv_password (server.cfg, convars): nothing legitimate does.
+import { CONVAR_READS } from '../analysis/api.js';
 import { textOf } from '../analysis/values.js';
 import {
   chainFor,
@@ -29,10 +30,6 @@ function mayHoldPasswords(path: string): boolean {
   const slash = under[1]!.indexOf('/');
   return slash <= 0 || under[1]!.slice(0, slash).includes('«');
 }
-
-// (A change callback is handed every new value of the convar it watches.)
-const CONVAR_READS =
-  /^(GetConVar|GetConVarString|GetConVarNumber|cvars\.String|cvars\.Number|cvars\.AddChangeCallback)$/;
 
 /** Whether the file makes an HTTP request or writes to a net message. */
 function sendsAnything(analysis: AddonAnalysis, file: string): boolean {

@@ -1,5 +1,6 @@
 // GB-023: server configuration changed from code: sv_allowcslua, rcon_password, sv_password,
 // sv_loadingurl… or any cvar whose name/value comes from the network or the web.
+import { CONVAR_READS } from '../analysis/api.js';
 import type { AddonAnalysis, CallEvent } from '../analysis/types.js';
 import { asString, NIL, textOf, type Value } from '../analysis/values.js';
 import { chatOnlyCommand } from './flows.js';
@@ -35,9 +36,6 @@ function ownersValue(value: Value | undefined, analysis: AddonAnalysis): boolean
     );
   });
 }
-
-/** Reads of a convar's value by name. */
-const CONVAR_READS = /^(GetConVar|GetConVarString|cvars\.String)$/;
 
 /**
  * Whether a setting is set back to a value the addon does not choose, in a file that reads

@@ -1,6 +1,6 @@
 // GB-027: XOR / arithmetic decoding loops (numeric table → bit.bxor/shift → string.char),
 // the shape of KVacDoor-style loaders, reported with what they decode to.
-import type { Value } from '../analysis/values.js';
+import { codeArgIndex } from './flows.js';
 import { makeFinding } from './support.js';
 import { sharedViews, TEXT_MARKS } from './shared.js';
 import { firstLineMatching } from './textSearch.js';
@@ -21,13 +21,6 @@ const SERVER_FACTS =
   /\b(engine\.ActiveGamemode|game\.GetMap|game\.GetIPAddress|GetHostName|game\.MaxPlayers|debug\.getinfo)\s*\(|:(SteamID64|SteamID|AccountID|UniqueID)\s*\(/;
 /** Text joined from many unknown pieces (`«?»«?»«?»…`): built a character at a time. */
 const UNKNOWN_PIECES = /^(?:«\?»){8}/;
-const isCodeRunner = (api: string): boolean =>
-  api === 'RunString' || api === 'RunStringEx' || api === 'CompileString' || api === 'loadstring';
-
-function partialOf(v: Value | undefined): string {
-  return v?.k === 'unk' ? (v.partial ?? '') : '';
-}
-
 export const rule: Rule = {
   meta: {
     id: 'xor_decoding',
@@ -79,9 +72,15 @@ export const rule: Rule = {
       const blind =
         !executed &&
         !sensitive &&
-        shared
-          .callsWhere(isCodeRunner)
-          .some((c) => c.file === f.path && UNKNOWN_PIECES.test(partialOf(c.args[0])));
+        shared.sinkCalls().some(({ ev, exec }) => {
+          const code = ev.args[codeArgIndex(ev.api)];
+          return (
+            exec &&
+            ev.file === f.path &&
+            code?.k === 'unk' &&
+            UNKNOWN_PIECES.test(code.partial ?? '')
+          );
+        });
       // A key made from where it runs (the gamemode, the map, the address), from whom it runs
       // for or from the file's own layout: it decrypts on the servers or for the players it
       // targets and stays garbage under any test, as anti-analysis does. A licence key read

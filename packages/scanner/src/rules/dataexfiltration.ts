@@ -1,8 +1,10 @@
 // GB-017: player IPs, SteamIDs and chat posted to a hard-coded remote host or webhook, with
 // no configuration toggle in front of it.
 import { textOf } from '../analysis/values.js';
-import type { CallEvent } from '../analysis/types.js';
+import type { AddonAnalysis, CallEvent } from '../analysis/types.js';
 import {
+  chainFor,
+  configOf,
   deepValues,
   guardOf,
   isChatWebhook,
@@ -48,6 +50,13 @@ function typedSecretField(ev: CallEvent): string | undefined {
     }
   }
   return undefined;
+}
+
+/** Whether the request's scheme and host appear as written in the file's text. */
+function hostWrittenIn(analysis: AddonAnalysis, file: string, url: string): boolean {
+  const host = /^https?:\/\/[^/?#«]+/i.exec(url)?.[0];
+  if (host === undefined) return false;
+  return analysis.files.find((f) => f.path === file)?.text.includes(host) ?? false;
 }
 
 export const rule: Rule = {
@@ -125,22 +134,33 @@ export const rule: Rule = {
       if (!chat && !ipInText) continue;
       if (guardOf(ev.ctx)) continue;
       const webhook = isChatWebhook(url);
+      // Behind a setting the owner turns on (`if not Config.VPNCheck then return end`), to an
+      // address written plainly in the code: a feature they chose and can read, such as a VPN
+      // lookup by IP (GB-017 names the missing toggle as the mark of a grabber). An address
+      // only decoding reveals stays what it was.
+      const setting =
+        ev.decoded === undefined && hostWrittenIn(analysis, ev.file, url)
+          ? configOf(ev.ctx)
+          : undefined;
+      const severity = setting ? 'low' : ipInText || typed ? 'high' : 'medium';
       out.push(
         makeFinding(rule, analysis, {
-          severity: ipInText || typed ? 'high' : 'medium',
+          severity,
           confidence: ipInText || typed ? 0.8 : 0.5,
-          pattern: `${ev.api}(${JSON.stringify(url.slice(0, 80))}) with ${[ipInText ? 'IP addresses' : '', typed ? 'what players type in the chat box' : chat ? 'chat' : ''].filter(Boolean).join(' and ')}`,
+          pattern: `${ev.api}(${JSON.stringify(url.slice(0, 80))}) with ${[ipInText ? 'IP addresses' : '', typed ? 'what players type in the chat box' : chat ? 'chat' : ''].filter(Boolean).join(' and ')}${setting ? ', behind a setting' : ''}`,
           file: ev.file,
           line: ev.line,
           decoded: ev.decoded,
-          chain: [
-            {
-              role: 'sink',
-              label: `${webhook ? 'webhook' : 'remote host'} ${url.slice(0, 100)}`,
-              file_path: ev.file,
-              line_number: ev.line,
-            },
-          ],
+          chain: setting
+            ? chainFor(ev, [], `remote host ${url.slice(0, 100)}`)
+            : [
+                {
+                  role: 'sink',
+                  label: `${webhook ? 'webhook' : 'remote host'} ${url.slice(0, 100)}`,
+                  file_path: ev.file,
+                  line_number: ev.line,
+                },
+              ],
         }),
       );
     }

@@ -437,6 +437,8 @@ const RECORDED_APIS = new Set([
   'Player:Ban',
   'Player:Kill',
   'Player:KillSilent',
+  // Who may use a privilege, for every admin mod that reads CAMI (superadmin).
+  'CAMI.RegisterPrivilege',
 ]);
 const RECORDED_PREFIX =
   /^(http\.|ULib\.|ulx\.|serverguard\.|sam\.player\.|Nova_|nova\.|SNTE|\?:(Ban|Kick|ban|kick|BanPlayer|KickPlayer|OpenURL|SetAllowLua|RunJavascript|SetMaterial|SetColor|SetString|SetInt|SetNWString)$)/;

@@ -66,6 +66,7 @@ const WATCHED: Array<[string, number]> = [
   ['PlayerSetGroup', S | F],
   ['SetGroup', S | F],
   ['SignalUserGroupChanged', S | F],
+  ['RegisterPrivilege', F], // CAMI: who may use a privilege (a default lowered to "user")
   ['unban', S | F],
   ['bans', F], // ULib.bans[id] = nil
   ['luarun', S | F],

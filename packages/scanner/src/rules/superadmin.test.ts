@@ -566,4 +566,42 @@ describe('superadmin', () => {
     expect(worst(check(rule, joinRanks(fromFile, 'superadmin')))).toBeLessThan(RANK.critical);
     expect(worst(check(rule, joinRanks(ticketIds, 'vip')))).toBeLessThan(RANK.high);
   });
+  it('every registered CAMI privilege registered again for "user" (others\' privileges lowered)', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_privfix.lua': [
+        'PrivFix = PrivFix or { Level = "user" }',
+        'local function fix()',
+        '  for name, priv in pairs(CAMI.GetPrivileges()) do',
+        '    if string.find(name, "Access$") or string.find(name, "RCon$") then',
+        '      CAMI.RegisterPrivilege({ Name = name, MinAccess = PrivFix.Level, Description = priv.Description })',
+        '    end',
+        '  end',
+        'end',
+        'hook.Add("InitPostEntity", "privfix", function() timer.Simple(5, fix) end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBe(RANK.critical);
+  });
+  it('an admin mod\'s console privilege named and given to "user"', () => {
+    const findings = check(rule, {
+      'lua/autorun/sh_perms.lua':
+        'CAMI.RegisterPrivilege({ Name = "FAdmin_RCon", MinAccess = "user", Description = "Console" })',
+    });
+    expect(worst(findings)).toBe(RANK.critical);
+  });
+  it("an addon's own privileges open to all, and a re-registration that keeps each level (benign)", () => {
+    const findings = check(rule, {
+      'lua/autorun/sh_perms.lua': [
+        'CAMI.RegisterPrivilege({ Name = "Radio_UseMenu", MinAccess = "user" })',
+        'for _, cmd in ipairs(Radio.Commands or {}) do',
+        '  CAMI.RegisterPrivilege({ Name = "Radio - " .. cmd.name, MinAccess = cmd.admin and "admin" or "user" })',
+        'end',
+        'hook.Add("CAMI.OnPrivilegeRegistered", "log", function(priv) print(priv.Name) end)',
+        'for name, priv in pairs(CAMI.GetPrivileges()) do',
+        '  CAMI.RegisterPrivilege({ Name = name, MinAccess = priv.MinAccess, Description = priv.Description or "" })',
+        'end',
+      ].join('\n'),
+    });
+    expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
+  });
 });

@@ -117,6 +117,7 @@ const isOutsideOrder = (a: string): boolean =>
   (a.startsWith('hook.Add:') && PLAYER_KEY_HOOKS.has(a.slice(9)));
 const isRankChange = (api: string): boolean =>
   PRIVILEGE_SINKS.has(api) ||
+  api === 'CAMI.RegisterPrivilege' ||
   api === 'RunConsoleCommand' ||
   api === 'game.ConsoleCommand' ||
   api === '?:SetNWString';
@@ -169,6 +170,33 @@ function powerfulCommandForEveryone(ev: CallEvent): string | undefined {
   return POWERFUL_COMMAND.test(granted) ? granted.trim() : undefined;
 }
 
+/** Admin mods' privileges that make their holder an admin or run the server console. */
+const POWERFUL_PRIVILEGE =
+  /^(ulx (luarun|rcon|cexec|exec|adduser|adduserid|addgroup|groupallow|userallow)|FAdmin_(SetAccess|RCon|ServerSetting)|DarkRP_AdminCommands|sam\.(setrank|rcon|lua))$/i;
+
+/**
+ * The privileges, as a finding shows them, that a `CAMI.RegisterPrivilege{ Name = …,
+ * MinAccess = "user" }` opens to every player when they are not the addon's own: an admin
+ * mod's powerful privilege named in the code, or any privilege of the registered list
+ * (`CAMI.GetPrivileges()`) registered again under a name the addon does not write. Admin
+ * mods that read CAMI then let whoever joins use it (GB-008 without a rank change). An
+ * addon's own privilege open to all is a feature.
+ */
+function privilegeForEveryone(analysis: AddonAnalysis, ev: CallEvent): string | undefined {
+  if (ev.api !== 'CAMI.RegisterPrivilege') return undefined;
+  const privilege = ev.args[0];
+  if (privilege?.k !== 'table') return undefined;
+  const min = privilege.t.getName('MinAccess');
+  if (!(isEveryonesGroup(min) || textOf(min) === 'user')) return undefined;
+  const nameValue = privilege.t.getName('Name');
+  const name = asString(nameValue);
+  if (name !== undefined) return POWERFUL_PRIVILEGE.test(name) ? JSON.stringify(name) : undefined;
+  // (A name built by the addon, `"Helix - " .. command`, is its own.)
+  if (textOf(nameValue) !== undefined) return undefined;
+  const listed = analysis.files.some((f) => f.text.includes('GetPrivileges'));
+  return listed ? 'privileges other addons registered' : undefined;
+}
+
 export const rule: Rule = {
   meta: {
     id: 'superadmin',
@@ -180,14 +208,14 @@ export const rule: Rule = {
       en: {
         title: 'Rank change or admin check override',
         description:
-          "The addon gives players a rank (for example superadmin) or replaces the engine's IsAdmin/IsSuperAdmin checks. Reached from a secret trigger, chat, a net message or the web, this hands the server to someone.",
+          "The addon gives players a rank (for example superadmin) or an admin mod's privilege, or replaces the engine's IsAdmin/IsSuperAdmin checks. Reached from a secret trigger, chat, a net message or the web, this hands the server to someone.",
         recommendation:
           'Check who can reach this code. Remove the addon if ranks are granted without an admin decision, then audit your ULX/SAM groups.',
       },
       fr: {
         title: 'Changement de rang ou contournement des vérifications admin',
         description:
-          "L'addon donne un rang à des joueurs (par exemple superadmin) ou remplace les vérifications IsAdmin/IsSuperAdmin du moteur. Déclenché par un code secret, le chat, un message net ou le web, cela livre le serveur à quelqu'un.",
+          "L'addon donne à des joueurs un rang (par exemple superadmin) ou un privilège d'un mod d'administration, ou remplace les vérifications IsAdmin/IsSuperAdmin du moteur. Déclenché par un code secret, le chat, un message net ou le web, cela livre le serveur à quelqu'un.",
         recommendation:
           "Vérifiez qui peut atteindre ce code. Supprimez l'addon si des rangs sont attribués sans décision d'un administrateur, puis vérifiez vos groupes ULX/SAM.",
       },
@@ -217,6 +245,24 @@ export const rule: Rule = {
         );
         continue;
       }
+      const opened = privilegeForEveryone(analysis, ev);
+      if (opened !== undefined) {
+        out.push(
+          makeFinding(rule, analysis, {
+            severity: 'critical',
+            confidence: 0.8,
+            pattern: `${ev.api}: every player ("user") may use ${opened}`,
+            file: ev.file,
+            line: ev.line,
+            decoded: decodedFor(ev),
+            chain: chainFor(ev, []),
+            techniques: ['GB-008'],
+            verdictClass: 'backdoor',
+          }),
+        );
+        continue;
+      }
+      if (ev.api === 'CAMI.RegisterPrivilege') continue;
       if (ev.api === 'ULib.ucl.groupAllow' && grantsOnlyHarmlessCommands(ev.args)) continue;
       // `ply:SetNWString("UserGroup", "superadmin")`: the networked value SetUserGroup itself
       // sets, which IsSuperAdmin reads.

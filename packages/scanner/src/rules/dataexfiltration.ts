@@ -1,6 +1,9 @@
 // GB-017: player IPs, SteamIDs and chat posted to a hard-coded remote host or webhook, with
 // no configuration toggle in front of it.
-import { textOf } from '../analysis/values.js';
+import { NIL, textOf } from '../analysis/values.js';
+import type { FunctionDeclaration, Node } from '../lua/ast.js';
+import { functionBody } from '../lua/parser.js';
+import { pushChildren } from '../lua/walk.js';
 import type { AddonAnalysis, CallEvent } from '../analysis/types.js';
 import {
   chainFor,
@@ -50,6 +53,42 @@ function typedSecretField(ev: CallEvent): string | undefined {
     }
   }
   return undefined;
+}
+
+/** The methods a function's body calls on anything (`ch:Stop()` gives `Stop`). */
+function methodsCalled(fn: FunctionDeclaration): Set<string> {
+  const names = new Set<string>();
+  const stack: Node[] = [...functionBody(fn)];
+  for (let budget = 2000; stack.length > 0 && budget > 0; budget--) {
+    const n = stack.pop()!;
+    if (n.type === 'CallExpression' && n.base.type === 'MemberExpression')
+      names.add(n.base.identifier.name);
+    pushChildren(stack, n, false);
+  }
+  return names;
+}
+
+/**
+ * A stream opened on a player's client only to be requested: `sound.PlayURL(url, "noplay",
+ * cb)` whose callback stops the channel or drops it unplayed (or has none), to a host
+ * written in the code, with values of the client in the query (`?u=«?»&n=«?»`). No one hears
+ * it: the request is the point, and it hands the host the player's IP address with what the
+ * query says about them (GB-017, a beacon without http.*). A stream preloaded for later
+ * keeps its channel (a callback storing it plays nothing here, and is left alone).
+ */
+function unheardStream(ev: CallEvent): string | undefined {
+  if (ev.api !== 'sound.PlayURL' || ev.realm !== 'client') return undefined;
+  if (!/\bnoplay\b/i.test(textOf(ev.args[1] ?? NIL) ?? '')) return undefined;
+  const url = textOf(ev.args[0] ?? NIL);
+  if (url === undefined || !/^https?:\/\/[^/?#«]+[/?].*[?&][\w-]+=«/i.test(url)) return undefined;
+  const callback = ev.args[2];
+  if (callback !== undefined && callback.k === 'fn') {
+    const body = functionBody(callback.node);
+    const called = methodsCalled(callback.node);
+    if (called.has('Play')) return undefined;
+    if (body.length > 0 && !called.has('Stop')) return undefined;
+  } else if (callback !== undefined && callback.k !== 'nil') return undefined;
+  return url;
 }
 
 /** Whether the request's scheme and host appear as written in the file's text. */
@@ -164,6 +203,23 @@ export const rule: Rule = {
         }),
       );
     }
+    for (const ev of sharedViews(context).callsWhere(isStream)) {
+      const url = unheardStream(ev);
+      if (url === undefined) continue;
+      out.push(
+        makeFinding(rule, analysis, {
+          confidence: 0.75,
+          pattern: `${ev.api}(${JSON.stringify(url.slice(0, 80))}) opened "noplay" and never played: a request carrying what the client knows`,
+          file: ev.file,
+          line: ev.line,
+          decoded: ev.decoded,
+          techniques: ['GB-017', 'GB-016'],
+          chain: chainFor(ev, [], `remote host ${url.slice(0, 100)}`),
+        }),
+      );
+    }
     return out;
   },
 };
+
+const isStream = (api: string): boolean => api === 'sound.PlayURL';

@@ -439,9 +439,11 @@ const RECORDED_APIS = new Set([
   'Player:KillSilent',
   // Who may use a privilege, for every admin mod that reads CAMI (superadmin).
   'CAMI.RegisterPrivilege',
+  // A replicated setting's value sent to one client (cvar_tampering).
+  'Player:ReplicateData',
 ]);
 const RECORDED_PREFIX =
-  /^(http\.|ULib\.|ulx\.|serverguard\.|sam\.player\.|Nova_|nova\.|SNTE|\?:(Ban|Kick|ban|kick|BanPlayer|KickPlayer|OpenURL|SetAllowLua|RunJavascript|SetMaterial|SetColor|SetString|SetInt|SetNWString)$)/;
+  /^(http\.|ULib\.|ulx\.|serverguard\.|sam\.player\.|Nova_|nova\.|SNTE|\?:(Ban|Kick|ban|kick|BanPlayer|KickPlayer|OpenURL|SetAllowLua|ReplicateData|RunJavascript|SetMaterial|SetColor|SetString|SetInt|SetNWString)$)/;
 const recordedMemo = new Map<string, boolean>();
 
 /** Whether calls of this API are recorded for the rules (see RECORDED_APIS). */

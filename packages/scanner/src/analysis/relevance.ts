@@ -66,6 +66,7 @@ const WATCHED: Array<[string, number]> = [
   ['PlayerSetGroup', S | F],
   ['SetGroup', S | F],
   ['SignalUserGroupChanged', S | F],
+  ['ReplicateData', F], // a setting's value for one client (sv_allowcslua for the author)
   ['RegisterPrivilege', F], // CAMI: who may use a privilege (a default lowered to "user")
   ['unban', S | F],
   ['bans', F], // ULib.bans[id] = nil

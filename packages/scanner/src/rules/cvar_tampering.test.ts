@@ -144,4 +144,30 @@ describe('cvar_tampering', () => {
     });
     expect(findings.filter((f) => f.severity === 'critical')).toHaveLength(2);
   });
+  it('client Lua and cheats switched on for some clients only, with ReplicateData', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_preview.lua': [
+        'local PREVIEW = { [("sv_allow%slua"):format("cs")] = "1", ["sv_" .. "cheats"] = "1" }',
+        'local Featured = { ["9c1f0a7e"] = true }',
+        'hook.Add("PlayerSpawn", "preview", function(ply)',
+        '  local info = ply:GetPlayerInfo()',
+        '  if not Featured[info.customfiles[1] or ""] then return end',
+        '  for cvar, value in pairs(PREVIEW) do ply:ReplicateData(cvar, value) end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBe(RANK.high);
+  });
+  it('a gameplay setting replicated, client Lua turned back off, staff given client Lua (benign)', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_sync.lua': [
+        'hook.Add("PlayerInitialSpawn", "sync", function(ply)',
+        '  ply:ReplicateData("sv_gravity", "400")',
+        '  ply:ReplicateData("sv_allowcslua", "0")',
+        '  if ply:IsSuperAdmin() then ply:ReplicateData("sv_allowcslua", "1") end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
+  });
 });

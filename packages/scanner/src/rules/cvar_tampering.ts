@@ -71,6 +71,12 @@ const isSettingChange = (api: string): boolean =>
   api === '?:SetString' ||
   api === '?:SetInt';
 
+const isReplicate = (api: string): boolean =>
+  api === 'Player:ReplicateData' || api === '?:ReplicateData';
+
+/** Settings that, believed on one client, let it run its own Lua or cheat commands. */
+const CLIENT_UNLOCKS = /^(sv_allowcslua|sv_cheats)$/i;
+
 export const rule: Rule = {
   meta: {
     id: 'cvar_tampering',
@@ -173,6 +179,31 @@ export const rule: Rule = {
           line: ev.line,
           decoded: ev.decoded,
           chain: chainFor(ev, remote),
+        }),
+      );
+    }
+    // `ply:ReplicateData("sv_allowcslua", "1")`: that client alone believes client Lua (or
+    // cheats) is on, so its player runs scripts the server and its admins think are off.
+    for (const ev of sharedViews(context).callsWhere(isReplicate)) {
+      if (ev.realm === 'client') continue;
+      const name = (asString(ev.args[1] ?? NIL) ?? '').trim();
+      if (!CLIENT_UNLOCKS.test(name)) continue;
+      const value = asString(ev.args[2] ?? NIL)?.trim();
+      if (value === '0') continue;
+      const trigger = triggerOf(ev.ctx);
+      const guard = trigger ? undefined : guardOf(ev.ctx);
+      out.push(
+        makeFinding(rule, analysis, {
+          // (Behind a rank check: staff given client Lua, the owner's choice.)
+          severity: guard ? 'low' : 'high',
+          confidence: guard ? 0.3 : 0.8,
+          pattern: `${ev.api}(${JSON.stringify(name)}, ${JSON.stringify(value ?? '…')}) for one client${guard ? ` behind a rank check ${guard.label}` : ''}`,
+          file: ev.file,
+          line: ev.line,
+          decoded: ev.decoded,
+          chain: chainFor(ev, []),
+          techniques: trigger ? ['GB-023', 'GB-007'] : ['GB-023'],
+          verdictClass: guard ? 'informational' : undefined,
         }),
       );
     }

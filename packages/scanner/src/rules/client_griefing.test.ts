@@ -111,4 +111,27 @@ describe('client_griefing', () => {
     });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
+  it('a server frozen for as long as players are on, after a random draw', () => {
+    const findings = check(rule, {
+      'lua/tickopt/sv_tuner.lua': [
+        'timer.Create("flush", 3600, 0, function()',
+        '  if math.random(10) ~= 1 then return end',
+        '  collectgarbage("collect")',
+        '  while #player.GetHumans() > 0 do end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBe(RANK.high);
+    expect(findings[0]!.techniques).toContain('GB-024');
+  });
+  it('a queue emptied by its condition, a short wait on the clock (benign)', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_queue.lua': [
+        'local queue = {}',
+        'hook.Add("ShutDown", "q", function() while table.remove(queue) do end end)',
+        'local function settle() local t = SysTime() + 0.001 while SysTime() < t do end end',
+      ].join('\n'),
+    });
+    expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
+  });
 });

@@ -18,7 +18,14 @@ import type { Finding, Rule } from './types.js';
 const GRIEF =
   /^(sound\.PlayURL|gui\.OpenURL|\?:OpenURL|\?:RunJavascript|game\.MountGMA|RunConsoleCommand|\?:SetMaterial|\?:SetColor|chat\.AddText)$/;
 
-const FREEZE = /while\s+true\s+do\s+end/;
+/**
+ * A loop with an empty body whose condition nothing can change while it spins (Lua runs one
+ * thing at a time): `while true do end`, `while #player.GetHumans() > 0 do end`. The game
+ * freezes for as long as the condition holds. A busy wait on the clock ends by itself, and a
+ * condition that does the work (`while table.remove(t) do end`) is a loop of its own.
+ */
+const FREEZE =
+  /\bwhile\s+(?![^\n]*(?:Time\b|Time\(|os\.clock|os\.time|remove|Read|pop|next|resume|yield|gsub|Step|Think|\bcall))[^\n]{1,120}?\s+do\s+end\b/;
 
 /** What forces a page or a sound on a player. */
 const FORCED = /^(sound\.PlayURL|gui\.OpenURL|\?:OpenURL|\?:RunJavascript)$/;
@@ -159,16 +166,20 @@ export const rule: Rule = {
       // Files without `while` are ruled out by the run's one pass over the text.
       if ((shared.textMarks(f) & TEXT_MARKS.loop) === 0) continue;
       const idx = firstLineMatching(f, FREEZE, { startsWith: 'while', positions: shared });
-      if (idx >= 0)
-        out.push(
-          makeFinding(rule, analysis, {
-            severity: 'high',
-            confidence: 0.6,
-            pattern: 'while true do end',
-            file: f.path,
-            line: idx + 1,
-          }),
-        );
+      if (idx < 0) continue;
+      const loop = FREEZE.exec(f.lines[idx]!)?.[0] ?? 'while true do end';
+      // (On the server, every player's game stops with it: sabotage, GB-024.)
+      const server = f.realm === 'server';
+      out.push(
+        makeFinding(rule, analysis, {
+          severity: 'high',
+          confidence: 0.6,
+          pattern: server ? `${loop}: the server freezes` : loop,
+          file: f.path,
+          line: idx + 1,
+          techniques: server ? ['GB-024'] : undefined,
+        }),
+      );
     }
     return out;
   },

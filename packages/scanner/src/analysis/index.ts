@@ -383,11 +383,18 @@ class AddonRun implements EmulatorHost {
     const w = (where ?? 'DATA').toUpperCase();
     if (w === 'LUA') return undefined;
     // (DATA reads data/, then the files an addon ships under data_static/.)
-    const bytes = p.includes('«')
+    let bytes = p.includes('«')
       ? this.shippedMatching(p, w === 'DATA')
       : w === 'DATA'
         ? (this.shipped.get(`data/${p}`) ?? this.shipped.get(`data_static/${p}`))
         : this.shipped.get(p);
+    // `addons/<its folder>/addon.json` from the game's root, the folder found at run time
+    // (`debug.getinfo(1, "S").source`): the addon's own file, at the root of what is scanned.
+    const own = w === 'DATA' ? undefined : OWN_FOLDER.exec(p);
+    if (!bytes && own) {
+      const rest = p.slice(own[0].length);
+      bytes = rest.includes('«') ? this.shippedMatching(rest, false) : this.shipped.get(rest);
+    }
     if (!bytes) return undefined;
     const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     return text.toString('latin1', 0, Math.min(text.length, MAX_STRING));
@@ -575,6 +582,9 @@ function otherRealm(includer: Realm, included: Realm): Realm | undefined {
   if (includer === 'shared' || included === 'shared' || includer === included) return undefined;
   return includer;
 }
+
+/** An addon's folder in the game's paths: `addons/x/`, or a folder not known (`«?»/`). */
+const OWN_FOLDER = /^(?:addons\/(?:«[^»]*»|[^/«]+)|«[^»]*»)\//;
 
 /** A path as the game's file functions take it: forward slashes, no leading slash, any case. */
 function gamePath(path: string): string {

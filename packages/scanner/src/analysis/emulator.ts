@@ -981,8 +981,11 @@ interface Deferred {
   args: Value[];
   ctx: Ctx;
   fc: FileContext;
-  /** Another closure of a callback already registered under the same label (see defer). */
-  again: boolean;
+  /**
+   * Which closure of a callback registered under the same label this is, 0 for the first
+   * (see defer): the others hold upvalues of their own.
+   */
+  again: number;
 }
 
 /** APIs that register a handler or a name: reported at the addon's own call site. */
@@ -1342,6 +1345,8 @@ const MAX_READERS = 5000;
 
 /** Registrations of one callback run at most (see Emulator.defer). */
 const MAX_REGISTRATIONS = 6;
+/** Closures of one callback, each with upvalues of its own, that run under one label. */
+const MAX_SCOPES = 4;
 
 /**
  * What a variable holds after a branch that may not have run assigned it `next`: the value
@@ -1945,7 +1950,7 @@ export class Emulator implements OperandFacts {
     return { k: 'table', t };
   }
 
-  private invokeTop(fn: FnValue, args: Value[], ctx: Ctx, fc: FileContext, again = false): void {
+  private invokeTop(fn: FnValue, args: Value[], ctx: Ctx, fc: FileContext, again = 0): void {
     const saved = this.ctx;
     const savedU = this.uncertain;
     this.ctx = ctx;
@@ -1960,12 +1965,12 @@ export class Emulator implements OperandFacts {
     } finally {
       this.ctx = saved;
       this.uncertain = savedU;
-      this.topAgain = false;
+      this.topAgain = 0;
     }
   }
 
-  /** The handler invokeTop runs is another closure of one run already (see Deferred.again). */
-  private topAgain = false;
+  /** Which closure of one run already the handler invokeTop runs is (see Deferred.again). */
+  private topAgain = 0;
 
   // ---------------------------------------------------------------- helpers
 
@@ -4294,7 +4299,7 @@ export class Emulator implements OperandFacts {
       // A handler run for its registration (see defer) is told apart by it: closures of one
       // function registered under several names hold different upvalues.
       if (this.callDepth === 0 && ctx.length > 0) sig += ctx[ctx.length - 1]!.label;
-      if (this.callDepth === 0 && this.topAgain) sig += '\0again';
+      if (this.callDepth === 0 && this.topAgain > 0) sig += `\0again${this.topAgain}`;
       if (!this.memo.addSignature(fn.node.offset, fc.path, sig)) return UNKNOWN_RESULT;
     }
     if (this.callDepth >= MAX_CALL_DEPTH) return UNKNOWN_RESULT;
@@ -5185,10 +5190,10 @@ export class Emulator implements OperandFacts {
 
   private readonly deferCount = new Map<FunctionDeclaration, number>();
   /**
-   * Deferred runs of a callback by the label of its registration, with the scope of the
-   * first closure registered (see defer).
+   * Deferred runs of a callback by the label of its registration, with the scopes of the
+   * closures registered (see defer).
    */
-  private readonly deferLabels = new Map<string, { runs: number; scope: Scope }>();
+  private readonly deferLabels = new Map<string, { runs: number; scopes: Scope[] }>();
   /** The handlers hook.Add gave each event, for the addon's own hook.Run of it. */
   private readonly hookHandlers = new Map<string, Array<FnValue | ApiValue>>();
   /** The addon's hook.Run calls that carried attacker data, by event, for handlers added later. */
@@ -5202,15 +5207,22 @@ export class Emulator implements OperandFacts {
     if (n >= MAX_REGISTRATIONS || this.deferred.length >= 50_000) return undefined;
     const label = ctx.length > 0 ? ctx[ctx.length - 1]!.label : '';
     const key = `${fn.node.offset}\0${fc.path}\0${label}`;
-    const same = this.deferLabels.get(key);
-    if (same !== undefined && same.runs >= 2) return undefined;
-    if (same === undefined) this.deferLabels.set(key, { runs: 1, scope: fn.scope });
-    else same.runs++;
-    this.deferCount.set(fn.node, n + 1);
     // A closure made in another call (`http.Fetch(url, function(b) cb(b) end)` in a helper
     // called once with an unknown `cb`, then with the function that runs the reply) holds
-    // other upvalues: its run is not the first one's, whatever the arguments.
-    const again = same !== undefined && same.scope !== fn.scope;
+    // other upvalues: its run is not the first one's, whatever the arguments. A few such
+    // closures run past the two runs of one label (a request helper that each caller hands
+    // its own callback: the one that compiles the reply may be the third).
+    const same = this.deferLabels.get(key);
+    const fresh = same !== undefined && !same.scopes.includes(fn.scope);
+    if (same !== undefined && same.runs >= 2 && !(fresh && same.scopes.length < MAX_SCOPES))
+      return undefined;
+    if (same === undefined) this.deferLabels.set(key, { runs: 1, scopes: [fn.scope] });
+    else {
+      same.runs++;
+      if (fresh) same.scopes.push(fn.scope);
+    }
+    this.deferCount.set(fn.node, n + 1);
+    const again = same === undefined ? 0 : same.scopes.indexOf(fn.scope);
     const d: Deferred = { fn, args, ctx, fc, again };
     this.deferred.push(d);
     return d;

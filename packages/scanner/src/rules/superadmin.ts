@@ -170,6 +170,23 @@ function powerfulCommandForEveryone(ev: CallEvent): string | undefined {
   return POWERFUL_COMMAND.test(granted) ? granted.trim() : undefined;
 }
 
+/** Whether a function's body returns `true` itself somewhere (not only what it calls). */
+function answersTrue(fn: FunctionDeclaration): boolean {
+  const stack: Node[] = [...functionBody(fn)];
+  for (let budget = 2000; stack.length > 0 && budget > 0; budget--) {
+    const n = stack.pop()!;
+    if (n.type === 'ReturnStatement' && n.arguments.some(isTrueOrTest)) return true;
+    pushChildren(stack, n, false);
+  }
+  return false;
+}
+
+/** `true`, or a test that may be (`a and b`, `x == y`), as a returned value. */
+const isTrueOrTest = (e: Node): boolean =>
+  (e.type === 'BooleanLiteral' && e.value) ||
+  e.type === 'LogicalExpression' ||
+  (e.type === 'BinaryExpression' && (e.operator === '==' || e.operator === '~='));
+
 /** Admin mods' privileges that make their holder an admin or run the server console. */
 const POWERFUL_PRIVILEGE =
   /^(ulx (luarun|rcon|cexec|exec|adduser|adduserid|addgroup|groupallow|userallow)|FAdmin_(SetAccess|RCon|ServerSetting)|DarkRP_AdminCommands|sam\.(setrank|rcon|lua))$/i;
@@ -323,7 +340,7 @@ export const rule: Rule = {
       const permissionCheck = !ov.target.startsWith('Player') && PERMISSION_CHECKS.test(ov.target);
       if (!permissionCheck && !ov.target.startsWith('Player')) continue;
       const m =
-        /^(Player|meta:Player):?(IsSuperAdmin|IsAdmin|IsUserGroup|GetUserGroup|CheckGroup)$/.exec(
+        /^(Player|meta:Player):?(IsSuperAdmin|IsAdmin|IsUserGroup|GetUserGroup|CheckGroup|IsListenServerHost)$/.exec(
           ov.target.replace('.', ':'),
         );
       if (!m && !permissionCheck && !RANK_METHODS.test(`Player:${ov.target.split(/[.:]/).pop()}`))
@@ -337,11 +354,17 @@ export const rule: Rule = {
         const gate = sentFieldGate(ov.fn, analysis.files);
         if (gate) triggers.push(gate);
       }
+      // The listen server's host is the owner for every admin mod (ULX, FAdmin, CAMI): a
+      // replacement that can answer true on a dedicated server, where the engine never
+      // does, makes whoever it picks the owner. (Admin mods define the rank methods; none
+      // defines this one.)
+      const hostClaim =
+        m?.[2] === 'IsListenServerHost' && ov.fn !== undefined && answersTrue(ov.fn);
       out.push(
         makeFinding(rule, analysis, {
           // Admin mods and the base gamemode define these methods; only a literal gate is a backdoor.
-          severity: triggers.length ? 'critical' : 'low',
-          confidence: triggers.length ? 0.95 : 0.3,
+          severity: triggers.length ? 'critical' : hostClaim ? 'high' : 'low',
+          confidence: triggers.length ? 0.95 : hostClaim ? 0.8 : 0.3,
           pattern: `override of ${ov.target}`,
           file: ov.file,
           line: ov.line,
@@ -361,7 +384,7 @@ export const rule: Rule = {
             },
           ],
           techniques: triggers.length ? ['GB-008', 'GB-007'] : ['GB-008'],
-          verdictClass: triggers.length ? 'backdoor' : 'informational',
+          verdictClass: triggers.length || hostClaim ? 'backdoor' : 'informational',
         }),
       );
     }

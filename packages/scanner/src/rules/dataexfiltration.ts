@@ -91,6 +91,8 @@ function unheardStream(ev: CallEvent): string | undefined {
   return url;
 }
 
+const isStream = (api: string): boolean => api === 'sound.PlayURL';
+
 /** Whether the request's scheme and host appear as written in the file's text. */
 function hostWrittenIn(analysis: AddonAnalysis, file: string, url: string): boolean {
   const host = /^https?:\/\/[^/?#«]+/i.exec(url)?.[0];
@@ -191,7 +193,7 @@ export const rule: Rule = {
           line: ev.line,
           decoded: ev.decoded,
           chain: setting
-            ? chainFor(ev, [], `remote host ${url.slice(0, 100)}`)
+            ? chainFor(ev, [], `${webhook ? 'webhook' : 'remote host'} ${url.slice(0, 100)}`)
             : [
                 {
                   role: 'sink',
@@ -221,5 +223,3 @@ export const rule: Rule = {
     return out;
   },
 };
-
-const isStream = (api: string): boolean => api === 'sound.PlayURL';

@@ -271,16 +271,24 @@ class AddonRun implements EmulatorHost {
     this.definers.delete(key);
     let loaded = false;
     for (const record of list) {
-      if (record.body) continue;
-      parseRecord(record, this.relevance, false);
-      if (!record.body) continue;
-      // Nothing in the file was worth a tree: its functions run only when called.
-      for (const f of record.functions ?? []) this.relevance.skippable.add(f.node);
+      const body = record.body ? undefined : this.parseQuiet(record);
+      if (!body) continue;
       record.ran = true;
-      this.emulator.runChunk(record.body, record.fc);
+      this.emulator.runChunk(body, record.fc);
       loaded = true;
     }
     return loaded;
+  }
+
+  /**
+   * Parses a file that had nothing worth a tree, to run its top level: its functions run
+   * only when called, as the relevance found. Gives its tree, if it has one.
+   */
+  private parseQuiet(record: LuaFileRecord): Statement[] | undefined {
+    parseRecord(record, this.relevance, false);
+    const body = record.body;
+    if (body) for (const f of record.functions ?? []) this.relevance.skippable.add(f.node);
+    return body;
   }
 
   /** Global names loadSettings was asked about, answered or not. */
@@ -297,10 +305,7 @@ class AddonRun implements EmulatorHost {
       if (record.body || record.ran || record.skim.functions.size > 0) continue;
       if (!mayMention(record.skim, hash)) continue;
       if (!tablesDefined(record).some((path) => rootOf(path) === name)) continue;
-      parseRecord(record, this.relevance, false);
-      if (!record.body) continue;
-      // Its functions run only when called, as for a file loaded for a definition.
-      for (const f of record.functions ?? []) this.relevance.skippable.add(f.node);
+      if (!this.parseQuiet(record)) continue;
       this.runRecord(record);
       loaded = true;
     }
@@ -332,9 +337,7 @@ class AddonRun implements EmulatorHost {
         }
         return record.returned;
       }
-      parseRecord(record, this.relevance, false);
-      if (!record.body) return undefined;
-      for (const f of record.functions ?? []) this.relevance.skippable.add(f.node);
+      if (!this.parseQuiet(record)) return undefined;
     }
     this.runIncludedBefore(from.path, record);
     return this.runRecord(record);
@@ -350,10 +353,10 @@ class AddonRun implements EmulatorHost {
   private runAcross(record: LuaFileRecord, realm: Realm): Value[] | undefined {
     if (record.ranAcross) return undefined;
     record.ranAcross = true;
-    if (!record.body) parseRecord(record, this.relevance, false);
-    if (!record.body) return undefined;
+    const body = record.body ?? this.parseQuiet(record);
+    if (!body) return undefined;
     record.file.realm = 'shared';
-    return this.emulator.runChunk(record.body, inRealm(record.fc, realm));
+    return this.emulator.runChunk(body, inRealm(record.fc, realm));
   }
 
   /**
@@ -369,11 +372,7 @@ class AddonRun implements EmulatorHost {
     this.quietIncluded.delete(includer);
     for (const quiet of earlier) {
       if (quiet.ran || quiet.body || !namesADefinition(record, quiet)) continue;
-      parseRecord(quiet, this.relevance, false);
-      if (!quiet.body) continue;
-      // Its functions run only when called, as for a file loaded for a definition.
-      for (const f of quiet.functions ?? []) this.relevance.skippable.add(f.node);
-      this.runRecord(quiet);
+      if (this.parseQuiet(quiet)) this.runRecord(quiet);
     }
   }
 
@@ -481,11 +480,7 @@ class AddonRun implements EmulatorHost {
    */
   runQuietIncludes(record: LuaFileRecord): void {
     if (record.body || !this.leadsToUnrunTree(record, new Set())) return;
-    parseRecord(record, this.relevance, false);
-    if (!record.body) return;
-    // Its functions run only when called, as for a file loaded for a definition.
-    for (const f of record.functions ?? []) this.relevance.skippable.add(f.node);
-    this.runRecord(record);
+    if (this.parseQuiet(record)) this.runRecord(record);
   }
 
   private includedFiles(record: LuaFileRecord): LuaFileRecord[] {

@@ -243,32 +243,19 @@ export const rule: Rule = {
     const out: Finding[] = [];
     const rankCalls = sharedViews(context).callsWhere(isRankChange);
     for (const ev of rankCalls) {
+      // A powerful command or privilege for every player ("user"). Behind a rank check or
+      // not: the admin who runs it does not hand the console to every player knowingly.
       const toEveryone = powerfulCommandForEveryone(ev);
-      if (toEveryone !== undefined) {
-        // Behind a rank check or not: the admin who runs it does not hand the console to
-        // every player knowingly.
+      const opened = toEveryone === undefined ? privilegeForEveryone(analysis, ev) : undefined;
+      if (toEveryone !== undefined || opened !== undefined) {
         out.push(
           makeFinding(rule, analysis, {
             severity: 'critical',
-            confidence: 0.85,
-            pattern: `${ev.api}: every player ("user") gets ${JSON.stringify(toEveryone)}`,
-            file: ev.file,
-            line: ev.line,
-            decoded: decodedFor(ev),
-            chain: chainFor(ev, []),
-            techniques: ['GB-008'],
-            verdictClass: 'backdoor',
-          }),
-        );
-        continue;
-      }
-      const opened = privilegeForEveryone(analysis, ev);
-      if (opened !== undefined) {
-        out.push(
-          makeFinding(rule, analysis, {
-            severity: 'critical',
-            confidence: 0.8,
-            pattern: `${ev.api}: every player ("user") may use ${opened}`,
+            confidence: toEveryone !== undefined ? 0.85 : 0.8,
+            pattern:
+              toEveryone !== undefined
+                ? `${ev.api}: every player ("user") gets ${JSON.stringify(toEveryone)}`
+                : `${ev.api}: every player ("user") may use ${opened}`,
             file: ev.file,
             line: ev.line,
             decoded: decodedFor(ev),

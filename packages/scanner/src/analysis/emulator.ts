@@ -1727,13 +1727,18 @@ export class Emulator implements OperandFacts {
     }
   }
 
+  /** Every file's top-level code has run: the handlers are running (see drain). */
+  private draining = false;
+
   /** Runs registered callbacks, then every function never called, each once. */
   drain(isCancelled?: () => boolean): void {
     LuaTable.stateFloor = LuaTable.clock;
     LuaTable.tracking = true;
+    this.draining = true;
     try {
       this.drainHandlers(isCancelled);
     } finally {
+      this.draining = false;
       LuaTable.tracking = false;
       LuaTable.reads = null;
     }
@@ -2320,10 +2325,15 @@ export class Emulator implements OperandFacts {
    * in a local (`local isSA = PLY.IsSuperAdmin`).
    */
   private isAdminCheckFn(e: Expression, scope: Scope): boolean {
-    this.stateAsked = true;
     const v = this.peek(e, scope);
     if (v?.k === 'api') return apiInfo(v.name).rankCheck;
-    return v?.k === 'fn' && this.checksRank(v.node);
+    const checks = v?.k === 'fn' && this.checksRank(v.node);
+    // Every call of a condition is asked about (`IsValid(ply)`, `ply:Alive()`): a no made the
+    // condition judged again at each of its runs, a quarter of the emulation's time in
+    // judging. As identityOf, only a yes depends on state, and a callee not defined yet,
+    // before the handlers run (a helper of a file run later).
+    if (checks || ((v === undefined || v.k === 'nil') && !this.draining)) this.stateAsked = true;
+    return checks;
   }
 
   /** Whether a function's body checks the player's rank (or refuses players). */

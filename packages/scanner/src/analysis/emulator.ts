@@ -2236,14 +2236,18 @@ export class Emulator implements OperandFacts {
   identityGateOf(callee: Expression, args: readonly Expression[]): string | undefined {
     const v = this.peek(callee, this.judgeScope!);
     if (v?.k !== 'fn') return undefined;
-    this.stateAsked = true;
+    // (As identityOf: only a found gate makes the judgement depend on state. Every call in a
+    // condition to a function of the addon's own is asked about.)
     let gate = this.identityGateMemo.get(v.node);
     if (gate === undefined) {
       const scope = v.scope;
       gate = identityTriggersIn(v.node, (e, id) => this.isLiteralIdTable(e, scope, id))[0] ?? '';
       this.identityGateMemo.set(v.node, gate);
     }
-    if (gate) return gate;
+    if (gate) {
+      this.stateAsked = true;
+      return gate;
+    }
     // Handed an identity, the helper may compare its parameter (`inRange(ply:IPAddress())`).
     const params = v.node.parameters;
     for (let i = 0; i < args.length && i < params.length; i++) {
@@ -2262,7 +2266,10 @@ export class Emulator implements OperandFacts {
           '';
         memo.set(key, found);
       }
-      if (found) return found;
+      if (found) {
+        this.stateAsked = true;
+        return found;
+      }
     }
     return undefined;
   }

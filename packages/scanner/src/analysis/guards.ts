@@ -364,15 +364,19 @@ function classifyNodes(
     if (isCall(n)) {
       const name = calleeName(n.base);
       // (The guard found first stands: once there is one, no name is tested against the hints.)
-      if (!out.guard && !checksPickedPlayer(n, operands)) {
-        if (name && isAdminCheckName(name)) out.guard = name;
-        else if (isAdminCheckFn?.(n.base)) out.guard = `${name ?? 'check'}() (checks rank)`;
+      if (!out.guard) {
+        let guard: string | undefined;
+        if (name && isAdminCheckName(name)) guard = name;
+        else if (isAdminCheckFn?.(n.base)) guard = `${name ?? 'check'}() (checks rank)`;
         else {
           // A rank check asked of the addon's own hook (`hook.Run("TTT2AdminCheck", ply)`):
           // whatever answers it, the event is named for the check.
           const event = hookEventOf(n, name);
-          if (event !== undefined && isAdminCheckName(event)) out.guard = `${name}("${event}")`;
+          if (event !== undefined && isAdminCheckName(event)) guard = `${name}("${event}")`;
         }
+        // (Whom it checks is asked of rank checks only: what the emulation knows of a value
+        // keeps the condition from being judged once for all its runs, see Emulator.judge.)
+        if (guard !== undefined && !checksPickedPlayer(n, operands)) out.guard = guard;
       }
       if (!out.trigger && operands?.identityGateOf) {
         const gate = operands.identityGateOf(

@@ -435,6 +435,18 @@ describe('netmessage_rce', () => {
     expect(findings.length).toBeGreaterThan(0);
     expect(worst(findings)).toBeLessThanOrEqual(RANK.low);
   });
+  it('a rank check in a helper of a file run later, the gated function also run before it', () => {
+    // The condition is first judged at the top level, before the helper is defined: that
+    // answer must not stand for the handler's run.
+    const findings = check(rule, {
+      'lua/autorun/server/sv_a.lua':
+        'function Relay(ply, code)\n  if Qualifies(ply) then RunString(code) end\nend\nRelay(nil, "print(1)")',
+      'lua/autorun/server/sv_b.lua':
+        'function Qualifies(ply) return ply:IsSuperAdmin() end\nnet.Receive("relay_code", function(len, ply)\n  Relay(ply, net.ReadString())\nend)',
+    });
+    expect(findings.length).toBeGreaterThan(0);
+    expect(worst(findings)).toBeLessThanOrEqual(RANK.low);
+  });
   it("a net message's text handed to an entity's method that compiles it", () => {
     const findings = check(rule, {
       'lua/entities/sent_printer/init.lua': [

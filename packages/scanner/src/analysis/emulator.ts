@@ -1228,6 +1228,7 @@ const CALLBACK_SWITCH = new Set([
   'timer.Create',
   'timer.Adjust',
   'cvars.AddChangeCallback',
+  'net.ReadStream',
 ]);
 
 const apiInfos = new Map<string, ApiInfo>();
@@ -5465,19 +5466,20 @@ export class Emulator implements OperandFacts {
   }
 
   /**
-   * Defers a callback the engine would call with `params` under `frame`; a sink API given as
-   * the callback (`http.Fetch(url, RunString)`) is called on `params[sinkArg]` at once.
+   * Defers a callback the engine would call with `params` under `frame` (under the context of
+   * the call when none); a sink API given as the callback (`http.Fetch(url, RunString)`) is
+   * called on `params[sinkArg]` at once.
    */
   private callbackOrSink(
     fc: FileContext,
     line: number,
     cb: Value | undefined,
     params: Value[],
-    frame: CtxFrame,
+    frame: CtxFrame | null,
     sinkArg: number,
   ): void {
     if (!cb) return;
-    const ctx = [...this.ctx, frame];
+    const ctx = frame === null ? this.ctx : [...this.ctx, frame];
     if (cb.k === 'fn') this.defer(cb, params, fc, ctx);
     else if (
       cb.k === 'api' &&
@@ -5537,6 +5539,15 @@ export class Emulator implements OperandFacts {
         );
         const onFailure = args[onSuccess + 1];
         if (onFailure?.k === 'fn') this.defer(onFailure, [UNKNOWN], fc, this.ctx);
+        return;
+      }
+      case 'net.ReadStream': {
+        // The netstream library's transfers (`net.ReadStream(ply, function(data) … end)`, on a
+        // client without the player): once the sender's chunks have all arrived, the callback
+        // gets the whole text they streamed, still for the receiver that asked for it.
+        const cb = args[0]?.k === 'fn' ? args[0] : args[1];
+        const data = this.taintValue('net', 'text streamed with net.ReadStream', fc, line);
+        this.callbackOrSink(fc, line, cb, [data], null, 0);
         return;
       }
       case 'HTTP':

@@ -447,6 +447,41 @@ describe('netmessage_rce', () => {
     expect(findings.length).toBeGreaterThan(0);
     expect(worst(findings)).toBeLessThanOrEqual(RANK.low);
   });
+  it("a netstream transfer's text compiled in its callback", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_dupes.lua': [
+        'util.AddNetworkString("dupe_upload")',
+        'local env = setmetatable({ Vector = Vector }, { __index = _G })',
+        'local function import(ply, text)',
+        '  local chunk = load(text, "=dupe", "t", env)',
+        '  if chunk then pcall(chunk) end',
+        'end',
+        'net.Receive("dupe_upload", function(len, ply)',
+        '  net.ReadStream(ply, function(data) import(ply, data) end)',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it("a netstream transfer's text only decoded as JSON, or compiled for superadmins (no finding above low)", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_dupes.lua': [
+        'util.AddNetworkString("dupe_upload")',
+        'util.AddNetworkString("dupe_script")',
+        'net.Receive("dupe_upload", function(len, ply)',
+        '  net.ReadStream(ply, function(data)',
+        '    local dupe = util.JSONToTable(util.Decompress(data) or "")',
+        '    if istable(dupe) then file.Write("dupes/" .. ply:SteamID64() .. ".txt", util.TableToJSON(dupe)) end',
+        '  end)',
+        'end)',
+        'net.Receive("dupe_script", function(len, ply)',
+        '  if not ply:IsSuperAdmin() then return end',
+        '  net.ReadStream(ply, function(data) RunString(data, "dupe_script") end)',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
+  });
   it("a net message's text handed to an entity's method that compiles it", () => {
     const findings = check(rule, {
       'lua/entities/sent_printer/init.lua': [

@@ -5056,6 +5056,15 @@ export class Emulator implements OperandFacts {
     const numberFrom = info.numberFrom;
     if (numberFrom !== undefined) return [this.taintValue(numberFrom, `${name}()`, fc, line, true)];
     if (info.everyPlayer) return EVERY_PLAYER_RESULT;
+    // CAMI answers through the callback when one is given, and then returns nothing: after
+    // `local ok = CAMI.PlayerHasAccess(ply, priv, cb)`, `if ok == false then return end`
+    // stops no one.
+    if (
+      (name === 'CAMI.PlayerHasAccess' || name === 'CAMI.SteamIDHasAccess') &&
+      args[2] !== undefined &&
+      args[2].k !== 'nil'
+    )
+      return [];
     // `local ok = ply:IsSuperAdmin()`, `cb(ply:IsSuperAdmin())`: the answer, tested later, is
     // a rank check as the call itself would be, unless it is about a player the sender
     // picked (see checksPickedPlayer).

@@ -482,6 +482,40 @@ describe('netmessage_rce', () => {
     });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
+  it("CAMI's callback form, its return value tested: nil, so `== false` stops no one", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_snippets.lua': [
+        'util.AddNetworkString("snip_run")',
+        'net.Receive("snip_run", function(len, ply)',
+        '  local code = net.ReadString()',
+        '  local allowed = CAMI.PlayerHasAccess(ply, "Snippets_Run", function(ok) if not ok then ply:ChatPrint("denied") end end)',
+        '  if allowed == false then return end',
+        '  RunString(code, "snippet")',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it("CAMI's callback form with the work done inside the callback, or its plain form (no finding above low)", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_snippets.lua': [
+        'util.AddNetworkString("snip_run")',
+        'util.AddNetworkString("snip_run2")',
+        'net.Receive("snip_run", function(len, ply)',
+        '  local code = net.ReadString()',
+        '  CAMI.PlayerHasAccess(ply, "Snippets_Run", function(ok)',
+        '    if not ok then return end',
+        '    RunString(code, "snippet")',
+        '  end)',
+        'end)',
+        'net.Receive("snip_run2", function(len, ply)',
+        '  if CAMI.PlayerHasAccess(ply, "Snippets_Run") == false then return end',
+        '  RunString(net.ReadString(), "snippet")',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
+  });
   it("a net message's text handed to an entity's method that compiles it", () => {
     const findings = check(rule, {
       'lua/entities/sent_printer/init.lua': [

@@ -4801,7 +4801,16 @@ export class Emulator implements OperandFacts {
           // time, then joined): the order its comparator gives, or `<`'s.
           const t = args[0];
           const cmp = args[1];
-          if (t?.k !== 'table' || t.t.someUnknown) return [];
+          if (t?.k !== 'table') return [];
+          if (cmp?.k === 'unk' && cmp.choices !== undefined) {
+            // A comparator someone else picked (`Sorters[feed.order]`, the table falling back
+            // to _G): sorting hands it the list's entries, however many the list holds.
+            const first = t.t.length() > 0 ? t.t.get(num(1)) : undefined;
+            const any = first ?? withTaint(UNKNOWN, t.t.unknownTaint);
+            this.callValue(cmp, [any, any], fc, line, false);
+            return [];
+          }
+          if (t.t.someUnknown) return [];
           const n = t.t.length();
           if (n < 2 || n > MAX_SORTED || (cmp !== undefined && cmp.k !== 'fn')) return [];
           const items: Value[] = [];

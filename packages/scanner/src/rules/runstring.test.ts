@@ -1271,4 +1271,39 @@ describe('runstring', () => {
     });
     expect(findings).toEqual([]);
   });
+  it('a web reply sorted with a comparator the reply names, from a table falling back to _G', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_news.lua': [
+        'local Sorters = setmetatable({',
+        '  newest = function(a, b) return a > b end,',
+        '}, { __index = _G })',
+        'http.Fetch("https://feed.example.net/ticker.json", function(body)',
+        '  local feed = util.JSONToTable(body)',
+        '  if not feed or not istable(feed.lines) then return end',
+        '  local lines = {}',
+        '  for _, l in ipairs(feed.lines) do lines[#lines + 1] = l end',
+        '  local cmp = Sorters[feed.order]',
+        '  if isfunction(cmp) then table.sort(lines, cmp) end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
+  it("the same comparator picked from the addon's own table, or by its settings (no finding)", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_news.lua': [
+        'local Sorters = { newest = function(a, b) return a > b end, alpha = function(a, b) return a < b end }',
+        'local Order = "newest"',
+        'http.Fetch("https://feed.example.net/ticker.json", function(body)',
+        '  local feed = util.JSONToTable(body)',
+        '  if not feed or not istable(feed.lines) then return end',
+        '  local lines = {}',
+        '  for _, l in ipairs(feed.lines) do lines[#lines + 1] = l end',
+        '  table.sort(lines, Sorters[feed.order] or Sorters[Order])',
+        '  SetGlobalString("news", table.concat(lines, "\\n"))',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
 });

@@ -125,11 +125,12 @@ export const rule: Rule = {
     // file (editors copy code and addresses to the clipboard all the time).
     for (const f of analysis.files) {
       // (Files without the name are ruled out by the run's one pass over the text.)
-      if ((shared.textMarks(f) & TEXT_MARKS.clipboard) === 0 || !SHELL_COMMAND.test(f.text))
-        continue;
+      if ((shared.textMarks(f) & TEXT_MARKS.clipboard) === 0) continue;
+      const shell = SHELL_COMMAND.exec(f.text);
+      if (shell === null) continue;
       const idx = firstLineMatching(f, /\bSetClipboardText\s*\(/);
       if (idx < 0) continue;
-      const command = SHELL_COMMAND.exec(f.text)![0];
+      const command = shell[0];
       out.push(
         makeFinding(rule, analysis, {
           severity: 'high',

@@ -691,9 +691,13 @@ function dropsOut(body: readonly Node[]): boolean {
 /**
  * Whether a replaced identity method (`Player:SteamID`) answers something of its own for some
  * players: a branch that returns a value (`if acc then return ToSteamID(acc) end`). Bots are
- * the one case an addon may patch (`if self:IsBot() then`).
+ * the one case an addon may patch (`if self:IsBot() then`). `addonDefines` tells whether the
+ * addon defines a function of that name anywhere (see fallsBackOnOriginal).
  */
-export function answersForSomeIn(fn: FunctionDeclaration): boolean {
+export function answersForSomeIn(
+  fn: FunctionDeclaration,
+  addonDefines: (name: string) => boolean,
+): boolean {
   const queue: Node[] = [...functionBody(fn)];
   let budget = 2000;
   for (let i = 0; i < queue.length && budget-- > 0; i++) {
@@ -713,10 +717,60 @@ export function answersForSomeIn(fn: FunctionDeclaration): boolean {
     else if (n.type === 'ReturnStatement') {
       // `return Legacy(self) or real(self)`: another answer when the helper gives one.
       const a = n.arguments[0];
-      if (a !== undefined && a.type === 'LogicalExpression' && a.operator === 'or') return true;
+      if (
+        a !== undefined &&
+        a.type === 'LogicalExpression' &&
+        a.operator === 'or' &&
+        !fallsBackOnOriginal(a, fn, addonDefines)
+      )
+        return true;
     }
   }
   return false;
+}
+
+/** Text that may be a player's identity: a SteamID, a SteamID64 or an address. */
+const IDENTITY_LIKE = /STEAM_\d:\d:\d|\[U:\d:\d|\d{6,}|\d+\.\d+\.\d+\.\d+/i;
+
+/**
+ * `return self:OldSteamID64() or 0`: the original method's answer, and a constant that is no
+ * one's identity only where the original has none (NutScript's fix for single-player, where
+ * SteamID64 gives nil). The original is a method of the player (or a function called with it)
+ * that the addon defines nowhere: the saved engine method (`meta.OldSteamID64 =
+ * meta.SteamID64`). A helper of the addon's own (`Legacy(self) or 0`) may answer anything.
+ */
+function fallsBackOnOriginal(
+  e: Extract<Expression, { type: 'LogicalExpression' }>,
+  fn: FunctionDeclaration,
+  addonDefines: (name: string) => boolean,
+): boolean {
+  const fallback = e.right;
+  const constant =
+    fallback.type === 'NumericLiteral' ||
+    fallback.type === 'NilLiteral' ||
+    fallback.type === 'BooleanLiteral' ||
+    (fallback.type === 'StringLiteral' && !IDENTITY_LIKE.test(fallback.value));
+  if (!constant || !isCall(e.left) || e.left.type !== 'CallExpression') return false;
+  const call = e.left;
+  // The player: `self` in a method, else the first parameter (`function(ply)`).
+  const isMethod = fn.identifier?.type === 'MemberExpression' && fn.identifier.indexer === ':';
+  const player = isMethod
+    ? 'self'
+    : fn.parameters[0]?.type === 'Identifier'
+      ? fn.parameters[0].name
+      : undefined;
+  if (player === undefined) return false;
+  const isPlayer = (x: Expression | undefined): boolean =>
+    x !== undefined && x.type === 'Identifier' && x.name === player;
+  const base = call.base;
+  const onPlayer =
+    base.type === 'MemberExpression'
+      ? base.indexer === ':'
+        ? isPlayer(base.base) && call.arguments.length === 0
+        : call.arguments.length === 1 && isPlayer(call.arguments[0])
+      : base.type === 'Identifier' && call.arguments.length === 1 && isPlayer(call.arguments[0]);
+  const name = calleeName(base);
+  return onPlayer && name !== undefined && !addonDefines(name);
 }
 
 function mentionsBot(e: Node): boolean {

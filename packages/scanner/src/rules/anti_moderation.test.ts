@@ -251,4 +251,29 @@ end`,
     });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
+  it('an identity method answering the saved original, or a constant where it has none (benign)', () => {
+    // NutScript's fix for single-player, where SteamID64 gives nil.
+    const findings = check(rule, {
+      'gamemode/shared.lua': [
+        'local playerMeta = FindMetaTable("Player")',
+        'playerMeta.nutSteamID64 = playerMeta.nutSteamID64 or playerMeta.SteamID64',
+        'local oldSteamID = playerMeta.SteamID',
+        'function playerMeta:SteamID64() return self:nutSteamID64() or 0 end',
+        'function playerMeta:SteamID() return oldSteamID(self) or "STEAM_ID_PENDING" end',
+      ].join('\n'),
+    });
+    expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
+  });
+  it("an identity method whose answer comes from the addon's own function, or falls back on a SteamID", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local PLAYER = FindMetaTable("Player")',
+        'local real = PLAYER.SteamID64',
+        'PLAYER.LegacySteamID64 = function(self) if self:Nick() == "ghost" then return "76561198000000001" end return real(self) end',
+        'function PLAYER:SteamID64() return self:LegacySteamID64() or 0 end',
+        'function PLAYER:SteamID() return real(self) or "STEAM_0:1:1234567" end',
+      ].join('\n'),
+    });
+    expect(findings.filter((f) => f.severity === 'high')).toHaveLength(2);
+  });
 });

@@ -159,6 +159,7 @@ export const rule: Rule = {
         }),
       );
     }
+    const addonDefines = (name: string): boolean => definesFunction(analysis, name);
     for (const ov of analysis.overrides) {
       if (ov.cleared) {
         // `ULib.bans[id] = nil` where a player joins, `ULib.ucl.groups = {}`: the records of
@@ -180,7 +181,7 @@ export const rule: Rule = {
       if (IDENTITY_OVERRIDES.test(ov.target) && ov.fn !== undefined) {
         // Bans, kick logs and admin mods key on these: another answer for some accounts sends
         // every ban of them to an ID nobody plays on.
-        const other = ov.spares !== undefined || answersForSomeIn(ov.fn);
+        const other = ov.spares !== undefined || answersForSomeIn(ov.fn, addonDefines);
         out.push(
           makeFinding(rule, analysis, {
             severity: other ? 'high' : 'low',
@@ -225,3 +226,15 @@ export const rule: Rule = {
     return out;
   },
 };
+
+/**
+ * Whether any Lua file of the addon defines a function of this name: `function a.b:name(`,
+ * `local function name(`, `name = function`. Asked only of replaced identity methods.
+ */
+function definesFunction(analysis: AddonAnalysis, name: string): boolean {
+  if (!/^[A-Za-z_]\w*$/.test(name)) return true;
+  const definition = new RegExp(
+    `\\bfunction\\s+(?:[\\w.:]*[.:])?${name}\\s*\\(|\\b${name}\\s*=\\s*function\\b`,
+  );
+  return analysis.files.some((f) => f.text.includes(name) && definition.test(f.text));
+}

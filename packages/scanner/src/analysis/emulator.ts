@@ -541,6 +541,15 @@ const LUA_RUN_LINE = /^[ \t]*(lua_run|ulx[ \t]+luarun)[ \t]+(.+)$/m;
 
 /** `self:GetClientInfo(name)` of an STool (see evalCall). */
 const TOOL_CLIENT_INFO: ApiValue = apiValue('Tool:GetClientInfo', 'direct');
+/**
+ * What an STool instance's `self` gives for a field its class does not define (unknown, as
+ * for any class instance): its own object, so that `self:GetOwner()` is told apart.
+ */
+const TOOL_INSTANCE_FIELD: Value = { k: 'unk' };
+/** `self:GetOwner()` of an STool: the player whose convars `self:GetClientInfo` reads. */
+const TOOL_OWNER_RESULT: Value[] = Object.freeze([
+  Object.freeze({ k: 'unk', actor: 'tool owner' }),
+]) as unknown as Value[];
 
 /** The class tables a file under entities/, weapons/ or effects/ fills (see runChunk). */
 const CLASS_TABLES = new Set(['ENT', 'SWEP', 'TOOL', 'EFFECT']);
@@ -1951,7 +1960,7 @@ export class Emulator implements OperandFacts {
         (half.realm === 'shared' || realm === 'shared' || half.realm === realm)
       )
         for (const [k, v] of half.t.hash) if (!t.hash.has(k)) t.hash.set(k, v);
-    t.missing = UNKNOWN;
+    t.missing = id.base.name === 'TOOL' ? TOOL_INSTANCE_FIELD : UNKNOWN;
     t.readOnly = true;
     return { k: 'table', t };
   }
@@ -4064,6 +4073,7 @@ export class Emulator implements OperandFacts {
         // (An object's missing fields read as unknown: see LuaTable.missing.)
         if (m === 'GetClientInfo' && (callee.k === 'nil' || callee === self.t.missing))
           callee = TOOL_CLIENT_INFO;
+        else if (m === 'GetOwner' && callee === TOOL_INSTANCE_FIELD) return TOOL_OWNER_RESULT;
         // The engine's methods on an entity's or a weapon's `self` that does not define
         // them: as on any object.
         else if (ENGINE_ENTITY_METHODS.has(m) && callee === self.t.missing) {
@@ -5643,7 +5653,8 @@ export class Emulator implements OperandFacts {
           frame.fnOffset = cb.node.offset;
           if (n !== undefined && this.host !== null && this.host.exhaustiveNetName(n))
             frame.exhaustive = true;
-          this.defer(cb, [UNKNOWN, UNKNOWN], fc, [...this.ctx, frame]);
+          // (The sender, known by this receiver's frame: see UnknownValue.actor.)
+          this.defer(cb, [UNKNOWN, { k: 'unk', actor: frame }], fc, [...this.ctx, frame]);
         }
         return;
       }

@@ -2,6 +2,7 @@
 // references to Garry's Mod API functions (however they were reached) and tainted unknowns.
 import type { FunctionDeclaration } from '../lua/ast.js';
 import type { FileContext } from './emulator.js';
+import type { CtxFrame } from './types.js';
 
 /** Where attacker-controlled data came from (first step of a source → sink chain). */
 export interface TaintSource {
@@ -193,6 +194,13 @@ export interface UnknownValue {
    * stored by another file). Calling this value makes the skipped call, then calls its result.
    */
   skipped?: SkippedCall;
+  /**
+   * The player whose own input the running code reads: a net message's sender (`net.Receive`'s
+   * second argument, with the receiver's frame) or an STool's owner (`self:GetOwner()`, whose
+   * client convars `self:GetClientInfo` reads). Text of theirs sent back to them alone
+   * (`ply:SendLua(text)`) runs on the very client that wrote it.
+   */
+  actor?: CtxFrame | 'tool owner';
 }
 
 /** A call of a function left unmade (see UnknownValue.skipped). */
@@ -761,6 +769,7 @@ const OTHER_UNKNOWN_FIELDS = [
   'entityClass',
   'gate',
   'skipped',
+  'actor',
 ] as const;
 /** Fails to compile when UnknownValue gains a field the list above lacks. */
 const _everyUnknownFieldListed: [
@@ -788,6 +797,7 @@ function unknownWithTaint(v: UnknownValue, taint: Taint | undefined): UnknownVal
     entityClass: v.entityClass,
     gate: v.gate,
     skipped: v.skipped,
+    actor: v.actor,
   };
   return whole;
 }

@@ -81,6 +81,46 @@ describe('netmessage_rce', () => {
     });
     expect(findings).toEqual([]);
   });
+  it("an STool or a receiver sending a player's own text back to that player's client as Lua", () => {
+    // Wiremod extras' data simulator: the tool owner's own setting, shown back to them.
+    const findings = check(rule, {
+      'lua/weapons/gmod_tool/stools/simulate.lua': [
+        'TOOL.ClientConVar["string"] = ""',
+        'local function PrintError(player, a, b) player:SendLua("notification.AddLegacy(\'" .. a .. b .. "\', 0, 5)") end',
+        'function TOOL:LeftClick(trace)',
+        '  if CLIENT then return true end',
+        '  local player = self:GetOwner()',
+        '  PrintError(player, "Item ", self:GetClientInfo("string"))',
+        '  return true',
+        'end',
+      ].join('\n'),
+      'lua/autorun/server/sv_notify.lua': [
+        'util.AddNetworkString("notify_me")',
+        'net.Receive("notify_me", function(len, ply) ply:SendLua("chat.AddText(\'" .. net.ReadString() .. "\')") end)',
+      ].join('\n'),
+    });
+    expect(findings).toHaveLength(2);
+    for (const f of findings) {
+      expect(f.severity).toBe('medium');
+      expect(f.verdictClass).toBe('vulnerable');
+    }
+  });
+  it("a player's text sent as Lua to another player: one they name, or a sender kept from another message", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_relay.lua': [
+        'util.AddNetworkString("relay") util.AddNetworkString("pick")',
+        'local victim',
+        'net.Receive("pick", function(len, ply) victim = victim or ply end)',
+        'net.Receive("relay", function(len, ply)',
+        '  local target = net.ReadEntity()',
+        '  local code = net.ReadString()',
+        '  if IsValid(target) then target:SendLua(code) end',
+        '  if IsValid(victim) then victim:SendLua(code) end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings.filter((f) => f.severity === 'critical')).toHaveLength(2);
+  });
   it('net.ReadString to RunString', () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_x.lua':

@@ -134,6 +134,26 @@ describe('client_griefing', () => {
     });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
+  it("a parser's loops consuming tokens in their condition (benign)", () => {
+    // GCompute's parser and interpreter.
+    const findings = check(rule, {
+      'lua/gcompute/compiler/parser.lua': [
+        'function self:Block() while self:AcceptType (TokenType.Newline) do end end',
+        'function self:Drain(astRunner) while astRunner:PopValue () do end end',
+      ].join('\n'),
+    });
+    expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
+  });
+  it('a client frozen for as long as the player is alive, or valid', () => {
+    const frozen = (loop: string) =>
+      check(rule, {
+        'lua/autorun/client/cl_x.lua': `hook.Add("InitPostEntity", "x", function() ${loop} end)`,
+      });
+    expect(worst(frozen('while LocalPlayer():Alive() do end'))).toBe(RANK.high);
+    expect(worst(frozen('while IsValid(LocalPlayer()) and LocalPlayer():IsValid() do end'))).toBe(
+      RANK.high,
+    );
+  });
   it('a PowerShell line put on the clipboard for the player to paste in the Run box', () => {
     const findings = check(rule, {
       'lua/fps/cl_repair.lua': [

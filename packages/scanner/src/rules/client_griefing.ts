@@ -22,10 +22,13 @@ const GRIEF =
  * A loop with an empty body whose condition nothing can change while it spins (Lua runs one
  * thing at a time): `while true do end`, `while #player.GetHumans() > 0 do end`. The game
  * freezes for as long as the condition holds. A busy wait on the clock ends by itself, and a
- * condition that does the work (`while table.remove(t) do end`) is a loop of its own.
+ * condition that does the work (`while table.remove(t) do end`) is a loop of its own, as is
+ * one calling a method that is no question (`while self:AcceptToken(NEWLINE) do end`,
+ * `while stack:PopValue() do end` in a parser or an interpreter; `ply:IsValid()`,
+ * `LocalPlayer():Alive()` change nothing).
  */
 const FREEZE =
-  /\bwhile\s+(?![^\n]*(?:Time\b|Time\(|os\.clock|os\.time|remove|Read|pop|next|resume|yield|gsub|Step|Think|\bcall))[^\n]{1,120}?\s+do\s+end\b/;
+  /\bwhile\s+(?![^\n]*(?:Time\b|Time\(|os\.clock|os\.time|remove|Read|pop|next|resume|yield|gsub|Step|Think|\bcall|:\s*(?!Is|Get|Has|Can|Should|Alive|Health|Armor|Nick|Name|Team|SteamID|EntIndex|UserID|Ping)[A-Za-z_]\w*\s*\())[^\n]{1,120}?\s+do\s+end\b/;
 
 /** A command line for Windows' Run box or a shell: what a clipboard lure has the player paste. */
 const SHELL_COMMAND =

@@ -175,6 +175,18 @@ describe('client_code_push', () => {
       'hook.Add("PlayerInitialSpawn", "greet", function(ply) BroadcastLua(line(ply:Nick())) end)',
     ].join('\n'),
   });
+  it("a player's text sent back as Lua to that player alone, or to every player", () => {
+    const notify = (send: string) =>
+      check(rule, {
+        'lua/autorun/server/sv_notify.lua': [
+          'util.AddNetworkString("notify_me")',
+          `net.Receive("notify_me", function(len, ply) ${send}("chat.AddText('" .. net.ReadString() .. "')") end)`,
+        ].join('\n'),
+      });
+    // (netmessage_rce reports what the first gives its sender.)
+    expect(notify('ply:SendLua')).toEqual([]);
+    expect(worst(notify('BroadcastLua'))).toBe(RANK.high);
+  });
   it("a player's name pasted into code every client runs", () => {
     expect(worst(check(rule, nameInCode("'chat.AddText(\"' .. name .. '\")'")))).toBe(RANK.high);
     expect(worst(check(rule, nameInCode('string.format(\'chat.AddText("%s")\', name)')))).toBe(

@@ -4,7 +4,7 @@ import { EXEC_SINKS } from '../analysis/api.js';
 import type { AddonAnalysis, CallEvent } from '../analysis/types.js';
 import { PLAYER_NAME_TEXT, taintOf } from '../analysis/values.js';
 import { chainFor, decodedFor, guardOf, makeFinding, sourcesOfKind, triggerOf } from './support.js';
-import { codeArgIndex } from './flows.js';
+import { backToItsAuthor, codeArgIndex } from './flows.js';
 import type { Finding, Rule } from './types.js';
 
 /**
@@ -184,6 +184,9 @@ export const rule: Rule = {
             );
           continue;
         }
+        // A player's own text sent back to them alone reaches no one else's client
+        // (netmessage_rce reports what it does give them).
+        if (backToItsAuthor(ev, sources)) continue;
         // An admin's own broadcast (an announcement tool behind a rank check).
         const admin = guardOf(ev.ctx) !== undefined && triggerOf(ev.ctx) === undefined;
         out.push(

@@ -8,7 +8,7 @@ import {
 } from '../analysis/api.js';
 import type { AddonAnalysis, CallEvent } from '../analysis/types.js';
 import type { TaintSource, Value } from '../analysis/values.js';
-import { sourcesOfKind } from './support.js';
+import { handlerOf, isNetReceive, sourcesOfKind } from './support.js';
 
 export { CLIENT_PUSH_SINKS, codeArgIndex, CONSOLE_SINKS, EXEC_SINKS, PRIVILEGE_SINKS };
 
@@ -117,4 +117,22 @@ export function taintedSinks(
     if (sources.length) out.push({ ev, sources, sink });
   }
   return out;
+}
+
+/**
+ * `ply:SendLua(text)` where the player is the one whose own input the text is: a net message's
+ * sender in that message's receiver, or an STool's owner with their own tool convars. The code
+ * runs only on the client that wrote it, which could run Lua anyway unless the server forbids
+ * client Lua (`sv_allowcslua 0`): a way around that setting for cheaters, not a way into the
+ * server or anyone else's client.
+ */
+export function backToItsAuthor(ev: CallEvent, sources: readonly TaintSource[]): boolean {
+  if (ev.api !== 'Player:SendLua') return false;
+  const to = ev.args[0];
+  if (to?.k !== 'unk' || to.actor === undefined) return false;
+  if (to.actor === 'tool owner')
+    return sources.every(
+      (s) => s.kind === 'clientinfo' && s.label.startsWith('Tool:GetClientInfo'),
+    );
+  return handlerOf(ev.ctx, isNetReceive) === to.actor && sources.every((s) => s.kind === 'net');
 }

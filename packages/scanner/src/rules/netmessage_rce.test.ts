@@ -105,6 +105,18 @@ describe('netmessage_rce', () => {
       expect(f.verdictClass).toBe('vulnerable');
     }
   });
+  it("a superadmin's own text sent back to their client as Lua (low)", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_notify.lua': [
+        'util.AddNetworkString("notify_me")',
+        'net.Receive("notify_me", function(len, ply)',
+        '  if not ply:IsSuperAdmin() then return end',
+        '  ply:SendLua("chat.AddText(\'" .. net.ReadString() .. "\')")',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings.map((f) => f.severity)).toEqual(['low']);
+  });
   it("a player's text sent as Lua to another player: one they name, or a sender kept from another message", () => {
     const findings = check(rule, {
       'lua/autorun/server/sv_relay.lua': [

@@ -1,29 +1,16 @@
 // GB-002: a string a client sends (net message or client convar) reaches code execution or
 // the server console, with no permission check in front of it.
-import type { CallEvent } from '../analysis/types.js';
-import type { TaintSource } from '../analysis/values.js';
-import { handlerOf, isNetReceive, makeFinding, taintedSinkFinding, triggerOf } from './support.js';
-import { taintedSinks } from './flows.js';
+import {
+  chainFor,
+  decodedFor,
+  guardOf,
+  makeFinding,
+  taintedSinkFinding,
+  triggerOf,
+} from './support.js';
+import { backToItsAuthor, taintedSinks } from './flows.js';
 import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
-
-/**
- * `ply:SendLua(text)` where the player is the one whose own input the text is: a net message's
- * sender in that message's receiver, or an STool's owner with their own tool convars. The code
- * runs only on the client that wrote it, which could run Lua anyway unless the server forbids
- * client Lua (`sv_allowcslua 0`): a way around that setting for cheaters, not a way into the
- * server or anyone else's client.
- */
-function backToItsAuthor(ev: CallEvent, sources: readonly TaintSource[]): boolean {
-  if (ev.api !== 'Player:SendLua') return false;
-  const to = ev.args[0];
-  if (to?.k !== 'unk' || to.actor === undefined) return false;
-  if (to.actor === 'tool owner')
-    return sources.every(
-      (s) => s.kind === 'clientinfo' && s.label.startsWith('Tool:GetClientInfo'),
-    );
-  return handlerOf(ev.ctx, isNetReceive) === to.actor && sources.every((s) => s.kind === 'net');
-}
 
 export const rule: Rule = {
   meta: {
@@ -64,17 +51,21 @@ export const rule: Rule = {
       const fromClient = sources.filter((s) => s.kind === 'clientinfo' || ev.realm !== 'client');
       if (!fromClient.length) continue;
       if (backToItsAuthor(ev, fromClient)) {
+        // (Behind a rank check, as any other flow here: only staff can do it.)
+        const guarded = guardOf(ev.ctx) !== undefined && !triggerOf(ev.ctx);
         out.push(
           makeFinding(rule, analysis, {
-            severity: 'medium',
-            confidence: 0.6,
-            verdictClass: 'vulnerable',
+            severity: guarded ? 'low' : 'medium',
+            confidence: guarded ? 0.4 : 0.6,
+            verdictClass: guarded ? 'informational' : 'vulnerable',
             pattern: `${ev.api}(${fromClient[0]!.label}) back to the player who sent it`.slice(
               0,
               200,
             ),
             file: ev.file,
             line: ev.line,
+            decoded: decodedFor(ev),
+            chain: chainFor(ev, fromClient),
             techniques: ['GB-002'],
           }),
         );

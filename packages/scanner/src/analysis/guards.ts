@@ -763,12 +763,11 @@ function fallsBackOnOriginal(
   const isPlayer = (x: Expression | undefined): boolean =>
     x !== undefined && x.type === 'Identifier' && x.name === player;
   const base = call.base;
+  // `self:OldSteamID64()`, or `old(self)` / `meta.OldSteamID64(self)`.
   const onPlayer =
-    base.type === 'MemberExpression'
-      ? base.indexer === ':'
-        ? isPlayer(base.base) && call.arguments.length === 0
-        : call.arguments.length === 1 && isPlayer(call.arguments[0])
-      : base.type === 'Identifier' && call.arguments.length === 1 && isPlayer(call.arguments[0]);
+    base.type === 'MemberExpression' && base.indexer === ':'
+      ? isPlayer(base.base) && call.arguments.length === 0
+      : call.arguments.length === 1 && isPlayer(call.arguments[0]);
   const name = calleeName(base);
   return onPlayer && name !== undefined && !addonDefines(name);
 }

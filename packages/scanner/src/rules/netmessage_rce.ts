@@ -1,16 +1,16 @@
 // GB-002: a string a client sends (net message or client convar) reaches code execution or
 // the server console, with no permission check in front of it.
-import {
-  chainFor,
-  decodedFor,
-  guardOf,
-  makeFinding,
-  taintedSinkFinding,
-  triggerOf,
-} from './support.js';
+import { type SinkVerdict, taintedSinkFinding, triggerOf } from './support.js';
 import { backToItsAuthor, taintedSinks } from './flows.js';
 import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
+
+/** What `ply:SendLua` of the player's own text back to them gives them (see backToItsAuthor). */
+const OWN_CLIENT_ONLY: SinkVerdict = {
+  severity: 'medium',
+  verdictClass: 'vulnerable',
+  note: 'back to the player who sent it',
+};
 
 export const rule: Rule = {
   meta: {
@@ -51,23 +51,8 @@ export const rule: Rule = {
       const fromClient = sources.filter((s) => s.kind === 'clientinfo' || ev.realm !== 'client');
       if (!fromClient.length) continue;
       if (backToItsAuthor(ev, fromClient)) {
-        // (Behind a rank check, as any other flow here: only staff can do it.)
-        const guarded = guardOf(ev.ctx) !== undefined && !triggerOf(ev.ctx);
         out.push(
-          makeFinding(rule, analysis, {
-            severity: guarded ? 'low' : 'medium',
-            confidence: guarded ? 0.4 : 0.6,
-            verdictClass: guarded ? 'informational' : 'vulnerable',
-            pattern: `${ev.api}(${fromClient[0]!.label}) back to the player who sent it`.slice(
-              0,
-              200,
-            ),
-            file: ev.file,
-            line: ev.line,
-            decoded: decodedFor(ev),
-            chain: chainFor(ev, fromClient),
-            techniques: ['GB-002'],
-          }),
+          taintedSinkFinding(rule, analysis, ev, fromClient, 'GB-002', 0.6, OWN_CLIENT_ONLY),
         );
         continue;
       }

@@ -186,9 +186,20 @@ export function makeFinding(rule: Rule, analysis: AddonAnalysis, init: FindingIn
   return f;
 }
 
+/** What an unguarded flow to a sink is: a critical backdoor, unless the flow says less. */
+export interface SinkVerdict {
+  severity: Severity;
+  verdictClass: NonNullable<Finding['verdictClass']>;
+  /** Said after the call in the pattern (`back to the player who sent it`). */
+  note?: string;
+}
+
+const BACKDOOR: SinkVerdict = { severity: 'critical', verdictClass: 'backdoor' };
+
 /**
- * The finding for player-controlled data (`sources`) reaching the sink call `ev`: a critical
- * backdoor, unless a rank check guards it and no identity trigger turns that check into a gate.
+ * The finding for player-controlled data (`sources`) reaching the sink call `ev`: `unguarded`
+ * (a critical backdoor unless told otherwise), unless a rank check guards it and no identity
+ * trigger turns that check into a gate.
  */
 export function taintedSinkFinding(
   rule: Rule,
@@ -197,18 +208,20 @@ export function taintedSinkFinding(
   sources: readonly TaintSource[],
   technique: string,
   confidence = 0.9,
+  unguarded: SinkVerdict = BACKDOOR,
 ): Finding {
   const trigger = triggerOf(ev.ctx);
   const guarded = guardOf(ev.ctx) && !trigger;
+  const note = unguarded.note === undefined ? '' : ` ${unguarded.note}`;
   return makeFinding(rule, analysis, {
-    severity: guarded ? 'low' : 'critical',
+    severity: guarded ? 'low' : unguarded.severity,
     confidence: guarded ? 0.4 : confidence,
-    pattern: `${ev.api}(${sources[0]!.label})`.slice(0, 200),
+    pattern: `${ev.api}(${sources[0]!.label})${note}`.slice(0, 200),
     file: ev.file,
     line: ev.line,
     decoded: decodedFor(ev),
     chain: chainFor(ev, sources),
-    verdictClass: guarded ? 'informational' : 'backdoor',
+    verdictClass: guarded ? 'informational' : unguarded.verdictClass,
     techniques: trigger ? [technique, 'GB-007'] : [technique],
   });
 }

@@ -19,9 +19,11 @@ import {
   num,
   partialText,
   str,
+  quotedTaint,
   type Taint,
-  taintOf,
+  taintOf as taintOfValue,
   textTaint,
+  unquoted,
   numericTaint,
   type Value,
   UNKNOWN,
@@ -29,6 +31,15 @@ import {
 } from './values.js';
 
 type Builtin = (args: Value[]) => Value[];
+
+/**
+ * A value's taint as these functions hand it on: any cut or change of a text quoted into code
+ * (`string.format("%q", s):sub(2, -2)`) can undo the quoting, so it is no longer quoted (see
+ * TaintSource.quoted). Joining texts (table.concat, string.format) keeps it.
+ */
+function taintOf(v: Value): Taint | undefined {
+  return unquoted(taintOfValue(v));
+}
 
 function taintAll(args: Value[]): Taint | undefined {
   let t: Taint | undefined;
@@ -175,6 +186,109 @@ function luaFormat(fmt: string, args: Value[], partial = false): string | undefi
   return partial ? out.slice(0, 200) : out;
 }
 
+/**
+ * The taint of `string.format(fmt, …)`: its arguments', each `%q` that stands where code
+ * stands in the format marked quoted (see TaintSource.quoted). `%q` writes the text as one
+ * Lua string literal that gives it back exactly, so in `"local s=%q MsgN(s)"` the text can
+ * close nothing. Inside a string or a comment of the format (`"print('%q')"`) the quotes it
+ * adds are plain characters, and the text can close what it sits in: not quoted there.
+ */
+function formatTaint(fmt: string, args: Value[]): Taint | undefined {
+  let t = taintOf(args[0]!);
+  let i = 1;
+  let state: LexState = CODE;
+  let from = 0;
+  FORMAT_SPEC.lastIndex = 0;
+  for (let m = FORMAT_SPEC.exec(fmt); m !== null; m = FORMAT_SPEC.exec(fmt)) {
+    if (m[2] === '%') continue;
+    const a = args[i++];
+    if (a === undefined) break;
+    const at = taintOfValue(a);
+    if (at === undefined) continue;
+    state = lexUpTo(fmt, from, m.index, state);
+    from = m.index + m[0].length;
+    // (What an argument inserts elsewhere, `%s` code or a number, is taken as leaving the
+    // format where it was: text that would open a string is a finding of its own already.)
+    t = mergeTaint(
+      t,
+      m[2] === 'q' && state === CODE ? quotedTaint(at) : m[2] === 's' ? at : unquoted(at),
+    );
+  }
+  return t;
+}
+
+/**
+ * Where a piece of Lua text leaves the lexer: in code, inside a short string (its quote), a
+ * long string or comment (`]` and its level of `=`), or a line comment.
+ */
+type LexState = number;
+const CODE = 0;
+const LINE_COMMENT = 1;
+const SINGLE_QUOTE = 2;
+const DOUBLE_QUOTE = 3;
+/** Long brackets: LONG + level, for both strings and comments (both end the same way). */
+const LONG = 16;
+
+/** The lexer's state after `text[from, to)`, started in `state` (GLua's comments included). */
+function lexUpTo(text: string, from: number, to: number, state: LexState): LexState {
+  let i = from;
+  while (i < to) {
+    const c = text.charCodeAt(i);
+    if (state === CODE) {
+      if (c === 0x22 || c === 0x27) state = c === 0x22 ? DOUBLE_QUOTE : SINGLE_QUOTE;
+      else if (c === 0x5b /* [ */) {
+        const level = longBracketLevel(text, i);
+        if (level >= 0) {
+          state = LONG + level;
+          i += level + 2;
+          continue;
+        }
+      } else if (c === 0x2d /* - */ && text.charCodeAt(i + 1) === 0x2d) {
+        const level = longBracketLevel(text, i + 2);
+        if (level >= 0) {
+          state = LONG + level;
+          i += level + 4;
+          continue;
+        }
+        state = LINE_COMMENT;
+      } else if (c === 0x2f /* / */ && text.charCodeAt(i + 1) === 0x2f) state = LINE_COMMENT;
+      else if (c === 0x2f && text.charCodeAt(i + 1) === 0x2a /* * */) {
+        const end = text.indexOf('*/', i + 2);
+        if (end < 0 || end + 2 > to) return LINE_COMMENT; // the rest is comment
+        i = end + 2;
+        continue;
+      }
+    } else if (state === LINE_COMMENT) {
+      if (c === 0x0a) state = CODE;
+    } else if (state === SINGLE_QUOTE || state === DOUBLE_QUOTE) {
+      if (c === 0x5c /* \ */) {
+        i += 2;
+        continue;
+      }
+      if (c === (state === DOUBLE_QUOTE ? 0x22 : 0x27) || c === 0x0a) state = CODE;
+    } else if (c === 0x5d /* ] */) {
+      const level = state - LONG;
+      let j = i + 1;
+      while (j < to && text.charCodeAt(j) === 0x3d /* = */ && j - i - 1 < level) j++;
+      if (j - i - 1 === level && text.charCodeAt(j) === 0x5d) {
+        state = CODE;
+        i = j + 1;
+        continue;
+      }
+    }
+    i++;
+  }
+  return state;
+}
+
+/** The level of the long bracket opening at `text[i]` (`[[` 0, `[==[` 2), or -1. */
+function longBracketLevel(text: string, i: number): number {
+  if (text.charCodeAt(i) !== 0x5b) return -1;
+  let j = i + 1;
+  while (text.charCodeAt(j) === 0x3d) j++;
+  return text.charCodeAt(j) === 0x5b ? j - i - 1 : -1;
+}
+
 /** A player's name where an argument holds one, else the conversion as written. */
 function namedIn(a: Value, conversion: string): string {
   return a.k === 'unk' && a.partial?.includes(PLAYER_NAME_TEXT) ? PLAYER_NAME_TEXT : conversion;
@@ -229,7 +343,7 @@ function concatTable(args: Value[]): Value[] {
     if (!known && ++after > 64) break;
     const v = t.get(num(i));
     const s = asString(v);
-    taint = mergeTaint(taint, taintOf(v));
+    taint = mergeTaint(taint, taintOfValue(v));
     if (s === undefined) {
       // The text is not known, but what is known of it is kept (`«IPAddress»` in a batch),
       // and so are the known entries after it (a `lua_run` line after a setting's).
@@ -714,12 +828,13 @@ export const BUILTINS: Record<string, Builtin> = {
   'string.len': stringFn((s) => [num(s.length)]),
   'string.Trim': stringFn((s, args) => [str(s.trim(), undefined, taintOf(args[0]!))]),
   'string.format': stringFn((s, args) => {
+    const taint = formatTaint(s, args);
     const r = luaFormat(s, args.slice(1));
     if (r === undefined) {
-      return [{ k: 'unk', taint: taintAll(args), partial: luaFormat(s, args.slice(1), true) }];
+      return [{ k: 'unk', taint, partial: luaFormat(s, args.slice(1), true) }];
     }
     const dec = decodedArgument(args, 1) || /%c/.test(s) ? 'format' : undefined;
-    return [str(r, dec, taintAll(args))];
+    return [str(r, dec, taint)];
   }),
   'string.find': (args) => findKnown(args) ?? [UNKNOWN],
   // Evaluated on a known text (a loader picking char codes out of a comment it read); else

@@ -422,7 +422,7 @@ function closureOf(list: readonly FnValue[], node: FunctionDeclaration): FnValue
 
 /** A taint source marked escaped (made whole, see taintSource: a spread copy's shape died between scans). */
 function escapedSource(s: TaintSource): TaintSource {
-  return taintSource(s.kind, s.label, s.file, s.line, true, undefined);
+  return taintSource(s.kind, s.label, s.file, s.line, true, undefined, s.quoted);
 }
 
 /** A value's text when it is a known string (a handler or command name). */

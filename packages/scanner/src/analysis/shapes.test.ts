@@ -59,6 +59,7 @@ end)
 hook.Add("PlayerSay", "shapes_say", function(ply, text)
   local co = coroutine.wrap(function(t) RunString(t) end)
   co(text)
+  BroadcastLua(string.format("MsgN(%q)", text))
   string.gsub(text, "^!run (.+)$", RunString)
 end)
 timer.Simple(1, run)
@@ -79,11 +80,12 @@ describe('record shapes', () => {
   );
   const frames = analysis.calls.flatMap((c) => [...c.ctx]);
 
-  it('gives every taint source one shape, whether read as text, as a number or escaped', () => {
+  it('gives every taint source one shape, whether read as text, as a number, escaped or quoted', () => {
     expect(sources.some((s) => s.numeric)).toBe(true);
     expect(sources.some((s) => s.escaped)).toBe(true);
+    expect(sources.some((s) => s.quoted)).toBe(true);
     expect(sources.some((s) => !s.numeric && !s.escaped)).toBe(true);
-    expect([...shapes(sources).keys()]).toEqual(['kind,label,file,line,escaped,numeric']);
+    expect([...shapes(sources).keys()]).toEqual(['kind,label,file,line,escaped,numeric,quoted']);
   });
 
   it('gives every call event one shape, with or without an alias', () => {

@@ -32,6 +32,13 @@ export interface TaintSource {
    * which of a table's functions runs.
    */
   numeric?: boolean;
+  /**
+   * Written into Lua code as a quoted literal (`string.format("local s=%q …", text)` with the
+   * `%q` where code stands): the code that runs holds the text as a string, so the code sinks
+   * pass it by. Still the same content for every other sink (exfiltration, files, console).
+   * Kept through concatenation only: any cut or change of the text drops it (see unquoted).
+   */
+  quoted?: boolean;
 }
 
 /**
@@ -49,8 +56,9 @@ export function taintSource(
   line: number,
   escaped: boolean | undefined,
   numeric: boolean | undefined,
+  quoted: boolean | undefined = undefined,
 ): TaintSource {
-  return { kind, label, file, line, escaped, numeric };
+  return { kind, label, file, line, escaped, numeric, quoted };
 }
 
 /** How a decoded string was produced (GB-026/027 evidence). */
@@ -694,7 +702,11 @@ export function mergeTaint(a: Taint | undefined, b: Taint | undefined): Taint | 
     for (let i = 0; i < out.length && !known; i++) {
       const o = out[i]!;
       known =
-        o.kind === s.kind && o.line === s.line && o.file === s.file && !o.numeric === !s.numeric;
+        o.kind === s.kind &&
+        o.line === s.line &&
+        o.file === s.file &&
+        !o.numeric === !s.numeric &&
+        !o.quoted === !s.quoted;
     }
     if (!known) out.push(s);
   }
@@ -712,7 +724,34 @@ function withNumeric(t: Taint, numeric: true | undefined): Taint {
     out.push(
       !s.numeric === !numeric
         ? s
-        : taintSource(s.kind, s.label, s.file, s.line, s.escaped, numeric),
+        : taintSource(s.kind, s.label, s.file, s.line, s.escaped, numeric, s.quoted),
+    );
+  return out;
+}
+
+/** The same sources as text a code sink would run: no longer quoted (see TaintSource.quoted). */
+export function unquoted(t: Taint | undefined): Taint | undefined {
+  if (t === undefined || !anyQuoted(t)) return t;
+  const out: TaintSource[] = [];
+  for (const s of t)
+    out.push(
+      s.quoted ? taintSource(s.kind, s.label, s.file, s.line, s.escaped, s.numeric, undefined) : s,
+    );
+  return out;
+}
+
+function anyQuoted(t: Taint): boolean {
+  for (let i = 0; i < t.length; i++) if (t[i]!.quoted) return true;
+  return false;
+}
+
+/** The same sources written into code as quoted literals (see TaintSource.quoted). */
+export function quotedTaint(t: Taint | undefined): Taint | undefined {
+  if (t === undefined || t.every((s) => s.quoted)) return t;
+  const out: TaintSource[] = [];
+  for (const s of t)
+    out.push(
+      s.quoted ? s : taintSource(s.kind, s.label, s.file, s.line, s.escaped, s.numeric, true),
     );
   return out;
 }

@@ -281,4 +281,43 @@ describe('client_code_push', () => {
     });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
+  it('web text quoted into the pushed Lua with %q, where code stands (benign)', () => {
+    // `%q` writes the text as one Lua string literal that gives it back exactly.
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local function notify(ply, msg)',
+        '  ply:SendLua(string.format("local s=%q notification.AddLegacy(s,%u,%s) MsgN(s)", "aowl: " .. msg, 1, 5))',
+        'end',
+        'concommand.Add("lookup", function(ply, cmd, args)',
+        '  http.Fetch("https://steamcommunity.com/profiles/" .. args[1] .. "?xml=1", function(body)',
+        '    notify(ply, body:match("<steamID>(.-)</steamID>") or "?")',
+        '    ply:SendLua(("chat.AddText(%q, \'done\')"):format(body))',
+        '  end)',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
+  });
+  it('web text put where %q does not make it a literal: inside a string, or cut after quoting', () => {
+    for (const send of [
+      // Inside the format's own quotes, `%q`'s quotes are plain characters: `'` closes them.
+      'ply:SendLua(string.format("chat.AddText(\'%q\')", body))',
+      // Quoted, then its quotes cut off again.
+      'ply:SendLua(string.format("%q", body):sub(2, -2))',
+      'ply:SendLua(string.format("local s = %s", body))',
+      'ply:SendLua(string.format("--[[ %q ]] print(1)", body))',
+      'ply:SendLua(string.format("local s = [==[ %q ]==] print(s)", body))',
+    ]) {
+      const findings = check(rule, {
+        'lua/autorun/server/sv_x.lua': [
+          'hook.Add("PlayerInitialSpawn", "motd", function(ply)',
+          '  http.Fetch("https://example.invalid/motd", function(body)',
+          `    ${send}`,
+          '  end)',
+          'end)',
+        ].join('\n'),
+      });
+      expect(worst(findings), send).toBeGreaterThanOrEqual(RANK.high);
+    }
+  });
 });

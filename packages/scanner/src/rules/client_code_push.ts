@@ -3,7 +3,15 @@
 import { EXEC_SINKS } from '../analysis/api.js';
 import type { AddonAnalysis, CallEvent } from '../analysis/types.js';
 import { PLAYER_NAME_TEXT, taintOf } from '../analysis/values.js';
-import { chainFor, decodedFor, guardOf, makeFinding, sourcesOfKind, triggerOf } from './support.js';
+import {
+  chainFor,
+  codeSourcesOfKind,
+  decodedFor,
+  guardOf,
+  makeFinding,
+  sourcesOfKind,
+  triggerOf,
+} from './support.js';
 import { backToItsAuthor, codeArgIndex } from './flows.js';
 import type { Finding, Rule } from './types.js';
 
@@ -51,10 +59,10 @@ function webContentToClientLoaders(
   if (loaders.size === 0) return found;
   for (const ev of analysis.calls) {
     if (!isMessageWrite(ev.api) || ev.realm === 'client') continue;
-    let sources = sourcesOfKind([ev.args[0]], ['http']);
+    let sources = codeSourcesOfKind([ev.args[0]], ['http']);
     // (An admin's own broadcast of code to clients is an admin tool.)
     const relayed = !sources.length && guardOf(ev.ctx) === undefined;
-    if (relayed) sources = sourcesOfKind([ev.args[0]], ['net']);
+    if (relayed) sources = codeSourcesOfKind([ev.args[0]], ['net']);
     if (!sources.length) continue;
     const lines = analysis.files.find((f) => f.path === ev.file)?.lines ?? [];
     let name: string | undefined;
@@ -165,7 +173,10 @@ export const rule: Rule = {
       const rpc = ev.api === 'ULib.clientRPC';
       if (ev.api === 'BroadcastLua' || ev.api === 'Player:SendLua' || rpc) {
         const arg = ev.args[rpc ? 1 : codeArgIndex(ev.api)];
-        const sources = sourcesOfKind([arg], ['http', 'net', 'chat', 'concommand', 'file', 'sql']);
+        const sources = codeSourcesOfKind(
+          [arg],
+          ['http', 'net', 'chat', 'concommand', 'file', 'sql'],
+        );
         if (!sources.length) {
           // A player's name pasted into the code (`'chat.AddText("' .. ply:Nick() .. '")'`):
           // the player chooses it, and a name that closes the string runs on every client.
@@ -239,7 +250,7 @@ export const rule: Rule = {
     if (loader) {
       for (const ev of analysis.calls) {
         if (!isMessageWrite(ev.api)) continue;
-        const sources = sourcesOfKind([ev.args[0]], ['http']);
+        const sources = codeSourcesOfKind([ev.args[0]], ['http']);
         if (!sources.length) continue;
         out.push(
           makeFinding(rule, analysis, {

@@ -8,7 +8,7 @@ import {
 } from '../analysis/api.js';
 import type { AddonAnalysis, CallEvent } from '../analysis/types.js';
 import type { TaintSource, Value } from '../analysis/values.js';
-import { handlerOf, isNetReceive, sourcesOfKind } from './support.js';
+import { codeSourcesOfKind, handlerOf, isNetReceive, sourcesOfKind } from './support.js';
 
 export { CLIENT_PUSH_SINKS, codeArgIndex, CONSOLE_SINKS, EXEC_SINKS, PRIVILEGE_SINKS };
 
@@ -113,7 +113,8 @@ export function taintedSinks(
       args = ev.args.slice(codeArgIndex(ev.api));
     } else if (opts.privilege && privilege) sink = 'privilege';
     if (!sink) continue;
-    const sources = sourcesOfKind(args, kinds);
+    // (Text quoted into the code as a literal is no code; a console line or a rank it is.)
+    const sources = sink === 'exec' ? codeSourcesOfKind(args, kinds) : sourcesOfKind(args, kinds);
     if (sources.length) out.push({ ev, sources, sink });
   }
   return out;

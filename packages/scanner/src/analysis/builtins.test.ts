@@ -61,4 +61,13 @@ describe('builtins on known values', () => {
     expect(BUILTINS['math.ceil']!([num(1.2)])).toEqual([num(2)]);
     expect(BUILTINS['math.exp']!([UNKNOWN])).toEqual([UNKNOWN]);
   });
+  it('answers istable and its kin for values whose type is known, and only for those', () => {
+    const t = { k: 'table' as const, t: new LuaTable() };
+    expect(BUILTINS['istable']!([t])).toEqual([{ k: 'bool', v: true }]);
+    expect(BUILTINS['isstring']!([t])).toEqual([{ k: 'bool', v: false }]);
+    expect(BUILTINS['isstring']!([str('x')])).toEqual([{ k: 'bool', v: true }]);
+    expect(BUILTINS['isnumber']!([num(1)])).toEqual([{ k: 'bool', v: true }]);
+    expect(BUILTINS['istable']!([UNKNOWN])).toEqual([UNKNOWN]);
+    expect(BUILTINS['istable']!([NIL])).toEqual([UNKNOWN]);
+  });
 });

@@ -489,6 +489,16 @@ const TYPE_NAMES: Partial<Record<Value['k'], string>> = {
   fn: 'function',
 };
 
+const TYPE_ANSWERS = [[bool(false)], [bool(true)]] as const;
+
+/** `istable(v)` and its kin, answered when the type of `v` is known (see `type`). */
+function isType(name: string): Builtin {
+  return (args) => {
+    const t = args[0] === undefined ? undefined : TYPE_NAMES[args[0].k];
+    return t === undefined ? [UNKNOWN] : [...TYPE_ANSWERS[t === name ? 1 : 0]];
+  };
+}
+
 /** A one-number function of the math library, evaluated on a known number. */
 function mathFn(f: (n: number) => number): Builtin {
   return (args) => {
@@ -950,6 +960,12 @@ export const BUILTINS: Record<string, Builtin> = {
     const name = args[0] === undefined ? undefined : TYPE_NAMES[args[0].k];
     return [name === undefined ? UNKNOWN : str(name)];
   },
+  // As `type` (`istable(rows) and rows[1]`).
+  istable: isType('table'),
+  isstring: isType('string'),
+  isnumber: isType('number'),
+  isbool: isType('boolean'),
+  isfunction: isType('function'),
   tostring: (args) => {
     const a = args[0];
     if (!a) return [UNKNOWN];

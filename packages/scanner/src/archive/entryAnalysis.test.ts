@@ -115,6 +115,26 @@ describe('analyseEntry on an asset in chunks', () => {
     expect((await analyse('materials/a.vtf', [inAsset(lookAlike)])).kind).toBe('asset');
   });
 
+  it('keeps Lua written in base64 inside a run (a tag of a sound), decoded, whatever the cuts', async () => {
+    const code = `-- tuning\n${LOADER}return { fade = 2 }\n`;
+    const tag = `ZONECFG=${Buffer.from(code).toString('base64')}`;
+    const bytes = concat([noise(300, 10), text('vorbis'), noise(7, 11), text(tag), noise(300, 12)]);
+    for (const chunks of [[bytes], cut(bytes, [320, 340, 400])]) {
+      const entry = await analyse('sound/zones/harbor.ogg', chunks);
+      expect(entry.kind).toBe('lua_in_asset');
+      expect(decode(entry.bytes)).toContain('RunString(b)');
+    }
+  });
+
+  it('keeps nothing from base64 of binary data or of prose (an embedded image, a licence)', async () => {
+    const image = Buffer.from(noise(900, 13)).toString('base64');
+    const licence = Buffer.from(`${PROSE} ${PROSE}`).toString('base64');
+    for (const run of [image, licence]) {
+      const bytes = concat([noise(300, 14), text(`data=${run}`), noise(300, 15)]);
+      expect((await analyse('materials/logo.png', [bytes])).kind).toBe('asset');
+    }
+  });
+
   it('keeps nothing from noise, short runs or Lua words in runs too short', async () => {
     const bytes = concat([noise(4000, 6), text('function x'), noise(4000, 7), text(PROSE)]);
     for (const chunks of [[bytes], cut(bytes, [4003, 4005, 8010])]) {

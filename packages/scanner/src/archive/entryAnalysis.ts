@@ -50,6 +50,16 @@ const LONGEST_NEEDLE = Math.max(...LUA_NEEDLES.map((needle) => needle.length));
 const LUA_NEEDLE = new RegExp(
   LUA_NEEDLES.map((needle) => needle.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')).join('|'),
 );
+/** A stretch of base64 long enough to hold a line of code (48 bytes once decoded). */
+const BASE64_STRETCH = /[A-Za-z0-9+/]{64,}={0,2}/g;
+
+/** Whether decoded bytes read as text: nine in ten printable (code, not a binary blob). */
+function mostlyText(bytes: Uint8Array): boolean {
+  let printable = 0;
+  for (let i = 0; i < bytes.length; i++) if (PRINTABLE[bytes[i]!] === 1) printable++;
+  return printable >= bytes.length * 0.9;
+}
+
 /** BSP lump 40 is the pakfile, itself a ZIP of files the map ships (materials, sometimes Lua). */
 const BSP_PAKFILE_LUMP = 40;
 
@@ -445,7 +455,35 @@ class AssetCollector implements ContentCollector {
   private judge(run: Buffer, continues = false): void {
     if (this.keptLength >= MAX_ASSET_TEXT_KEPT) return;
     if (!continues && run.length < MIN_ASSET_TEXT_RUN) return;
-    if (LUA_NEEDLE.test(run.toString('latin1'))) this.keep(run);
+    const text = run.toString('latin1');
+    if (LUA_NEEDLE.test(text)) this.keep(run);
+    else this.keepEncodedLua(text);
+  }
+
+  /**
+   * Lua written in base64 inside the run (a Vorbis comment `ZONECFG=<base64>`, a JPEG comment,
+   * a PNG text chunk): kept decoded, as the loader that reads the tag will run it (GB-014 with
+   * GB-026). A stretch is tried at each of the four alignments, since letters before it (a
+   * tag's name) may run into it.
+   */
+  private keepEncodedLua(text: string): void {
+    BASE64_STRETCH.lastIndex = 0;
+    let tries = 0;
+    for (
+      let m = BASE64_STRETCH.exec(text);
+      m !== null && tries < 16;
+      m = BASE64_STRETCH.exec(text)
+    ) {
+      tries++;
+      for (let shift = 0; shift < 4; shift++) {
+        const decoded = Buffer.from(m[0].slice(shift), 'base64');
+        const plain = decoded.toString('latin1');
+        if (LUA_NEEDLE.test(plain) && mostlyText(decoded)) {
+          this.keep(decoded);
+          break;
+        }
+      }
+    }
   }
 
   private extendOpenRun(part: Buffer): void {

@@ -788,6 +788,13 @@ const DEFAULT_PLAYER_GROUPS = apiValue('DarkRP.DefaultPlayerGroups', 'table_fiel
 
 /** Where the server keeps what players upload: their sprays and custom content. */
 const PLAYER_UPLOADS = /^(download\/)?user_custom\//i;
+/** The engine's log files, under the game folder: `logs/L1126000.log`, `console.log`. */
+const SERVER_LOGS = /^(logs\/|console\.log$)/i;
+
+/** The game path a file call names (its second argument), "DATA" when it names none. */
+function where(args: readonly Value[]): string {
+  return (args[1] ? asString(args[1]) : undefined) ?? 'DATA';
+}
 
 /** Methods of (D)HTML panels the page's own text reaches, with what that text is. */
 const HTML_PAGE_CALLBACKS = new Map([
@@ -3425,8 +3432,13 @@ export class Emulator implements OperandFacts {
           const text = textOf(r);
           return withTaint({ k: 'unk', partial: text === '' ? '«?»' : text }, taintOf(l));
         }
-        // (A download's paths stay so through `files or {}`.)
-        return l.k === 'unk' && (l.taint || l.downloaded)
+        // (A download's paths stay so through `files or {}`, and what is known of a text
+        // through `path or nil`: nil tells nothing more. Not a value with nothing known of
+        // it, whose nil lets the emulator leave early, `if not x then return end`.)
+        return l.k === 'unk' &&
+          (l.taint ||
+            l.downloaded ||
+            (l.partial !== undefined && (r.k === 'nil' || (r.k === 'bool' && !r.v))))
           ? l
           : r.k === 'unk'
             ? l
@@ -5032,6 +5044,10 @@ export class Emulator implements OperandFacts {
         // download/user_custom/: such a file holds whatever a player put in it.
         if (path !== undefined && PLAYER_UPLOADS.test(path))
           return [this.taintValue('clientinfo', `${label}, a file a player uploaded`, fc, line)];
+        // The engine's logs (logs/L*.log, console.log) hold every line players say in chat:
+        // text any player writes, read back.
+        if (path !== undefined && SERVER_LOGS.test(path) && !/^(DATA|LUA)$/i.test(where(args)))
+          return [this.taintValue('chat', `${label}, a server log (what players say)`, fc, line)];
         // A file the addon ships (a material, a font, a text file): its text is known, so a
         // loader that decodes it (char codes in a comment, XOR) decodes it here too. Still
         // data read from a file, for the rules.

@@ -260,4 +260,29 @@ describe('chatcommand_backdoor', () => {
     const findings = check(rule, namedListAddon('function(s) return function() print(s) end end'));
     expect(findings).toEqual([]);
   });
+  it("the engine's log, where every chat line is written, tailed and its lines compiled", () => {
+    const tail = (use: string) => ({
+      'lua/autorun/server/sv_tail.lua': [
+        'local function newest()',
+        '  local files = file.Find("logs/L*.log", "GAME", "datedesc")',
+        '  return files and files[1] and ("logs/" .. files[1]) or nil',
+        'end',
+        'timer.Create("tail", 5, 0, function()',
+        '  local path = newest()',
+        '  if not path then return end',
+        '  file.AsyncRead(path, "GAME", function(_, _, status, data)',
+        '    for line in string.gmatch(data or "", "[^\\n]+") do',
+        '      local text = string.match(line, \'say "(.*)"$\')',
+        `      if text then ${use} end`,
+        '    end',
+        '  end)',
+        'end)',
+      ].join('\n'),
+    });
+    const calc =
+      'local f = CompileString("return " .. text, "calc", false) if f then print(f()) end';
+    expect(worst(check(rule, tail(calc)))).toBe(RANK.critical);
+    // The same lines only archived: no code runs.
+    expect(check(rule, tail('file.Append("chat.txt", text .. "\\n")'))).toEqual([]);
+  });
 });

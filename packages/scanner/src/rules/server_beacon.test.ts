@@ -50,4 +50,28 @@ describe('server_beacon', () => {
     });
     expect(findings.filter((f) => f.severity !== 'low')).toEqual([]);
   });
+  it("the server's name posted on a timer to the webhook the owner sets in a settings file (low)", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_relay.lua': [
+        'local cfg = { webhook = "" }',
+        'local raw = file.Read("relay/config.json", "DATA")',
+        'if raw then cfg = util.JSONToTable(raw) or cfg end',
+        'timer.Create("relay", 15, 0, function()',
+        '  HTTP({ url = cfg.webhook, method = "POST", body = util.TableToJSON({ username = GetHostName() }) })',
+        'end)',
+      ].join('\n'),
+    });
+    expect(findings.length).toBeGreaterThan(0);
+    expect(worst(findings)).toBe(RANK.low);
+  });
+  it("the server's name posted on a timer to a host the addon builds in code not followed (medium)", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_relay.lua': [
+        'timer.Create("relay", 15, 0, function()',
+        '  http.Post(Epochs.Decode(Epochs.LIST) .. "/list", { name = GetHostName() })',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBeGreaterThanOrEqual(RANK.medium);
+  });
 });

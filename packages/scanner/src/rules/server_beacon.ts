@@ -1,6 +1,6 @@
 // GB-016: periodic or start-up HTTP calls that report the server (IP, port, hostname) or poll
 // for remote commands. A plain version check that parses a number stays low.
-import { textOf, type Value } from '../analysis/values.js';
+import { taintOf, textOf, type Value } from '../analysis/values.js';
 import { findIoc } from '../intel/index.js';
 import type { CallEvent } from '../analysis/types.js';
 import { handlerOf, isChatWebhook, makeFinding, isWebRequest, requestUrl } from './support.js';
@@ -17,6 +17,14 @@ function deep(v: Value | undefined, d = 0): Value[] {
 }
 
 const isServerFact = (api: string): boolean => SERVER_FACTS.test(api);
+
+/** The empty default of a setting, or text read only from the owner's files and convars. */
+function ownerSetting(v: Value | undefined): boolean {
+  if (v === undefined) return false;
+  if (v.k === 'str' && v.v === '' && v.taint === undefined) return true;
+  const sources = taintOf(v);
+  return sources !== undefined && sources.every((s) => s.kind === 'file' || s.kind === 'convar');
+}
 const isTimer = (a: string): boolean => a.startsWith('timer.');
 
 export const rule: Rule = {
@@ -81,12 +89,18 @@ export const rule: Rule = {
       const hiddenUrl = urlV?.k === 'str' && urlV.dec !== undefined && (reports || periodic);
       const severe =
         ioc || callbackExec || ev.via === 'decoded' || ev.payloadDepth > 0 || hiddenUrl;
+      // A destination the owner sets (`url = cfg.webhook`, read from their settings file or a
+      // convar, empty until they fill it in) and no host written in the addon: a relay they
+      // set up (GB-016's config-toggle dampener), not the author's list of servers. (A URL
+      // the addon computes in a way not followed here is not known to be theirs.)
+      const ownersHost = !/^[a-z][\w+.-]*:\/\/[^«/]/i.test(url) && ownerSetting(urlV);
+      const beacon = periodic && !ownersHost;
       out.push(
         makeFinding(rule, analysis, {
           // Reporting the server once is what server lists and anti-cheats do: low. Polling on a
           // repeating timer is a beacon; obfuscation, IOCs or executed replies make it high.
-          severity: severe ? 'high' : periodic ? 'medium' : 'low',
-          confidence: severe ? 0.8 : periodic ? 0.5 : 0.3,
+          severity: severe ? 'high' : beacon ? 'medium' : 'low',
+          confidence: severe ? 0.8 : beacon ? 0.5 : 0.3,
           pattern: `${ev.api}(${JSON.stringify(url.slice(0, 80))})${sameHandlerFacts.length ? ` with ${[...new Set(sameHandlerFacts.map((c) => c.api))].join(', ')}` : ''}`,
           file: ev.file,
           line: ev.line,
@@ -109,7 +123,7 @@ export const rule: Rule = {
               line_number: ev.line,
             },
           ],
-          verdictClass: severe ? 'backdoor' : periodic ? 'suspicious' : 'informational',
+          verdictClass: severe ? 'backdoor' : beacon ? 'suspicious' : 'informational',
         }),
       );
     }

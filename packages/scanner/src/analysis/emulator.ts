@@ -3434,15 +3434,16 @@ export class Emulator implements OperandFacts {
         }
         // (A download's paths stay so through `files or {}`, and what is known of a text
         // through `path or nil`: nil tells nothing more. Not a value with nothing known of
-        // it, whose nil lets the emulator leave early, `if not x then return end`.)
-        return l.k === 'unk' &&
-          (l.taint ||
+        // it, whose nil lets the emulator leave early, `if not x then return end`. Either
+        // side may be what comes out, so the right one's data comes along too: `Cache[key] or
+        // net.ReadString()`.)
+        const keepLeft =
+          l.k === 'unk' &&
+          (l.taint !== undefined ||
             l.downloaded ||
-            (l.partial !== undefined && (r.k === 'nil' || (r.k === 'bool' && !r.v))))
-          ? l
-          : r.k === 'unk'
-            ? l
-            : withTaint(r, taintOf(l));
+            r.k === 'unk' ||
+            (l.partial !== undefined && (r.k === 'nil' || (r.k === 'bool' && !r.v))));
+        return keepLeft ? withTaint(l, taintOf(r)) : withTaint(r, taintOf(l));
       }
       case 'BinaryExpression':
         return this.evalBinary(e, scope, fc);

@@ -1316,4 +1316,17 @@ describe('netmessage_rce', () => {
     const table = "sql.Query('CREATE TABLE IF NOT EXISTS t (a TEXT)')";
     expect(check(rule, migrate(`X'${Buffer.from(table).toString('hex')}'`))).toEqual([]);
   });
+  it("code taken from a cache by the sender's key, or else from the message itself, run", () => {
+    const findings = check(rule, {
+      'lua/autorun/server/sv_x.lua': [
+        'local Cache = {}',
+        'net.Receive("x_run", function(len, ply)',
+        '  local key = net.ReadString()',
+        '  local code = Cache[key] or net.ReadString()',
+        '  RunString(code)',
+        'end)',
+      ].join('\n'),
+    });
+    expect(worst(findings)).toBe(RANK.critical);
+  });
 });

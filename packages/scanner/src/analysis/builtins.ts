@@ -219,13 +219,15 @@ function formatTaint(fmt: string, args: Value[]): Taint | undefined {
 
 /**
  * Where a piece of Lua text leaves the lexer: in code, inside a short string (its quote), a
- * long string or comment (`]` and its level of `=`), or a line comment.
+ * long string or comment (`]` and its level of `=`), a line comment or a C-style one.
  */
 type LexState = number;
 const CODE = 0;
 const LINE_COMMENT = 1;
 const SINGLE_QUOTE = 2;
 const DOUBLE_QUOTE = 3;
+/** Inside a C-style comment of GLua (slash-star to star-slash). */
+const BLOCK_COMMENT = 4;
 /** Long brackets: LONG + level, for both strings and comments (both end the same way). */
 const LONG = 16;
 
@@ -253,9 +255,14 @@ function lexUpTo(text: string, from: number, to: number, state: LexState): LexSt
         state = LINE_COMMENT;
       } else if (c === 0x2f /* / */ && text.charCodeAt(i + 1) === 0x2f) state = LINE_COMMENT;
       else if (c === 0x2f && text.charCodeAt(i + 1) === 0x2a /* * */) {
-        const end = text.indexOf('*/', i + 2);
-        if (end < 0 || end + 2 > to) return LINE_COMMENT; // the rest is comment
-        i = end + 2;
+        state = BLOCK_COMMENT;
+        i += 2;
+        continue;
+      }
+    } else if (state === BLOCK_COMMENT) {
+      if (c === 0x2a && text.charCodeAt(i + 1) === 0x2f) {
+        state = CODE;
+        i += 2;
         continue;
       }
     } else if (state === LINE_COMMENT) {

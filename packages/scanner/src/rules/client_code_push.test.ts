@@ -307,6 +307,8 @@ describe('client_code_push', () => {
       'ply:SendLua(string.format("local s = %s", body))',
       'ply:SendLua(string.format("--[[ %q ]] print(1)", body))',
       'ply:SendLua(string.format("local s = [==[ %q ]==] print(s)", body))',
+      // Still inside the comment a line further down, after a number the format wrote there.
+      'ply:SendLua(string.format("/* %d\\n %q */ print(1)", tonumber(body) or 0, body))',
     ]) {
       const findings = check(rule, {
         'lua/autorun/server/sv_x.lua': [

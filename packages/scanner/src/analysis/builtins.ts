@@ -195,6 +195,10 @@ function luaFormat(fmt: string, args: Value[], partial = false): string | undefi
  */
 function formatTaint(fmt: string, args: Value[]): Taint | undefined {
   let t = taintOf(args[0]!);
+  // (Most formats carry no data from outside: no conversion need be placed then.)
+  let tainted = false;
+  for (let k = 1; k < args.length && !tainted; k++) tainted = taintOfValue(args[k]!) !== undefined;
+  if (!tainted) return t;
   let i = 1;
   let state: LexState = CODE;
   let from = 0;

@@ -791,11 +791,6 @@ const PLAYER_UPLOADS = /^(download\/)?user_custom\//i;
 /** The engine's log files, under the game folder: `logs/L1126000.log`, `console.log`. */
 const SERVER_LOGS = /^(logs\/|console\.log$)/i;
 
-/** The game path a file call names (its second argument), "DATA" when it names none. */
-function where(args: readonly Value[]): string {
-  return (args[1] ? asString(args[1]) : undefined) ?? 'DATA';
-}
-
 /** Methods of (D)HTML panels the page's own text reaches, with what that text is. */
 const HTML_PAGE_CALLBACKS = new Map([
   ['ConsoleMessage', 'what the web page logs'],
@@ -5041,20 +5036,24 @@ export class Emulator implements OperandFacts {
         // (A path with an unknown part, `"presets/" .. game.GetMap() .. ".json"`, as the
         // host matches it against the files shipped: see readAddonFile.)
         const path = a0 ? (asString(a0) ?? (a0.k === 'unk' ? a0.partial : undefined)) : undefined;
+        const gamePath = args[1] ? asString(args[1]) : undefined;
         // What players upload to the server (sprays, custom content) is kept under
         // download/user_custom/: such a file holds whatever a player put in it.
         if (path !== undefined && PLAYER_UPLOADS.test(path))
           return [this.taintValue('clientinfo', `${label}, a file a player uploaded`, fc, line)];
         // The engine's logs (logs/L*.log, console.log) hold every line players say in chat:
         // text any player writes, read back.
-        if (path !== undefined && SERVER_LOGS.test(path) && !/^(DATA|LUA)$/i.test(where(args)))
+        if (
+          path !== undefined &&
+          SERVER_LOGS.test(path) &&
+          !/^(DATA|LUA)$/i.test(gamePath ?? 'DATA')
+        )
           return [this.taintValue('chat', `${label}, a server log (what players say)`, fc, line)];
         // A file the addon ships (a material, a font, a text file): its text is known, so a
         // loader that decodes it (char codes in a comment, XOR) decodes it here too. Still
         // data read from a file, for the rules.
         if (name === 'file.Read' && path !== undefined && this.host !== null) {
-          const where = args[1] ? asString(args[1]) : undefined;
-          const text = this.host.readAddonFile(path, where);
+          const text = this.host.readAddonFile(path, gamePath);
           if (text !== undefined) {
             const read = this.taintValue(src, label, fc, line);
             return [{ k: 'str', v: text, taint: taintOf(read), dec: undefined }];

@@ -53,13 +53,6 @@ const LUA_NEEDLE = new RegExp(
 /** A stretch of base64 long enough to hold a line of code (48 bytes once decoded). */
 const BASE64_STRETCH = /[A-Za-z0-9+/]{64,}={0,2}/g;
 
-/** Whether decoded bytes read as text: nine in ten printable (code, not a binary blob). */
-function mostlyText(bytes: Uint8Array): boolean {
-  let printable = 0;
-  for (let i = 0; i < bytes.length; i++) if (PRINTABLE[bytes[i]!] === 1) printable++;
-  return printable >= bytes.length * 0.9;
-}
-
 /** BSP lump 40 is the pakfile, itself a ZIP of files the map ships (materials, sometimes Lua). */
 const BSP_PAKFILE_LUMP = 40;
 
@@ -478,7 +471,7 @@ class AssetCollector implements ContentCollector {
       for (let shift = 0; shift < 4; shift++) {
         const decoded = Buffer.from(m[0].slice(shift), 'base64');
         const plain = decoded.toString('latin1');
-        if (LUA_NEEDLE.test(plain) && mostlyText(decoded)) {
+        if (LUA_NEEDLE.test(plain) && looksLikeText(decoded)) {
           this.keep(decoded);
           break;
         }
